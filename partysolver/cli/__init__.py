@@ -1,0 +1,1 @@
+"""The ``partysolver`` command line (click)."""

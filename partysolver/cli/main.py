@@ -1,0 +1,312 @@
+"""The ``partysolver`` command line: thin adapters from files and options to models and solvers.
+
+Every verb reads its file through :class:`DocumentFile` (malformed files fail there, exit 2),
+hands it to the game's adapter (:mod:`partysolver.cli.adapters`), and prints the adapter's
+:class:`Report` as text or, with ``--json``, as JSON on stdout and nothing else there.  Bad input
+found later (an unknown field, an impossible position) is an :class:`InputError`, turned into a
+one-line message and exit code 2 in one place, :meth:`PartyGroup.invoke`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .. import puzzles
+from ..models.documents import format_document, parse_document, read_document
+from ..models.errors import InputError
+from ..models.registry import all_games
+from .adapters import (
+    VERBS,
+    BadInput,
+    Document,
+    GameCommands,
+    Options,
+    Report,
+    all_commands,
+    commands_for,
+)
+
+
+class PartyGroup(click.Group):
+    """The command group; bad input raised anywhere below becomes :class:`BadInput`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputError as error:
+            raise BadInput(f"bad input: {error}") from None
+
+
+class DocumentFile(click.ParamType):
+    """A TOML or JSON file naming its game with ``game = "..."``."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Document:
+        if isinstance(value, Document):
+            return value
+        try:
+            data, source = read_document(value)
+        except InputError as error:
+            self.fail(str(error), param, ctx)
+        game = data.get("game")
+        if not isinstance(game, str):
+            self.fail(f"{source}: game: expected the name of a game "
+                      f"({', '.join(all_games())}), got {game!r}", param, ctx)
+        if game not in all_games():
+            self.fail(f"{source}: game: expected one of {', '.join(all_games())}, got {game!r}",
+                      param, ctx)
+        return Document(data, source, game)
+
+
+GAME = click.Choice(list(all_games()))
+
+
+# -- options ----------------------------------------------------------------------------------
+
+
+def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    decorators = [
+        click.option("--json", "as_json", is_flag=True,
+                     help="Machine-readable output on stdout (and nothing else there)."),
+        click.option("--seed", type=int, default=None,
+                     help="Seed every source of chance: same input and seed, same output."),
+        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Wall-clock budget in seconds (searches report 'unknown' past it)."),
+        click.option("--top", type=click.IntRange(min=1), default=None,
+                     help="Show only the K best moves."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def game_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Attach every game's extra options for ``verb`` (the first declaration of a name wins)."""
+
+    def attach(func: Callable[..., Any]) -> Callable[..., Any]:
+        seen: dict[str, click.Option] = {}
+        for commands in all_commands().values():
+            for option in commands.options.get(verb, []):
+                seen.setdefault(option.name or "", option)
+        params = getattr(func, "__click_params__", [])
+        params.extend(seen.values())
+        func.__click_params__ = params  # type: ignore[attr-defined]
+        return func
+
+    return attach
+
+
+def make_options(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
+                 time_limit: float | None, top: int | None, extra: dict[str, Any],
+                 always: dict[str, Any] | None = None) -> Options:
+    """The options for ``commands``; a game-specific option the game does not take is an
+    error, unless it was left at its default.  ``always`` are verb options every game gets."""
+    own = {option.name for option in commands.options.get(verb, [])}
+    ctx = click.get_current_context()
+    for name in extra:
+        source = ctx.get_parameter_source(name)
+        if name not in own and source is not None and source.name != "DEFAULT":
+            raise BadInput(f"--{name.replace('_', '-')} does not apply to "
+                           f"{commands.info.key} {verb}")
+    mine = {k: v for k, v in extra.items() if k in own} | (always or {})
+    return Options(as_json, seed, time_limit, top, mine)
+
+
+def adapter(game: str, verb: str) -> GameCommands:
+    commands = commands_for(game)
+    if commands is None or verb not in commands.verbs:
+        offered = ", ".join(sorted(commands.verbs)) if commands else "none yet"
+        raise BadInput(f"{game} does not support '{verb}' (it supports: {offered})")
+    return commands
+
+
+def emit(report: Report, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.data, indent=2))
+    else:
+        click.echo(report.text)
+    if report.exit_code:
+        sys.exit(report.exit_code)
+
+
+# -- the commands ------------------------------------------------------------------------------
+
+
+@click.group(cls=PartyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="partysolver")
+def cli() -> None:
+    """Solvers and puzzle analysis for five party board games.
+
+    Hints for a position, solved puzzles and verified setups.  The game comes from the
+    file's `game = "..."` key.  Start with `partysolver games` and `partysolver example GAME`.
+    """
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def games(as_json: bool) -> None:
+    """List the games, the verbs each supports and the house data it ships."""
+    rows: list[dict[str, Any]] = []
+    for key, game in all_games().items():
+        commands = commands_for(key)
+        verbs = sorted(commands.verbs) if commands else []
+        info = game.info
+        rows.append({"game": key, "title": info.title,
+                     "players": [info.min_players, info.max_players], "chance": info.chance,
+                     "hidden_information": info.hidden_information, "summary": info.summary,
+                     "verbs": ["example", *verbs], "house_data": info.house_data,
+                     "examples": list(puzzles.examples(key))})
+    if as_json:
+        click.echo(json.dumps({"games": rows}, indent=2))
+        return
+    for row in rows:
+        click.echo(f"{row['game']:<18} {row['title']} ({row['players'][0]}-{row['players'][1]} "
+                   f"players): {row['summary']}")
+        click.echo(f"{'':<18} verbs: {', '.join(row['verbs'])}")
+        house = row["house_data"]
+        click.echo(f"{'':<18} house data: {house if house else 'none (all components public)'}")
+
+
+@cli.command()
+@click.argument("game", type=GAME)
+@click.argument("name", required=False)
+@click.option("--list", "listing", is_flag=True, help="List the examples of GAME.")
+@click.option("--json", "as_json", is_flag=True, help="Print the example as JSON.")
+def example(game: str, name: str | None, listing: bool, as_json: bool) -> None:
+    """Print a ready example file of GAME (NAME, or its first example) to start from."""
+    shipped = puzzles.examples(game)
+    if not shipped:
+        raise BadInput(f"{game} ships no examples yet")
+    if listing:
+        for key, item in shipped.items():
+            click.echo(f"{key:<20} {puzzles.description(item.read_text(encoding='utf-8'))}")
+        return
+    chosen = name or ("default" if "default" in shipped else next(iter(shipped)))
+    if chosen not in shipped:
+        raise BadInput(f"{game} has no example {chosen!r}; examples: {', '.join(shipped)}")
+    text = shipped[chosen].read_text(encoding="utf-8")
+    if as_json:
+        click.echo(format_document(parse_document(text, f"{chosen}.toml"), as_json=True), nl=False)
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("file", type=DocumentFile())
+@common_options
+@game_options("hint")
+def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
+         top: int | None, **extra: Any) -> None:
+    """Rank the moves of the position in FILE, with values and a reason each."""
+    commands = adapter(file.game, "hint")
+    options = make_options("hint", commands, as_json, seed, time_limit, top, extra)
+    emit(commands.hint(file, options), as_json)
+
+
+@cli.command()
+@click.argument("file", type=DocumentFile())
+@common_options
+@game_options("solve")
+def solve(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
+          top: int | None, **extra: Any) -> None:
+    """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown."""
+    commands = adapter(file.game, "solve")
+    options = make_options("solve", commands, as_json, seed, time_limit, top, extra)
+    emit(commands.solve(file, options), as_json)
+
+
+@cli.command()
+@click.argument("file", type=DocumentFile())
+@common_options
+@game_options("verify")
+def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
+           top: int | None, **extra: Any) -> None:
+    """List every problem of the setup or log in FILE (exit 1 when there is any)."""
+    commands = adapter(file.game, "verify")
+    options = make_options("verify", commands, as_json, seed, time_limit, top, extra)
+    emit(commands.verify(file, options), as_json)
+
+
+@cli.command()
+@click.argument("game", type=GAME)
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="Number of players (default: the game's smallest table).")
+@click.option("--games", "count", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Number of games to play.")
+@click.option("--policy", "policies", multiple=True,
+              help="Policy per seat, repeated (one given: every seat).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (results do not depend on it).")
+@click.option("--rotate", is_flag=True,
+              help="Move the policies one seat each game (compare policies, not seats).")
+@common_options
+@game_options("simulate")
+def simulate(game: str, players: int | None, count: int, policies: tuple[str, ...],
+             workers: int, rotate: bool, as_json: bool, seed: int | None, time_limit: float | None,
+             top: int | None, **extra: Any) -> None:
+    """Play many games of GAME; win rates with 95% intervals (progress on stderr)."""
+    commands = adapter(game, "simulate")
+    options = make_options("simulate", commands, as_json, seed, time_limit, top, extra,
+                           {"workers": workers, "rotate": rotate})
+    unknown = [p for p in policies if p not in commands.policies]
+    if unknown:
+        raise BadInput(f"unknown policy {unknown[0]!r} for {game}; "
+                       f"policies: {', '.join(commands.policies)}")
+    info = commands.info
+    if players is not None and players not in info.player_counts():
+        raise BadInput(f"{game} takes {info.min_players} to {info.max_players} players, "
+                       f"not {players}")
+    with click.progressbar(length=count, label="playing", file=sys.stderr) as bar:
+        report = commands.simulate(players, count, policies, options, bar.update)
+    emit(report, as_json)
+
+
+@cli.command()
+@click.argument("file", type=DocumentFile())
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="The SVG file to write.")
+@click.option("--hint", "with_hint", is_flag=True, help="Draw the suggested move as arrows.")
+@common_options
+@game_options("render")
+def render(file: Document, output: Path, with_hint: bool, as_json: bool, seed: int | None,
+           time_limit: float | None, top: int | None, **extra: Any) -> None:
+    """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
+    commands = adapter(file.game, "render")
+    options = make_options("render", commands, as_json, seed, time_limit, top, extra,
+                           {"hint": with_hint})
+    svg = commands.render(file, options)
+    write_atomically(output, svg)
+    data = {"game": file.game, "output": str(output), "bytes": len(svg.encode("utf-8"))}
+    emit(Report(data, f"wrote {output}"), as_json)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise BadInput(f"{path}: expected a file in an existing folder")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def main() -> None:
+    cli(prog_name="partysolver")
+
+
+__all__ = ["cli", "main", "VERBS"]

@@ -1,0 +1,1 @@
+"""Searches over the shared game protocol, and one solver module per game."""

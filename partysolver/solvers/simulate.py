@@ -1,0 +1,192 @@
+"""Play many games with chosen policies and report win rates with 95% intervals.
+
+Game ``i`` of a run is seeded from ``(seed, i)`` alone, so a run gives the same figures whatever
+the number of worker processes.  With ``rotate`` the policies move one seat on every game, so
+that each policy plays each seat equally often (policy comparisons free of seat advantage).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..models.protocol import CHANCE, TERMINAL, State, sample_chance
+from .budget import Interval
+from .stats import mean_interval, wilson_interval
+
+
+class Policy(Protocol):
+    """Chooses an action for the player to act (a picklable object, for worker processes)."""
+
+    name: str
+
+    def __call__(self, state: State, rng: random.Random) -> Hashable: ...
+
+
+class RandomPolicy:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __call__(self, state: State, rng: random.Random) -> Hashable:
+        return rng.choice(list(state.legal_actions()))
+
+
+NewGame = Callable[[random.Random], State]
+"""Makes the initial state of one game (it may draw a random set-up)."""
+
+GameStats = Callable[[Any], dict[str, float]]
+"""Game-specific figures of a finished game (say, each seat's score), averaged over the run."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game: each seat's return, which policy sat where, and extra figures."""
+
+    returns: tuple[float, ...]
+    seating: tuple[int, ...]
+    """``seating[seat]`` is the index of the policy that played ``seat``."""
+    figures: dict[str, float]
+    decisions: int
+
+
+def play_game(state: State, policies: Sequence[Policy], rng: random.Random) -> tuple[State, int]:
+    """Play ``state`` to the end; ``policies[seat]`` acts for ``seat``.  The final state and the
+    number of decisions taken."""
+    decisions = 0
+    player = state.current_player()
+    while player != TERMINAL:
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = policies[player](state, rng)
+            decisions += 1
+        state = state.apply(action)
+        player = state.current_player()
+    return state, decisions
+
+
+def game_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def _play_one(new_game: NewGame, policies: Sequence[Policy], seed: int, index: int,
+              rotate: bool, stats: GameStats | None) -> GameRecord:
+    rng = random.Random(game_seed(seed, index))
+    initial = new_game(rng)
+    n = initial.num_players
+    seating = tuple((seat + index) % len(policies) if rotate else seat % len(policies)
+                    for seat in range(n))
+    final, decisions = play_game(initial, [policies[p] for p in seating], rng)
+    figures = stats(final) if stats else {}
+    return GameRecord(tuple(final.returns()), seating, figures, decisions)
+
+
+def _play_chunk(new_game: NewGame, policies: Sequence[Policy], seed: int, indices: range,
+                rotate: bool, stats: GameStats | None) -> list[GameRecord]:
+    return [_play_one(new_game, policies, seed, i, rotate, stats) for i in indices]
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A win rate (mean share of the win) over ``games`` games with its 95% interval."""
+
+    rate: float
+    games: int
+    interval: Interval
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rate": round(self.rate, 6), "games": self.games,
+                "interval": [round(self.interval.low, 6), round(self.interval.high, 6)]}
+
+    def __str__(self) -> str:
+        return (f"{100 * self.rate:5.1f}%  [{100 * self.interval.low:5.1f}%, "
+                f"{100 * self.interval.high:5.1f}%]")
+
+
+def rate_of(shares: Sequence[float]) -> Rate:
+    n = len(shares)
+    mean = sum(shares) / n if n else 0.0
+    return Rate(mean, n, wilson_interval(mean, n))
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """The mean of a game figure with its 95% interval."""
+
+    mean: float
+    interval: Interval
+
+    def as_json(self) -> dict[str, Any]:
+        return {"mean": round(self.mean, 6),
+                "interval": [round(self.interval.low, 6), round(self.interval.high, 6)]}
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Win rates per seat and per policy, and the mean of each game figure."""
+
+    policies: tuple[str, ...]
+    records: tuple[GameRecord, ...] = field(repr=False)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def players(self) -> int:
+        return len(self.records[0].returns) if self.records else 0
+
+    def seat_rates(self) -> list[Rate]:
+        return [rate_of([r.returns[seat] for r in self.records]) for seat in range(self.players)]
+
+    def policy_rates(self) -> dict[str, Rate]:
+        """Each policy's win rate over every seat it played (ties of a policy with itself
+        count once per seat)."""
+        rates = {}
+        for index, name in enumerate(self.policies):
+            shares = [r.returns[seat] for r in self.records
+                      for seat, p in enumerate(r.seating) if p == index]
+            if shares and name not in rates:
+                rates[name] = rate_of(shares)
+        return rates
+
+    def figures(self) -> dict[str, Figure]:
+        names = list(self.records[0].figures) if self.records else []
+        result = {}
+        for name in names:
+            values = [r.figures[name] for r in self.records]
+            total = sum(values)
+            squares = sum(v * v for v in values)
+            interval = mean_interval(total, squares, len(values))
+            result[name] = Figure(total / len(values), interval)
+        return result
+
+
+def simulate(new_game: NewGame, policies: Sequence[Policy], games: int, seed: int = 0,
+             rotate: bool = False, stats: GameStats | None = None, workers: int = 1,
+             progress: Callable[[int], None] | None = None) -> SimulationResult:
+    """Play ``games`` games; ``progress(k)`` is called as ``k`` more games finish."""
+    if games < 1:
+        raise ValueError("simulate needs at least one game")
+    chunk = max(1, min(50, games // (workers * 8) or 1))
+    chunks = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    records: list[GameRecord] = []
+    if workers <= 1:
+        for indices in chunks:
+            records.extend(_play_chunk(new_game, policies, seed, indices, rotate, stats))
+            if progress:
+                progress(len(indices))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_play_chunk, new_game, policies, seed, indices, rotate, stats)
+                       for indices in chunks]
+            for future in futures:
+                found = future.result()
+                records.extend(found)
+                if progress:
+                    progress(len(found))
+    return SimulationResult(tuple(p.name for p in policies), tuple(records))

@@ -1,0 +1,253 @@
+"""Epic Monster Tea Party solvers: hints, exact solving and the simulation policies.
+
+* :func:`hint` ranks every option for the hero in hand by the chooser's probability of winning:
+  exact (pruned expectimax for two players, plain expectimax for more) when the search fits its
+  node budget, otherwise MCTS with per-move 95% intervals.  It says which method it used.
+* :func:`solve` gives the exact value of a position (each monster's win probability) and the
+  best line, or ``unknown`` at the budget.
+* :class:`GreedyPolicy` is the documented one-step heuristic; :class:`HintPolicy` plays the hint.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from ..models.protocol import CHANCE, TERMINAL
+from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
+from ..models.tea_party.state import (
+    CHOOSE,
+    DRAW,
+    RANGER,
+    THROW_UP,
+    TeaPartyState,
+    count,
+    points,
+    size,
+    unpack,
+)
+from .budget import Budget, MoveValue, SearchResult
+from .expectimax import expectimax
+from .mcts import mcts
+
+DEFAULT_EXACT_NODES = 300_000
+"""Nodes the exact search may use before a hint falls back to MCTS."""
+
+DEFAULT_MCTS_ITERATIONS = 4_000
+
+CUP_RISK = 0.75
+"""Greedy's weight of a point in a teacup relative to one in the stomach (cups can be stolen,
+poured or swapped; stomachs only lose heroes to throw-ups)."""
+
+
+# -- reasons ----------------------------------------------------------------------------------
+
+
+def consequence(state: TeaPartyState, move: Hashable) -> str:
+    """What ``move`` does, in game terms (without its value)."""
+    me = state.player
+    held = Hero(state.held)
+    if isinstance(move, Cup):
+        if held == Hero.RANGER:
+            return "a Ranger cannot be squished: it must go in your teacup"
+        cup = points(state.cups[me]) + held.points
+        return f"+{held.points} points in your teacup ({cup} there, not yet safe)"
+    assert isinstance(move, Squish)
+    ability = move.ability
+    if ability == Hero.FIGHTER:
+        cup = state.cups[me]
+        if not cup:
+            return "your teacup is empty: nothing to drink"
+        text = f"{points(cup)} points go safely into your stomach"
+        if count(cup, RANGER):
+            text += "; the Ranger makes you throw up 2 heroes at random"
+        return text
+    if ability == Hero.CLERIC:
+        left = state.bag_size()
+        return f"draw again from the {left} heroes in the bag" if left else "the bag is empty"
+    if move.target is None:
+        return "no teacup to use it on: the hero is just discarded"
+    name = state.name(move.target)
+    if ability == Hero.ROGUE:
+        assert move.take is not None
+        return f"takes {move.take.points} points from {name}, then cup or use it"
+    if ability == Hero.WIZARD:
+        cup = state.cups[move.target]
+        whose = "your" if move.target == me else f"{name}'s"
+        rangers = count(cup, RANGER)
+        extra = f" ({rangers} Ranger{'s' if rangers > 1 else ''} back into the bag)" \
+            if rangers else ""
+        return f"{whose} {points(cup)} teacup points return to the bag{extra}"
+    mine, theirs = points(state.cups[me]), points(state.cups[move.target])
+    return f"your teacup ({mine} points) for {name}'s ({theirs} points)"
+
+
+# -- hints ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RankedMove:
+    move: Hashable
+    text: str
+    reason: str
+    value: MoveValue
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The options for the hero in hand, best first, and how they were valued."""
+
+    state: TeaPartyState
+    result: SearchResult
+    moves: tuple[RankedMove, ...]
+
+    @property
+    def exact(self) -> bool:
+        return self.result.status == "optimal"
+
+
+def _exact(state: TeaPartyState, budget: Budget, line: bool = False) -> SearchResult:
+    return expectimax(state, budget, line=line, pruning=state.num_players == 2)
+
+
+def search(state: TeaPartyState, budget: Budget, rng: random.Random,
+           exact_nodes: int = DEFAULT_EXACT_NODES) -> SearchResult:
+    """Exact when it fits ``exact_nodes`` (and the time), else MCTS with the budget's rest."""
+    exact_budget = Budget(time=None if budget.time is None else budget.time / 2,
+                          nodes=exact_nodes)
+    result = _exact(state, exact_budget)
+    if result.status == "optimal":
+        return result
+    remaining = Budget(time=None if budget.time is None else budget.time / 2,
+                       iterations=budget.iterations or
+                       (None if budget.time is not None else DEFAULT_MCTS_ITERATIONS))
+    return mcts(state, remaining, rng)
+
+
+def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
+         exact_nodes: int = DEFAULT_EXACT_NODES) -> Hint:
+    """Every option for the hero in hand, ranked by the chooser's chance to win."""
+    if state.phase != CHOOSE:
+        raise ValueError("a hint needs a hero in hand")
+    result = search(state, budget, rng, exact_nodes)
+    return Hint(state, result, tuple(_ranked(state, m) for m in result.moves))
+
+
+def _ranked(state: TeaPartyState, value: MoveValue) -> RankedMove:
+    return RankedMove(value.action, state.describe_action(value.action),
+                      consequence(state, value.action), value)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawHint:
+    """At the start of a turn: each possible draw, its probability and the best answer."""
+
+    hero: Hero
+    probability: float
+    hint: Hint
+
+
+def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
+               exact_nodes: int = DEFAULT_EXACT_NODES) -> list[DrawHint]:
+    """A hint for every hero the active monster may draw, most likely first."""
+    if state.phase != DRAW:
+        raise ValueError("draw hints need a position before the draw")
+    outcomes = sorted(state.chance_outcomes(), key=lambda item: -item[1])
+    share = budget.scaled(1 / len(outcomes))
+    hints = []
+    for draw, probability in outcomes:
+        assert isinstance(draw, Draw)
+        hints.append(DrawHint(draw.hero, float(probability),
+                              hint(state.apply(draw), share, rng, exact_nodes // len(outcomes))))
+    return hints
+
+
+# -- solving ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    state: TeaPartyState
+    result: SearchResult
+    line: tuple[str, ...]
+
+
+def solve(state: TeaPartyState, budget: Budget) -> Solution:
+    """The exact value of ``state`` and its best line (likeliest outcome at chance nodes)."""
+    result = _exact(state, budget, line=True)
+    return Solution(state, result, describe_line(state, result.line))
+
+
+def describe_line(state: TeaPartyState, line: tuple[Hashable, ...]) -> tuple[str, ...]:
+    steps = []
+    for action in line:
+        player = state.current_player()
+        if player == CHANCE:
+            steps.append(f"(likeliest) {state.describe_action(action)}")
+        else:
+            steps.append(f"{state.name(player)}: {state.describe_action(action)}")
+        state = state.apply(action)
+    if state.current_player() == TERMINAL:
+        scores = ", ".join(f"{state.name(i)} {p}" for i, p in enumerate(state.scores()))
+        steps.append(f"final stomachs: {scores}")
+    return tuple(steps)
+
+
+# -- policies for simulation ------------------------------------------------------------------
+
+
+def material(state: TeaPartyState, seat: int) -> float:
+    """Stomach points plus teacup points at ``CUP_RISK``; a pending throw-up at its expectation."""
+    stomach = state.stomachs[seat]
+    value = points(stomach) + CUP_RISK * points(state.cups[seat])
+    if state.phase == THROW_UP and state.thrower == seat:
+        total = size(stomach)
+        if total:
+            value -= min(2, total) * points(stomach) / total
+    return value
+
+
+def greedy_value(state: TeaPartyState, seat: int) -> float:
+    """Greedy's evaluation: my material minus the best opponent's; the draw after a Cleric is
+    valued as the average hero of the bag put in my teacup."""
+    mine = material(state, seat)
+    if state.phase == DRAW and state.player == seat and state.bag:
+        bag = unpack(state.bag)
+        mine += CUP_RISK * sum(n * p for n, p in zip(bag, POINTS, strict=True)) / sum(bag)
+    best_other = max(material(state, other) for other in range(state.num_players)
+                     if other != seat)
+    return mine - best_other
+
+
+class GreedyPolicy:
+    """One-step greedy: the option with the best :func:`greedy_value` (first of equals)."""
+
+    name = "greedy"
+
+    def __call__(self, state: TeaPartyState, rng: random.Random) -> Hashable:
+        me = state.player
+        best, best_value = None, -1e9
+        for move in state.legal_actions():
+            value = greedy_value(state.apply(move), me)
+            if value > best_value + 1e-9:
+                best, best_value = move, value
+        return best
+
+
+class HintPolicy:
+    """Plays the hint: exact within ``exact_nodes``, else MCTS with ``iterations``."""
+
+    name = "hint"
+
+    def __init__(self, exact_nodes: int = 20_000, iterations: int = 300) -> None:
+        self.exact_nodes = exact_nodes
+        self.iterations = iterations
+
+    def __call__(self, state: TeaPartyState, rng: random.Random) -> Hashable:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        result = search(state, Budget(iterations=self.iterations), rng, self.exact_nodes)
+        assert result.best is not None
+        return result.best.action
