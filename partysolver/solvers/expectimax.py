@@ -41,9 +41,14 @@ def require_chance_protocol(state: Any, method: str) -> None:
 class Expectimax:
     """One exact search: its table, its meter and its counts."""
 
-    def __init__(self, budget: Budget, transpositions: bool = True) -> None:
+    def __init__(self, budget: Budget, transpositions: bool = True,
+                 table: dict[Hashable, Any] | None = None) -> None:
+        """``table``: a transposition table to share between searches of one game (it only
+        ever holds finished values, so a search cut short by its budget leaves it valid)."""
         self.meter: Meter = budget.start()
-        self.table: dict[Hashable, Values] | None = {} if transpositions else None
+        self.table: dict[Hashable, Values] | None = None
+        if transpositions:
+            self.table = {} if table is None else table
         self.hits = 0
 
     def value(self, state: State) -> Values:
@@ -127,9 +132,10 @@ class PrunedExpectimax(Expectimax):
     upper bound per state.  A search with the full window [0, 1] is exact.
     """
 
-    def __init__(self, budget: Budget, transpositions: bool = True) -> None:
-        super().__init__(budget, transpositions)
-        self.bounds: dict[Hashable, tuple[float, float]] | None = {} if transpositions else None
+    def __init__(self, budget: Budget, transpositions: bool = True,
+                 table: dict[Hashable, Any] | None = None) -> None:
+        super().__init__(budget, transpositions, table)
+        self.bounds: dict[Hashable, tuple[float, float]] | None = self.table  # type: ignore[assignment]
         self.table = None
 
     def size(self) -> int:

@@ -169,7 +169,10 @@ class SimulationResult:
 def simulate(new_game: NewGame, policies: Sequence[Policy], games: int, seed: int = 0,
              rotate: bool = False, stats: GameStats | None = None, workers: int = 1,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play ``games`` games; ``progress(k)`` is called as ``k`` more games finish."""
+    """Play ``games`` games; ``progress(k)`` is called as ``k`` more games finish.
+
+    With ``workers > 1`` the games run in worker processes, so ``new_game``, ``policies`` and
+    ``stats`` must be picklable (module-level functions or objects)."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
     chunk = max(1, min(50, games // (workers * 8) or 1))

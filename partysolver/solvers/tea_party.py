@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
@@ -27,14 +28,19 @@ from ..models.tea_party.state import (
     size,
     unpack,
 )
-from .budget import Budget, MoveValue, SearchResult
-from .expectimax import expectimax
-from .mcts import mcts
+from .budget import Budget, BudgetExhausted, MoveValue, SearchResult
+from .expectimax import Expectimax, PrunedExpectimax, expectimax
+from .mcts import mcts, playout
 
 DEFAULT_EXACT_NODES = 300_000
 """Nodes the exact search may use before a hint falls back to MCTS."""
 
-DEFAULT_MCTS_ITERATIONS = 4_000
+DEFAULT_MCTS_ITERATIONS = 10_000
+
+ENDGAME_LOOSE = 5
+"""MCTS leaves with at most this many heroes outside the stomachs are valued exactly..."""
+ENDGAME_NODES = 4_000
+"""...when that takes at most this many nodes (else by a random playout)."""
 
 CUP_RISK = 0.75
 """Greedy's weight of a point in a teacup relative to one in the stomach (cups can be stolen,
@@ -111,9 +117,36 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False) -> SearchRe
     return expectimax(state, budget, line=line, pruning=state.num_players == 2)
 
 
+class EndgameEvaluator:
+    """MCTS leaf values: exact when few heroes are still loose (bag, teacups, hand), else the
+    returns of a random playout.  The exact searches share one table, so every endgame
+    position is solved at most once per hint."""
+
+    def __init__(self, max_loose: int = ENDGAME_LOOSE, nodes: int = ENDGAME_NODES) -> None:
+        self.max_loose = max_loose
+        self.nodes = nodes
+        self.table: dict[Hashable, Any] = {}
+        self.solved = 0
+
+    def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, ...]:
+        loose = size(state.bag + sum(state.cups)) + (state.held >= 0)
+        if loose <= self.max_loose:
+            kind = PrunedExpectimax if state.num_players == 2 else Expectimax
+            search = kind(Budget(nodes=self.nodes), table=self.table)
+            try:
+                values = search.value(state)
+            except BudgetExhausted:
+                pass
+            else:
+                self.solved += 1
+                return values
+        return playout(state, rng)
+
+
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            exact_nodes: int = DEFAULT_EXACT_NODES) -> SearchResult:
-    """Exact when it fits ``exact_nodes`` (and the time), else MCTS with the budget's rest."""
+    """Exact when it fits ``exact_nodes`` (and the time), else MCTS with the budget's rest,
+    its leaves valued exactly once the game is small (:class:`EndgameEvaluator`)."""
     exact_budget = Budget(time=None if budget.time is None else budget.time / 2,
                           nodes=exact_nodes)
     result = _exact(state, exact_budget)
@@ -122,7 +155,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     remaining = Budget(time=None if budget.time is None else budget.time / 2,
                        iterations=budget.iterations or
                        (None if budget.time is not None else DEFAULT_MCTS_ITERATIONS))
-    return mcts(state, remaining, rng)
+    return mcts(state, remaining, rng, evaluator=EndgameEvaluator())
 
 
 def hint(state: TeaPartyState, budget: Budget, rng: random.Random,

@@ -1,0 +1,198 @@
+"""The command line on Tea Party positions: every verb, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from partysolver.cli.main import cli
+from partysolver.models.documents import parse_document
+from partysolver.models.tea_party import load_state
+from partysolver.puzzles import examples
+
+DEFAULT = examples("tea-party")["default"]
+
+
+def run(*args: str, expect: int = 0):
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == expect, result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.fixture
+def default(tmp_path: Path) -> Path:
+    path = tmp_path / "default.toml"
+    path.write_text(DEFAULT.read_text())
+    return path
+
+
+def write(tmp_path: Path, text: str, name: str = "position.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_every_shipped_example_loads_and_verifies(tmp_path: Path) -> None:
+    for name, item in examples("tea-party").items():
+        text = run("example", "tea-party", name).stdout
+        assert text == item.read_text()
+        load_state(parse_document(text, f"{name}.toml"), name)
+        path = write(tmp_path, text, f"{name}.toml")
+        assert json.loads(run("verify", str(path), "--json").stdout)["valid"] is True
+
+
+def test_hint_ranks_every_option_exactly(default: Path) -> None:
+    data = json.loads(run("hint", str(default), "--json").stdout)
+    assert data["game"] == "tea-party" and data["status"] == "optimal" and data["exact"]
+    moves = data["moves"]
+    assert len(moves) == 8
+    assert moves[0]["move"] == "squish as rogue on 2 take rogue"
+    assert all({"move", "value", "reason"} <= set(m) for m in moves)
+    assert [m["value"] for m in moves] == sorted((m["value"] for m in moves), reverse=True)
+    text = run("hint", str(default), "--top", "2").stdout
+    assert "steal a Rogue from Green's teacup" in text and "pour your teacup" not in text
+
+
+def test_hint_with_mcts_is_reproducible_with_a_seed(tmp_path: Path) -> None:
+    path = write(tmp_path, examples("tea-party")["midgame"].read_text())
+    args = ("hint", str(path), "--json", "--seed", "3", "--mcts-iterations", "300",
+            "--exact-nodes", "200")
+    first, second = json.loads(run(*args).stdout), json.loads(run(*args).stdout)
+    for data in (first, second):
+        del data["usage"]["seconds"]
+    assert first == second
+    data = first
+    assert data["status"] == "feasible" and not data["exact"]
+    assert all(m["interval"][0] <= m["value"] <= m["interval"][1] for m in data["moves"])
+
+
+def test_hint_before_the_draw_answers_each_draw(tmp_path: Path) -> None:
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+current = "Green"
+[bag]
+fighter = 1
+ranger = 1
+[stomachs.Blue]
+rogue = 1
+""")
+    data = json.loads(run("hint", str(path), "--json").stdout)
+    assert {d["hero"] for d in data["draws"]} == {"fighter", "ranger"}
+    assert sum(d["probability"] for d in data["draws"]) == pytest.approx(1)
+
+
+def test_solve_reports_the_exact_value_and_line(default: Path) -> None:
+    data = json.loads(run("solve", str(default), "--json").stdout)
+    assert data["status"] == "optimal"
+    assert set(data["objective"]) == {"Blue", "Green"}
+    assert sum(data["objective"].values()) == pytest.approx(1)
+    assert data["solution"]["line"][0].startswith("Blue: squish the King as a Rogue")
+
+
+def test_solve_out_of_budget_says_unknown(default: Path) -> None:
+    data = json.loads(run("solve", str(default), "--json", "--max-nodes", "50").stdout)
+    assert data["status"] == "unknown" and data["objective"] is None
+
+
+def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+[bag]
+ranger = 3
+king = 1
+[cups.Blue]
+ranger = 2
+[stomachs.Green]
+king = 1
+[out]
+fighter = 15
+""")
+    result = run("verify", str(path), "--json", expect=1)
+    data = json.loads(result.stdout)
+    assert data["valid"] is False
+    fields = {p.get("field") for p in data["problems"]}
+    assert {"ranger", "king"} <= fields
+    assert len(data["problems"]) >= 4  # rangers, king, and the missing clerics, rogues...
+    assert all({"code", "message"} <= set(p) for p in data["problems"])
+
+
+def test_simulate_reports_rates_with_intervals() -> None:
+    result = run("simulate", "tea-party", "--games", "12", "--policy", "greedy",
+                 "--policy", "random", "--seed", "2", "--json")
+    data = json.loads(result.stdout)
+    assert data["game"] == "tea-party" and data["games"] == 12
+    assert [s["policy"] for s in data["seats"]] == ["greedy", "random"]
+    assert sum(s["rate"] for s in data["seats"]) == pytest.approx(1)
+    for seat in data["seats"]:
+        assert seat["interval"][0] <= seat["rate"] <= seat["interval"][1]
+    again = run("simulate", "tea-party", "--games", "12", "--policy", "greedy",
+                "--policy", "random", "--seed", "2", "--json", "--workers", "2")
+    assert json.loads(again.stdout)["seats"] == data["seats"]
+
+
+def test_render_writes_an_svg_with_the_hint(default: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.svg"
+    run("render", str(default), "-o", str(out), "--hint")
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "marker-end" in svg and "steal a Rogue" in svg
+
+
+BAD = [
+    ("not toml [", "valid TOML"),
+    ('game = "tea-party"\nplayers = ["Blue"]\n', "players: expected 2 to 4 player names"),
+    ('game = "tea-party"\ncolour = 1\n', "colour: expected a known field"),
+    ('game = "tea-party"\n[bag]\nfighter = "many"\n', "bag.fighter: expected an integer"),
+    ('game = "tea-party"\n[bag]\nfighter = 16\n', "bag.fighter: expected an integer from 0 to 15"),
+    ('game = "tea-party"\n[bag]\ndragon = 1\n', "bag.dragon: expected a hero"),
+    ('game = "tea-party"\n[cups.Red]\nfighter = 1\n', "cups.Red: expected a player name"),
+    ('game = "tea-party"\ndrawn = "ranger"\n[bag]\nranger = 4\n', "a legal position"),
+    ('game = "chess"\n', "game: expected one of"),
+    ('players = []\n', "game: expected the name of a game"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD)
+@pytest.mark.parametrize("verb", ["hint", "solve", "render"])
+def test_bad_input_exits_2_naming_the_problem(tmp_path: Path, text: str, message: str,
+                                              verb: str) -> None:
+    path = write(tmp_path, text)
+    out = tmp_path / "keep.svg"
+    out.write_text("precious")
+    args = [verb, str(path)] + (["-o", str(out)] if verb == "render" else [])
+    result = run(*args, expect=2)
+    assert message in result.output and str(path) in result.output
+    assert out.read_text() == "precious"
+
+
+def test_bad_input_in_json_names_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, '{"game": "tea-party",', "position.json")
+    result = run("verify", str(path), expect=2)
+    assert "position.json: line 1" in result.output and "valid JSON" in result.output
+
+
+def test_a_missing_file_exits_2() -> None:
+    result = run("hint", "no-such-file.toml", expect=2)
+    assert "no-such-file.toml: expected an existing file" in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "tea-party", "--players", "5"),
+    ("simulate", "tea-party", "--policy", "clever"),
+    ("simulate", "chess"),
+    ("example", "tea-party", "nope"),
+])
+def test_bad_options_exit_2(args) -> None:
+    result = run(*args, expect=2)
+    assert "Traceback" not in result.output
+
+
+def test_games_lists_the_verbs_and_house_data() -> None:
+    data = json.loads(run("games", "--json").stdout)
+    tea = next(g for g in data["games"] if g["game"] == "tea-party")
+    assert set(tea["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render"}
+    assert tea["house_data"] is None
+    assert "house data: none" in run("games").stdout
