@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-
 from partysolver.models.tea_party import Hero, TeaPartyState
 
 NAMES = ("Blue", "Green", "Orange", "Purple")

@@ -5,12 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from tea_party_positions import counts, position
 
 from partysolver.models.protocol import CHANCE, TERMINAL
 from partysolver.models.tea_party import Cup, Draw, Hero, Squish, ThrowUp
 from partysolver.models.tea_party.state import throw_up_outcomes, win_shares
-
-from tea_party_positions import counts, position
 
 
 def moves(state):
