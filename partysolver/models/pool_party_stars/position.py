@@ -180,8 +180,12 @@ class GameLog:
         known: dict[int, tuple[int, str]] = {}
         for (player, number, rule), clue in zip(evidence.facts, evidence.fact_clues,
                                                 strict=True):
-            known[clue[0]] = (rule, f"{self.names[player]}'s rule {self._epoch_words(player, number, timeline)} "
-                                       f"was Forbidden {rule.label}")
+            if len(timeline.by_player[player]) == 1:
+                words = f"{self.names[player]}'s rule is Forbidden {rule.label}"
+            else:
+                words = f"{self.names[player]}'s rule then (card {number + 1}) was Forbidden " \
+                        f"{rule.label}"
+            known[clue[0]] = (rule, words)
         for index, event in enumerate(self.events):
             if isinstance(event, GuessOutcome) and event.right:
                 epoch = evidence.event_clues[index][0][0]
@@ -206,11 +210,6 @@ class GameLog:
                         f"{Attribute(known[a][0]).label} at the same time ({known[a][1]}; "
                         f"{known[b][1]})", "rules"))
         return found
-
-    def _epoch_words(self, player: int, number: int, timeline: Any) -> str:
-        if len(timeline.by_player[player]) == 1:
-            return "(their card)"
-        return f"card {number + 1}"
 
     def _supply_problems(self) -> list[Problem]:
         deck = Counter(self.table.deck)

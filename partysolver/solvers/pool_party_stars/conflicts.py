@@ -69,19 +69,20 @@ def consistency_items(knowledge: Knowledge) -> list[tuple[Item, tuple[Clue, ...]
 
     An answer about a rule known for certain (a card the seat holds, or a rule a right guess
     revealed) is checked directly against that rule (a ``lie`` problem of the log); here it is
-    left out, so that a conflict names only what deduction is needed for.
+    left out (a right guess still fixes the rule it revealed, unless a card does), so that a
+    conflict names only what deduction is needed for.
     """
     evidence = knowledge.evidence
-    known = {clue[0] for clue in evidence.fact_clues}
-    for i, event in enumerate(knowledge.events):
-        if isinstance(event, GuessOutcome) and event.right:
-            known.add(evidence.event_clues[i][0][0])
+    carded = {clue[0] for clue in evidence.fact_clues}
+    revealed = {evidence.event_clues[i][0][0] for i, event in enumerate(knowledge.events)
+                if isinstance(event, GuessOutcome) and event.right}
     items: list[tuple[Item, tuple[Clue, ...]]] = []
     for i, (event, clues) in enumerate(zip(knowledge.events, evidence.event_clues, strict=True)):
         if isinstance(event, GuessOutcome) and event.right:
-            items.append((("event", i), clues))
+            kept = tuple(c for c in clues if c[0] not in carded)
         else:
-            items.append((("event", i), tuple(c for c in clues if c[0] not in known)))
+            kept = tuple(c for c in clues if c[0] not in carded and c[0] not in revealed)
+        items.append((("event", i), kept))
     for k, clue in enumerate(evidence.fact_clues):
         items.append((("fact", k), (clue,)))
     return items

@@ -292,7 +292,8 @@ class Eliminator:
         name = self.epoch_name(epoch)
         if kind == "fact":
             rule = self.evidence.facts[index][2]
-            return Step(f"you hold the card Forbidden {rule.label}: {name} {self._is(epoch)} "
+            held = "hold" if self.timeline.epochs[epoch].current else "held"
+            return Step(f"you {held} the card Forbidden {rule.label}: {name} {self._is(epoch)} "
                         f"{rule.label}", kind="card")
         event = self.knowledge.events[index]
         head = f"#{index + 1}"
