@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from partysolver.models.documents import read_document
 from partysolver.models.pool_party_stars.evidence import Knowledge
 from partysolver.models.pool_party_stars.game import Table
 from partysolver.models.pool_party_stars.position import DEFAULT_NAMES, GameLog, load_log
 from partysolver.models.pool_party_stars.state import TURN, PoolPartyState
-from partysolver.models.documents import read_document
 from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
 from partysolver.solvers.pool_party_stars.policies import MixedPolicy
 

@@ -1,0 +1,141 @@
+"""Every verb of Pool Party Stars through the command line, and a golden transcript of one
+seeded game."""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.dom.minidom
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from pps_helpers import EXAMPLES, SHIPPED
+
+from partysolver.cli.main import cli
+from partysolver.cli.pool_party_stars import make_policy
+from partysolver.models.documents import format_document
+from partysolver.models.pool_party_stars import GAME
+from partysolver.solvers.simulate import play_game
+
+GOLDEN = Path(__file__).with_name("golden-game.toml")
+
+
+def run(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def run_json(*args: str, code: int = 0) -> Any:
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == code, result.output
+    data = json.loads(result.stdout)  # the progress bar of simulate is on stderr
+    assert data["game"] == "pool-party-stars"
+    return data
+
+
+def test_games_and_examples() -> None:
+    games = json.loads(run("games", "--json"))["games"]
+    mine = next(g for g in games if g["game"] == "pool-party-stars")
+    assert mine["hidden_information"] and "house" in mine["house_data"]
+    assert set(mine["verbs"]) >= {"hint", "solve", "verify", "simulate", "render"}
+    listing = run("example", "pool-party-stars", "--list")
+    for name in ("default", "full-state", "rulebook", "lie", "conflict", "puzzle"):
+        assert name in listing
+    assert 'seat = "Dani"' in run("example", "pool-party-stars")
+
+
+def test_hint_on_the_default_example() -> None:
+    text = run("hint", str(EXAMPLES / "default.toml"))
+    assert "guess Ben is Robot" in text.splitlines()[3]
+    assert "exposure:" in text
+    data = run_json("hint", str(EXAMPLES / "default.toml"), "--top", "3")
+    assert data["seat"] == "Dani" and data["status"] == "optimal"
+    assert len(data["moves"]) == 3
+    best = data["moves"][0]
+    assert best["move"] == "guess Ben is Robot" and best["value"] == 1.0
+    assert "certainly Robot" in best["reason"]
+    assert {"move", "value", "reason", "info", "probability"} <= set(best)
+    assert {e["player"] for e in data["exposure"]["players"]} == {"Lari", "Ana", "Ben"}
+
+
+def test_hint_from_any_seat_of_an_omniscient_log() -> None:
+    data = run_json("hint", str(EXAMPLES / "full-state.toml"), "--from-seat", "Lari")
+    assert data["seat"] == "Lari" and data["moves"]
+    assert run_json("hint", str(EXAMPLES / "full-state.toml"))["seat"] == "Dani"  # to act
+
+
+def test_solve_a_puzzle_and_a_log() -> None:
+    data = run_json("solve", str(EXAMPLES / "puzzle.toml"))
+    assert data["status"] == "optimal" and data["objective"] == "Costume"
+    assert data["solution"]["target"] == "Lari"
+    assert [step["events"] for step in data["solution"]["chain"]] == [[1], [3], [4], []]
+    text = run("solve", str(EXAMPLES / "puzzle.toml"))
+    assert text.startswith("Lari's rule is Forbidden Costume")
+    data = run_json("solve", str(EXAMPLES / "rulebook.toml"), "--from-seat", "Dani")
+    assert data["objective"] == 80
+    ana = next(p for p in data["solution"]["players"] if p["player"] == "Ana")
+    assert ana["probabilities"]["Animal"] == 0.1 and "Monster" in ana["eliminated"]
+    data = run_json("solve", str(EXAMPLES / "default.toml"))
+    ben = next(p for p in data["solution"]["players"] if p["player"] == "Ben")
+    assert ben["certain"] == "Robot" and ben["chain"][-1]["text"] == "so Ben's rule is Robot"
+
+
+def test_verify_lists_lies_conflicts_and_puzzle_verdicts() -> None:
+    data = run_json("verify", str(EXAMPLES / "lie.toml"), code=1)
+    assert not data["valid"]
+    assert sorted(p["code"] for p in data["problems"]) == ["answers", "lie", "lie", "lie"]
+    data = run_json("verify", str(EXAMPLES / "conflict.toml"), code=1)
+    assert data["conflict"] == {"events": [1, 2, 4, 5], "smallest": True}
+    assert [p["code"] for p in data["problems"]] == ["inconsistent"]
+    data = run_json("verify", str(EXAMPLES / "puzzle.toml"))
+    assert data["valid"] and data["verdict"] == "solvable"
+    for name in ("default", "full-state", "rulebook"):
+        assert run_json("verify", str(EXAMPLES / f"{name}.toml"))["valid"]
+
+
+def test_verify_an_open_puzzle_is_unsolvable(tmp_path: Path) -> None:
+    text = (EXAMPLES / "puzzle.toml").read_text(encoding="utf-8")
+    text = text.replace('    "Dani guesses Lari is Book: wrong",\n', "")
+    path = tmp_path / "open.toml"
+    path.write_text(text, encoding="utf-8")
+    assert run_json("verify", str(path))["verdict"] == "unsolvable"
+    data = run_json("solve", str(path))
+    assert data["status"] == "feasible" and set(data["solution"]["possible"]) == {"Costume",
+                                                                                  "Book"}
+
+
+def test_simulate_is_reproducible_and_reports_intervals() -> None:
+    args = ("simulate", "pool-party-stars", "--players", "3", "--games", "6", "--seed", "4",
+            "--policy", "hint", "--policy", "random")
+    first = run_json(*args)
+    assert first == run_json(*args)
+    assert first["players"] == 3 and len(first["seats"]) == 3
+    assert set(first["by_policy"]) == {"hint", "random"}
+    assert abs(sum(seat["rate"] for seat in first["seats"]) - 1.0) < 1e-6
+    assert "vips_1" in first["figures"]
+    other = run_json("simulate", "pool-party-stars", "--games", "2", "--competitive",
+                     "--guest-deck", str(SHIPPED / "decks" / "house.toml"))
+    assert other["competitive"] and other["deck"] == "house" and other["players"] == 4
+
+
+def test_render_draws_the_table_and_the_hint(tmp_path: Path) -> None:
+    out = tmp_path / "table.svg"
+    run("render", str(EXAMPLES / "default.toml"), "-o", str(out), "--hint")
+    svg = out.read_text(encoding="utf-8")
+    xml.dom.minidom.parseString(svg)
+    assert "hint: guess Ben is Robot" in svg and "Waiting line" in svg and "marker" in svg
+    run("render", str(EXAMPLES / "puzzle.toml"), "-o", str(out))
+    assert "What is known" in out.read_text(encoding="utf-8")
+
+
+def test_golden_transcript_of_a_seeded_game() -> None:
+    """One 4-player game, hint bot in the first seat and random bots elsewhere, from seed
+    2024: its omniscient log is pinned (regenerate deliberately if the rules change)."""
+    rng = random.Random(2024)
+    state = GAME.initial_state(4, rng)
+    final, _ = play_game(state, [make_policy(p) for p in ("hint", "random", "random",
+                                                          "random")], rng)
+    text = format_document(GAME.state_to_document(final))
+    assert text == GOLDEN.read_text(encoding="utf-8")
