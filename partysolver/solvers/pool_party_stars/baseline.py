@@ -3,7 +3,9 @@
 Every assignment of the twelve rules to the unknown rules of a log is tried in turn and kept
 when it breaks no answer and never gives two players the same rule at once -- no propagation,
 no counting tricks, and no code shared with :mod:`partysolver.models.pool_party_stars.evidence`
-(epochs are recomputed here from the events).
+(epochs are recomputed here from the events).  Each answer becomes one check, "the rule held
+then by this player is (or is not) among these", tested in the order of the events; an
+assignment stops at its first failed check.
 
 The unknown rules are the rules held now by the players other than the seat; a rule that a
 right guess revealed is the guessed rule.  With ``reveal=False`` the revealed rules are
@@ -13,7 +15,6 @@ how revelations are modelled, for small logs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import product
 
 from ...models.pool_party_stars.evidence import Knowledge
@@ -21,7 +22,7 @@ from ...models.pool_party_stars.game import RULE_COUNT, GuessOutcome, Proposal
 
 
 def _holdings(knowledge: Knowledge) -> tuple[list[list[int]], list[int]]:
-    """For each event, which epoch (numbered per player) each player holds during it, and
+    """For each event (and now), which epoch (numbered per player) each player holds, and
     each player's number of epochs."""
     n = knowledge.table.size
     number = [0] * n
@@ -50,40 +51,67 @@ def plain_posterior(knowledge: Knowledge, reveal: bool = True
             if isinstance(event, GuessOutcome) and event.right:
                 known.setdefault((event.target, during[i][event.target]), int(event.rule))
     slots = [(p, k) for p in range(n) for k in range(epochs[p]) if (p, k) not in known]
-    moments = sorted({0, len(events)} | {i + 1 for i, e in enumerate(events)
-                                         if isinstance(e, GuessOutcome) and e.right})
+    where = {slot: i for i, slot in enumerate(slots)}
     total = 0
     counts = [[0] * RULE_COUNT for _ in range(n)]
+    checks = _checks(knowledge, during, known, where)
+    groups = _groups(knowledge, during, known, where)
+    if checks is None or groups is None:
+        return total, counts
+    now = [(p, epochs[p] - 1) for p in range(n)]
     for values in product(range(RULE_COUNT), repeat=len(slots)):
-        rule = dict(known)
-        rule.update(zip(slots, values, strict=True))
-        if _fits(events, during, rule) and _distinct(n, moments, during, rule):
+        if all(allowed >> values[i] & 1 for i, allowed in checks) and \
+                all(_distinct(values, fixed, free) for fixed, free in groups):
             total += 1
-            for p in range(n):
-                counts[p][rule[(p, epochs[p] - 1)]] += 1
+            for p, slot in enumerate(now):
+                counts[p][values[where[slot]] if slot in where else known[slot]] += 1
     return total, counts
 
 
-def _fits(events: Sequence[object], during: list[list[int]], rule: dict[tuple[int, int], int]
-          ) -> bool:
-    for i, event in enumerate(events):
+def _checks(knowledge: Knowledge, during: list[list[int]], known: dict[tuple[int, int], int],
+            where: dict[tuple[int, int], int]) -> list[tuple[int, int]] | None:
+    """One ``(slot, rules allowed)`` check per answer about an unknown rule, in event order;
+    ``None`` if an answer about a known rule fails."""
+    checks = []
+    for i, event in enumerate(knowledge.events):
         if isinstance(event, Proposal):
-            attributes = {int(a) for a in event.guest.attributes}
-            for answer in event.answers:
-                held = rule[(answer.seat, during[i][answer.seat])]
-                if (held in attributes) != answer.bars:
-                    return False
-        elif isinstance(event, GuessOutcome):
-            held = rule[(event.target, during[i][event.target])]
-            if (held == int(event.rule)) != event.right:
-                return False
-    return True
+            bars = 0
+            for a in event.guest.attributes:
+                bars |= 1 << int(a)
+            answers = [(answer.seat, bars if answer.bars else ~bars & 4095)
+                       for answer in event.answers]
+        else:
+            bit = 1 << int(event.rule)
+            answers = [(event.target, bit if event.right else ~bit & 4095)]
+        for player, allowed in answers:
+            slot = (player, during[i][player])
+            if slot in where:
+                checks.append((where[slot], allowed))
+            elif not allowed >> known[slot] & 1:
+                return None
+    return checks
 
 
-def _distinct(n: int, moments: list[int], during: list[list[int]],
-              rule: dict[tuple[int, int], int]) -> bool:
-    for m in moments:
-        held = [rule[(p, during[m][p])] for p in range(n)]
-        if len(set(held)) != n:
+def _groups(knowledge: Knowledge, during: list[list[int]], known: dict[tuple[int, int], int],
+            where: dict[tuple[int, int], int]) -> list[tuple[frozenset[int], list[int]]] | None:
+    """For every moment a rule changes hands (and the start and now), the rules held then:
+    fixed ones, and the slots of unknown ones; ``None`` if fixed ones repeat."""
+    moments = {0, len(knowledge.events)} | {
+        i + 1 for i, e in enumerate(knowledge.events) if isinstance(e, GuessOutcome) and e.right}
+    groups = []
+    for m in sorted(moments):
+        held = [(p, during[m][p]) for p in range(knowledge.table.size)]
+        fixed = [known[slot] for slot in held if slot not in where]
+        if len(set(fixed)) != len(fixed):
+            return None
+        groups.append((frozenset(fixed), [where[slot] for slot in held if slot in where]))
+    return groups
+
+
+def _distinct(values: tuple[int, ...], fixed: frozenset[int], free: list[int]) -> bool:
+    seen = set(fixed)
+    for i in free:
+        if values[i] in seen:
             return False
+        seen.add(values[i])
     return True

@@ -30,13 +30,14 @@ class HintPolicy:
 
 
 class MixedPolicy:
-    """Plays the hint with probability ``skill``; otherwise a random proposal (three times in
-    four) or a random guess.  Used to make varied game logs (puzzles, benchmarks)."""
+    """Plays the hint with probability ``skill``; otherwise a random guess (with probability
+    ``guesses``) or a random proposal.  Used to make varied game logs (puzzles, benchmarks)."""
 
     name = "mixed"
 
-    def __init__(self, skill: float = 0.5) -> None:
+    def __init__(self, skill: float = 0.5, guesses: float = 0.25) -> None:
         self.skill = skill
+        self.guesses = guesses
 
     def __call__(self, state: State, rng: random.Random) -> Hashable:
         assert isinstance(state, PoolPartyState)
@@ -45,6 +46,6 @@ class MixedPolicy:
         actions = state.legal_actions()
         proposals = [a for a in actions if isinstance(a, Propose)]
         guesses = [a for a in actions if isinstance(a, Guess)]
-        if proposals and (rng.random() < 0.75 or not guesses):
+        if proposals and (rng.random() < 1 - self.guesses or not guesses):
             return rng.choice(proposals)
         return rng.choice(guesses)

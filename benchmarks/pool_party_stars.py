@@ -1,0 +1,160 @@
+"""Pool Party Stars benchmark: the deduction engine against the plain enumeration, and the hint
+bot against random bots.  Prints figures; asserts nothing about time.
+
+1. Posterior updates for 6-player logs of 10, 40 and 80 events (prefixes of seeded games
+   played by mixed bots that guess often, read from a random seat): the engine (from the log to every player's
+   exact posterior) against the plain enumeration of every assignment of the 12 rules, in the
+   same run, with identical posteriors required.  Target: 80 events under 50 ms median and at
+   least 20x faster than the plain enumeration.
+2. The hint bot in one seat against three random bots (seats rotating), 4 players, at least
+   1,000 games: its win rate with a 95% interval (a random seat wins 25%).
+
+Run: ``.venv/bin/python benchmarks/pool_party_stars.py`` (``--games`` and ``--logs`` to
+change the sizes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from partysolver.models.pool_party_stars.evidence import Knowledge
+from partysolver.models.pool_party_stars.game import Table
+from partysolver.models.pool_party_stars.position import DEFAULT_NAMES
+from partysolver.models.pool_party_stars.state import TURN, PoolPartyState
+from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
+from partysolver.solvers.pool_party_stars.baseline import plain_posterior
+from partysolver.solvers.pool_party_stars.deduction import posterior
+from partysolver.solvers.pool_party_stars.policies import HintPolicy, MixedPolicy
+from partysolver.solvers.simulate import RandomPolicy, simulate
+
+SIZES = (10, 40, 80)
+
+
+def long_game(seed: int, length: int) -> PoolPartyState | None:
+    """A seeded 6-player game by mixed bots, stopped at a decision after ``length`` events
+    (``None`` if it ends first)."""
+    rng = random.Random(seed)
+    state = PoolPartyState.deal(Table(DEFAULT_NAMES[:6]), rng)
+    policy = MixedPolicy(0.3, guesses=0.6)
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        elif len(state.events) >= length and state.phase == TURN:
+            return state
+        else:
+            state = state.apply(policy(state, rng))
+    return None
+
+
+def logs(count: int) -> list[tuple[int, Knowledge, Knowledge, Knowledge]]:
+    """``count`` games with 80+ events; for each, a seat and its knowledge at 10, 40, 80."""
+    found = []
+    seed = 0
+    while len(found) < count:
+        state = long_game(seed, max(SIZES))
+        seed += 1
+        if state is None:
+            continue
+        seat = random.Random(seed).randrange(6)
+        views = []
+        for size in SIZES:
+            events = state.events[:size]
+            epochs = 1 + sum(1 for e in events if getattr(e, "right", False)
+                             and e.target == seat)
+            views.append(Knowledge(state.table, events, seat, state.rules[seat][:epochs],
+                                   state.hands[seat]))
+        found.append((seed - 1, *views))
+    return found
+
+
+def engine_time(knowledge: Knowledge, repeats: int) -> float:
+    """Median seconds for a posterior from a fresh log (epochs, clues, counts)."""
+    times = []
+    for _ in range(repeats):
+        fresh = Knowledge(knowledge.table, knowledge.events, knowledge.seat, knowledge.rules,
+                          knowledge.hand)
+        start = time.perf_counter()
+        posterior(fresh)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def posterior_benchmark(count: int, plain_logs: int) -> None:
+    print(f"1. Posterior of 6-player logs ({count} logs per size, a random seat each; "
+          f"plain enumeration on {plain_logs} of them)")
+    sample = logs(count)
+    rows = []
+    for k, size in enumerate(SIZES):
+        engine = [engine_time(item[1 + k], 15) for item in sample]
+        plain, ratios = [], []
+        for item, engine_seconds in zip(sample[:plain_logs], engine, strict=False):
+            knowledge = item[1 + k]
+            start = time.perf_counter()
+            total, counts = plain_posterior(knowledge)
+            seconds = time.perf_counter() - start
+            post = posterior(knowledge)
+            if total != post.total or any(list(post.of(p).counts) != counts[p]
+                                          for p in range(6)):
+                raise SystemExit(f"posteriors differ on game {item[0]} at {size} events")
+            plain.append(seconds)
+            ratios.append(seconds / engine_seconds)
+        worlds = statistics.median(posterior(item[1 + k]).total for item in sample)
+        rows.append((size, statistics.median(engine) * 1000, max(engine) * 1000,
+                     statistics.median(plain) * 1000, statistics.median(ratios), worlds))
+    print(f"   {'events':>6}  {'engine median':>13}  {'engine max':>10}  {'plain median':>12}"
+          f"  {'speed-up (median)':>17}  {'consistent assignments (median)':>31}")
+    for size, median, worst, plain_ms, ratio, worlds in rows:
+        print(f"   {size:>6}  {median:>10.2f} ms  {worst:>7.2f} ms  {plain_ms:>9.0f} ms"
+              f"  {ratio:>16.0f}x  {worlds:>31,.0f}")
+    print("   identical posteriors: yes (every log checked against the plain enumeration)")
+
+
+def hint_benchmark(games: int) -> None:
+    print(f"\n2. Hint bot against three random bots, 4 players, {games} games "
+          "(seats rotate; friendly mode)")
+    new_game = _NewGame()
+    progress = _Progress(games)
+    start = time.perf_counter()
+    result = simulate(new_game, [HintPolicy(), RandomPolicy(), RandomPolicy(), RandomPolicy()],
+                      games, seed=1, rotate=True, progress=progress)
+    seconds = time.perf_counter() - start
+    print(file=sys.stderr)
+    rates = result.policy_rates()
+    hint = rates["hint"]
+    print(f"   hint bot win rate:   {hint}   (a random seat: 25%)")
+    print(f"   random bots (each):  {rates['random']}")
+    print(f"   {games / seconds:.1f} games per second, {seconds:.0f} s in all")
+
+
+class _NewGame:
+    def __call__(self, rng: random.Random) -> PoolPartyState:
+        return PoolPartyState.deal(Table(DEFAULT_NAMES[:4]), rng)
+
+
+class _Progress:
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+
+    def __call__(self, k: int) -> None:
+        self.done += k
+        print(f"\r   playing: {self.done}/{self.total}", end="", file=sys.stderr, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--logs", type=int, default=10, help="logs per size (default 10)")
+    parser.add_argument("--plain-logs", type=int, default=5,
+                        help="logs per size also solved by the plain enumeration (default 5)")
+    parser.add_argument("--games", type=int, default=1000, help="hint-bot games (default 1000)")
+    args = parser.parse_args()
+    posterior_benchmark(args.logs, min(args.plain_logs, args.logs))
+    hint_benchmark(args.games)
+
+
+if __name__ == "__main__":
+    main()
