@@ -7,7 +7,9 @@ bot against random bots.  Prints figures; asserts nothing about time.
    same run, with identical posteriors required.  Target: 80 events under 50 ms median and at
    least 20x faster than the plain enumeration.
 2. The hint bot in one seat against three random bots (seats rotating), 4 players, at least
-   1,000 games: its win rate with a 95% interval (a random seat wins 25%).
+   1,000 games: its win rate with a 95% interval (an equal seat wins 25%).
+3. The same against three half-hint bots (a stronger baseline than uniform random play,
+   which mostly guesses).
 
 Run: ``.venv/bin/python benchmarks/pool_party_stars.py`` (``--games`` and ``--logs`` to
 change the sizes).
@@ -113,20 +115,21 @@ def posterior_benchmark(count: int, plain_logs: int) -> None:
     print("   identical posteriors: yes (every log checked against the plain enumeration)")
 
 
-def hint_benchmark(games: int) -> None:
-    print(f"\n2. Hint bot against three random bots, 4 players, {games} games "
-          "(seats rotate; friendly mode)")
-    new_game = _NewGame()
+def hint_benchmark(games: int, against: str) -> None:
+    others = {"random": RandomPolicy, "mixed": lambda: MixedPolicy(0.5)}[against]
+    label = {"random": "three random bots (uniform over the legal actions)",
+             "mixed": "three half-hint bots (hint half the time, else a random action)"}
+    print(f"\n{'2' if against == 'random' else '3'}. Hint bot against {label[against]}, "
+          f"4 players, {games} games (seats rotate; friendly mode)")
     progress = _Progress(games)
     start = time.perf_counter()
-    result = simulate(new_game, [HintPolicy(), RandomPolicy(), RandomPolicy(), RandomPolicy()],
-                      games, seed=1, rotate=True, progress=progress)
+    result = simulate(_NewGame(), [HintPolicy(), others(), others(), others()], games, seed=1,
+                      rotate=True, progress=progress)
     seconds = time.perf_counter() - start
     print(file=sys.stderr)
     rates = result.policy_rates()
-    hint = rates["hint"]
-    print(f"   hint bot win rate:   {hint}   (a random seat: 25%)")
-    print(f"   random bots (each):  {rates['random']}")
+    print(f"   hint bot win rate:   {rates['hint']}   (an equal seat: 25%)")
+    print(f"   other bots (each):   {rates[against]}")
     print(f"   {games / seconds:.1f} games per second, {seconds:.0f} s in all")
 
 
@@ -150,10 +153,15 @@ def main() -> None:
     parser.add_argument("--logs", type=int, default=10, help="logs per size (default 10)")
     parser.add_argument("--plain-logs", type=int, default=5,
                         help="logs per size also solved by the plain enumeration (default 5)")
-    parser.add_argument("--games", type=int, default=1000, help="hint-bot games (default 1000)")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="games against random bots (default 1000)")
+    parser.add_argument("--mixed-games", type=int, default=400,
+                        help="games against half-hint bots (default 400)")
     args = parser.parse_args()
     posterior_benchmark(args.logs, min(args.plain_logs, args.logs))
-    hint_benchmark(args.games)
+    hint_benchmark(args.games, "random")
+    if args.mixed_games:
+        hint_benchmark(args.mixed_games, "mixed")
 
 
 if __name__ == "__main__":

@@ -267,3 +267,12 @@ def test_a_card_conflicting_with_answers_is_named() -> None:
     assert conflict is not None and conflict.smallest
     assert set(conflict.items) == {("event", 0), ("event", 1), ("event", 2), ("fact", 0)}
     assert "your card: Forbidden Monster" in conflict.labels
+
+
+def test_the_sweep_finds_exactly_the_overlapping_epochs() -> None:
+    for k in seat_logs(5, range(4), 60):
+        epochs = k.evidence.timeline.epochs
+        assert len(epochs) > 5
+        for e, peers in enumerate(k.evidence.timeline.peers):
+            assert peers == tuple(f for f, other in enumerate(epochs)
+                                  if epochs[e].overlaps(other))

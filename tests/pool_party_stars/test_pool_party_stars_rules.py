@@ -303,3 +303,14 @@ def test_rulebook_example_file_replays() -> None:
     record = log.public()
     assert record.vips[1] == (g("Animal-Swimsuit-Food"),) and record.waiting == ()
     assert log.events[1] == GuessOutcome(1, 2, ANIMAL, True)
+
+
+def test_a_deck_too_small_to_deal_is_a_problem() -> None:
+    document = {"game": "pool-party-stars", "players": ["Dani", "Lari"],
+                "deck": ["Animal-Swimsuit-Food"] * 5}
+    problems = load_log(document, "small.toml").problems()
+    assert [p.code for p in problems] == ["deck"]
+    assert "too few to deal 3 to each of 2 players" in problems[0].message
+    with pytest.raises(ValueError):
+        PoolPartyState.deal(Table(("Dani", "Lari"), tuple(parse_guest("Animal-Swimsuit-Food")
+                                                          for _ in range(5))), random.Random(0))

@@ -364,9 +364,6 @@ class Evidence:
             doms[epoch] &= mask
         return doms
 
-    def consistent(self) -> bool:
-        return self.timeline.feasible(self.domains())
-
 
 # -- what one seat knows ------------------------------------------------------------------------
 
@@ -399,7 +396,3 @@ class Knowledge:
     @cached_property
     def public(self) -> Public:
         return replay(self.table, self.events)
-
-    def unknown_players(self) -> list[int]:
-        """The players whose current rule the seat does not hold in hand."""
-        return [p for p in range(self.table.size) if p != self.seat]

@@ -79,7 +79,6 @@ class Attribute(IntEnum):
 
 ATTRIBUTES = tuple(Attribute)
 _LABELS = tuple(a.name.capitalize() for a in ATTRIBUTES)
-CATEGORIES = ("species", "outfit", "item")
 SPECIES = ATTRIBUTES[0:4]
 OUTFITS = ATTRIBUTES[4:8]
 ITEMS = ATTRIBUTES[8:12]
@@ -353,22 +352,6 @@ def format_event(event: Event, names: Sequence[str]) -> str:
     answers = ", ".join(f"{names[a.seat]} {'bars' if a.bars else 'lets in'}"
                         for a in event.answers)
     return f"{names[event.proposer]} proposes {event.guest}: {answers}"
-
-
-def describe_event(event: Event, names: Sequence[str]) -> str:
-    """The event in a sentence (for explanations)."""
-    if isinstance(event, GuessOutcome):
-        verdict = "right" if event.right else "wrong"
-        return (f"{names[event.guesser]} guessed {names[event.target]}'s rule was "
-                f"{event.rule.label} ({verdict})")
-    barred = event.barred_by
-    if barred is None:
-        return f"{names[event.proposer]} proposed {event.guest}: everyone let it in"
-    lets = [names[a.seat] for a in event.answers if not a.bars]
-    head = f"{names[event.proposer]} proposed {event.guest}: "
-    if lets:
-        head += f"{', '.join(lets)} let it in, "
-    return head + f"{names[barred]} barred it"
 
 
 # -- the table and the public record --------------------------------------------------------------

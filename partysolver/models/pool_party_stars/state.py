@@ -42,7 +42,6 @@ from .game import (
     Table,
     answers_for,
     asked_order,
-    describe_event,
     win_shares,
 )
 
@@ -274,9 +273,6 @@ class PoolPartyState:
         if isinstance(action, DrawRule):
             return f"{self.name(self.drawer)} draws the rule Forbidden {action.rule.label}"
         raise ValueError(f"not an action of this game: {action!r}")
-
-    def last_event_text(self) -> str:
-        return describe_event(self.events[-1], self.table.players) if self.events else ""
 
 
 @dataclass(frozen=True, eq=False)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from itertools import combinations
 
 from ...models.pool_party_stars.evidence import Evidence, Knowledge, Timeline
@@ -63,9 +62,6 @@ class PlayerPosterior:
     epoch: int
     counts: tuple[int, ...]
     total: int
-
-    def probability(self, rule: int) -> Fraction:
-        return Fraction(self.counts[rule], self.total) if self.total else Fraction(0)
 
     @property
     def probabilities(self) -> tuple[float, ...]:
@@ -328,14 +324,6 @@ class Eliminator:
         rule = ATTRIBUTES[d.bit_length() - 1]
         steps.append(Step(f"so {self.epoch_name(e)} {self._is(e)} {rule.label}", kind="so"))
         return Explanation(player, rule, tuple(steps))
-
-    def explain_elimination(self, epoch: int, rule: int) -> tuple[Step, ...]:
-        """The chain proving that ``epoch`` cannot hold ``rule`` (empty if it can)."""
-        if self.domains[epoch] >> rule & 1:
-            return ()
-        steps: list[Step] = []
-        self._justify(epoch, 1 << rule, steps, set())
-        return tuple(steps)
 
     def _justify(self, epoch: int, mask: int, steps: list[Step],
                  shown: set[tuple[int, int]]) -> None:

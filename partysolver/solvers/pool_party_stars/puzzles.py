@@ -222,10 +222,6 @@ def _minimise(knowledge: Knowledge, target: int, rule: Attribute, meter: Meter
     return _Minimal(puzzle_knowledge, Generated(log, rule, difficulty, proven, 0))
 
 
-def is_unique(knowledge: Knowledge, target: int) -> bool:
-    return posterior(knowledge).of(target).certain is not None
-
-
 def clue_is_needed(knowledge: Knowledge, target: int, index: int) -> bool:
     """Whether dropping event ``index`` leaves the target's rule open."""
     events = knowledge.events[:index] + knowledge.events[index + 1:]
@@ -234,5 +230,4 @@ def clue_is_needed(knowledge: Knowledge, target: int, index: int) -> bool:
     return posterior(reduced).of(target).certain is None
 
 
-__all__ = ["Generated", "Solution", "classify", "clue_is_needed", "generate", "is_unique",
-           "solve_puzzle"]
+__all__ = ["Generated", "Solution", "classify", "clue_is_needed", "generate", "solve_puzzle"]
