@@ -62,11 +62,11 @@ def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], 
             assert value.interval is not None
             entry["interval"] = [round(value.interval.low, 6), round(value.interval.high, 6)]
         rows.append(entry)
-        gap = "" if rank == 1 else f" ({100 * (value.value - best):+.1f} pts)"
         ci = "" if exact or value.interval is None else \
             f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
-        lines.append((rank, move.text, f"{percent(value.value)}{ci}{gap}", move.reason))
-    text = table(["#", "move", "win", "why"], lines, right=(0,))
+        gap = "best" if rank == 1 else f"{100 * (value.value - best):+.1f}"
+        lines.append((rank, move.text, percent(value.value) + ci, gap, move.reason))
+    text = table(["#", "move", "win", "vs best", "why"], lines, right=(0, 3))
     return rows, text
 
 

@@ -94,8 +94,10 @@ class Expectimax:
     @staticmethod
     def settled(state: State) -> Values | None:
         """The returns of a state that knows its outcome is certain (optional protocol)."""
-        method = getattr(state, "settled_returns", None)
-        return None if method is None else method()
+        try:
+            return state.settled_returns()  # type: ignore[attr-defined]
+        except AttributeError:
+            return None
 
     def best_action(self, state: State) -> Hashable:
         player = state.current_player()

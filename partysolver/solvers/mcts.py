@@ -19,10 +19,10 @@ from .budget import Budget, MoveValue, SearchResult
 from .expectimax import require_chance_protocol
 from .stats import wilson_interval
 
-Evaluator = Callable[[State, random.Random], tuple[float, ...]]
+Evaluator = Callable[[Any, random.Random], tuple[float, ...]]
 """Values a non-terminal leaf for every player (e.g. the returns of a playout)."""
 
-Policy = Callable[[State, random.Random], Hashable]
+Policy = Callable[[Any, random.Random], Hashable]
 """Chooses an action for the player to act."""
 
 

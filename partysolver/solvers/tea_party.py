@@ -50,8 +50,16 @@ poured or swapped; stomachs only lose heroes to throw-ups)."""
 # -- reasons ----------------------------------------------------------------------------------
 
 
-def consequence(state: TeaPartyState, move: Hashable) -> str:
-    """What ``move`` does, in game terms (without its value)."""
+def consequence(state: TeaPartyState, move: Hashable, then: str = "") -> str:
+    """What ``move`` does, in game terms (without its value); ``then`` is the chooser's next
+    decision in the best line, when the move leads straight to one."""
+    text = _effect(state, move)
+    if then:
+        return f"{text.removesuffix(', then cup or use it')}; then {then}"
+    return text
+
+
+def _effect(state: TeaPartyState, move: Hashable) -> str:
     me = state.player
     held = Hero(state.held)
     if isinstance(move, Cup):
@@ -129,8 +137,7 @@ class EndgameEvaluator:
         self.solved = 0
 
     def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, ...]:
-        loose = size(state.bag + sum(state.cups)) + (state.held >= 0)
-        if loose <= self.max_loose:
+        if loose_heroes(state) <= self.max_loose:
             kind = PrunedExpectimax if state.num_players == 2 else Expectimax
             search = kind(Budget(nodes=self.nodes), table=self.table)
             try:
@@ -143,19 +150,30 @@ class EndgameEvaluator:
         return playout(state, rng)
 
 
+EXACT_LOOSE = 18
+"""Positions with more heroes loose than this are never tried exactly (they cannot fit)."""
+
+
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
-           exact_nodes: int = DEFAULT_EXACT_NODES) -> SearchResult:
-    """Exact when it fits ``exact_nodes`` (and the time), else MCTS with the budget's rest,
-    its leaves valued exactly once the game is small (:class:`EndgameEvaluator`)."""
-    exact_budget = Budget(time=None if budget.time is None else budget.time / 2,
-                          nodes=exact_nodes)
-    result = _exact(state, exact_budget)
-    if result.status == "optimal":
-        return result
-    remaining = Budget(time=None if budget.time is None else budget.time / 2,
-                       iterations=budget.iterations or
-                       (None if budget.time is not None else DEFAULT_MCTS_ITERATIONS))
-    return mcts(state, remaining, rng, evaluator=EndgameEvaluator())
+           exact_nodes: int = DEFAULT_EXACT_NODES,
+           mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
+           exact_loose: int = EXACT_LOOSE) -> SearchResult:
+    """Exact when it fits ``exact_nodes`` (and half the time), else MCTS with the budget's
+    iterations (or ``mcts_iterations``) and the rest of the time, its leaves valued exactly
+    once the game is small (:class:`EndgameEvaluator`)."""
+    half = None if budget.time is None else budget.time / 2
+    if loose_heroes(state) <= exact_loose:
+        result = _exact(state, Budget(time=half, nodes=exact_nodes), line=True)
+        if result.status == "optimal":
+            return result
+    iterations = budget.iterations or (None if budget.time is not None else mcts_iterations)
+    return mcts(state, Budget(time=half, iterations=iterations), rng,
+                evaluator=EndgameEvaluator())
+
+
+def loose_heroes(state: TeaPartyState) -> int:
+    """Heroes still outside the stomachs: in the bag, the teacups and the hand."""
+    return size(state.bag + sum(state.cups)) + (state.held >= 0)
 
 
 def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
@@ -164,12 +182,26 @@ def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
     if state.phase != CHOOSE:
         raise ValueError("a hint needs a hero in hand")
     result = search(state, budget, rng, exact_nodes)
-    return Hint(state, result, tuple(_ranked(state, m) for m in result.moves))
+    follow = follow_up(state, result.line)
+    ranked = tuple(_ranked(state, m, follow if i == 0 else "")
+                   for i, m in enumerate(result.moves))
+    return Hint(state, result, ranked)
 
 
-def _ranked(state: TeaPartyState, value: MoveValue) -> RankedMove:
+def _ranked(state: TeaPartyState, value: MoveValue, then: str = "") -> RankedMove:
     return RankedMove(value.action, state.describe_action(value.action),
-                      consequence(state, value.action), value)
+                      consequence(state, value.action, then), value)
+
+
+def follow_up(state: TeaPartyState, line: tuple[Hashable, ...]) -> str:
+    """The chooser's next decision in the best line, when the move leads straight to one (a
+    Rogue's steal): what to do with the stolen hero."""
+    if len(line) < 2:
+        return ""
+    after = state.apply(line[0])
+    if after.current_player() != state.player:
+        return ""
+    return after.describe_action(line[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,18 +301,22 @@ class GreedyPolicy:
 
 
 class HintPolicy:
-    """Plays the hint: exact within ``exact_nodes``, else MCTS with ``iterations``."""
+    """Plays the hint with a simulation budget: exact within ``exact_nodes`` once at most
+    ``exact_loose`` heroes are loose, else MCTS with ``iterations`` (exact endgames)."""
 
     name = "hint"
 
-    def __init__(self, exact_nodes: int = 20_000, iterations: int = 300) -> None:
+    def __init__(self, exact_nodes: int = 20_000, iterations: int = 200,
+                 exact_loose: int = 8) -> None:
         self.exact_nodes = exact_nodes
         self.iterations = iterations
+        self.exact_loose = exact_loose
 
     def __call__(self, state: TeaPartyState, rng: random.Random) -> Hashable:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
-        result = search(state, Budget(iterations=self.iterations), rng, self.exact_nodes)
+        result = search(state, Budget(iterations=self.iterations), rng, self.exact_nodes,
+                        exact_loose=self.exact_loose)
         assert result.best is not None
         return result.best.action

@@ -120,12 +120,10 @@ def by_rank(zone: Zone) -> Zone:
     return merge_royals(zone) - bards * ONE[int(Hero.BARD)] + bards * ONE[int(Hero.RANGER)]
 
 
-def _relative(standings: list[int]) -> tuple[int, ...]:
-    return tuple(s - standings[0] for s in standings)
-
-
 _TOUCHING = frozenset(int(h) for h in (Hero.ROGUE, Hero.WIZARD, Hero.BARD, Hero.KING, Hero.QUEEN))
 _RANGERS = 15 * ONE[RANGER]
+_QUEENS = 15 * ONE[QUEEN]
+_BARDS_AND_QUEENS = 15 * ONE[int(Hero.BARD)] + _QUEENS
 _TOUCHES_CUPS = sum(15 * ONE[h] for h in _TOUCHING)
 """Bag bits of the heroes whose ability reaches a teacup other than by its own drink."""
 
@@ -240,25 +238,34 @@ class TeaPartyState:
         return key
 
     def _canonical(self) -> tuple[object, ...]:
-        held = KING if self.held == QUEEN else self.held
-        bag, cups, stomachs = merge_royals(self.bag), self.cups, self.stomachs
-        head = (self.phase, self.player, held, bag, self.thrower, self.final)
-        cups_seen = 0
+        phase, held, bag, cups, stomachs = self.phase, self.held, self.bag, self.cups, self.stomachs
+        cups_seen = stomachs_seen = 0
         for cup in cups:
             cups_seen |= cup
-        rangers_loose = ((bag | cups_seen) & _RANGERS or held == RANGER
-                         or self.phase == THROW_UP)
+        for stomach in stomachs:
+            stomachs_seen |= stomach
+        if (bag | cups_seen | stomachs_seen) & _QUEENS or held == QUEEN:
+            held = KING if held == QUEEN else held
+            bag, cups = merge_royals(bag), tuple(map(merge_royals, cups))
+        if stomachs_seen & _BARDS_AND_QUEENS:
+            stomachs = tuple(map(by_rank, stomachs))
+        rangers_loose = (bag | cups_seen) & _RANGERS or held == RANGER or phase == THROW_UP
         if bag & _TOUCHES_CUPS or held in _TOUCHING:
             if rangers_loose:
-                return ("full", *head, tuple(map(merge_royals, cups)),
-                        tuple(map(by_rank, stomachs)))
-            return ("no-rangers", *head, tuple(map(merge_royals, cups)),
-                    _relative([standing(s) for s in stomachs]))
+                return (0, phase, self.player, held, bag, self.thrower, self.final, cups,
+                        stomachs)
+            base = standing(stomachs[0])
+            return (1, phase, self.player, held, bag, cups,
+                    tuple(standing(s) - base for s in stomachs))
         if rangers_loose:
-            return ("merged", *head, tuple((by_rank(s + c), (c & _RANGERS) > 0)
-                                           for s, c in zip(stomachs, cups, strict=True)))
-        return ("totals", *head, _relative([standing(s + c)
-                                            for s, c in zip(stomachs, cups, strict=True)]))
+            merged = tuple(s + c for s, c in zip(stomachs, cups, strict=True))
+            if (cups_seen | stomachs_seen) & _BARDS_AND_QUEENS:
+                merged = tuple(map(by_rank, merged))
+            return (2, phase, self.player, held, bag, self.thrower, self.final, merged,
+                    tuple((c & _RANGERS) > 0 for c in cups))
+        base = standing(stomachs[0] + cups[0])
+        return (3, phase, self.player, held, bag,
+                tuple(standing(s + c) - base for s, c in zip(stomachs, cups, strict=True)))
 
     def _fields(self) -> tuple[object, ...]:
         return (self.table, self.phase, self.player, self.held, self.bag, self.cups,
@@ -373,13 +380,13 @@ class TeaPartyState:
             return self.returns()
         loose = self.bag + sum(self.cups) + (ONE[self.held] if self.held >= 0 else 0)
         stomachs = self.stomachs
-        # Quick necessary test: the leader's stomach must beat every other stomach plus all
-        # the loose heroes, on points alone.
+        # Quick necessary test, on points alone: the leader's stomach must beat every other
+        # stomach with all the loose heroes added.
         scores = [points(s) for s in stomachs]
-        leader = max(range(len(scores)), key=scores.__getitem__)
-        reach = points(loose)
-        if any(scores[leader] < scores[i] + reach for i in range(len(scores)) if i != leader):
+        ranked = sorted(scores)
+        if ranked[-2] + points(loose) > ranked[-1]:
             return None
+        leader = scores.index(ranked[-1])
         throw_ups = count(loose, RANGER) + (self.phase == THROW_UP)
         low = standing(_without_best(stomachs[leader], 2 * throw_ups))
         if all(low > standing(s + loose) for i, s in enumerate(stomachs) if i != leader):

@@ -1,0 +1,134 @@
+"""Epic Monster Tea Party benchmark: printed figures, never asserted.
+
+1. Exact solves of two-player positions with 8, 10 and 12 heroes in the bag, with the
+   transposition table and, in the same run, the same search without it (the naive baseline):
+   time and nodes.  The positions are a documented, seeded family: a game is played by two
+   greedy players until the bag holds k heroes; both monsters have just drunk (their teacups
+   are emptied into their stomachs), and it is the next monster's draw.
+2. The hint policy against the greedy policy over two-player games, seats rotating: the hint
+   policy's win rate with its 95% interval.
+
+    python benchmarks/tea_party.py                 # everything (long: part 2 plays 1,000 games)
+    python benchmarks/tea_party.py --games 200     # a shorter part 2
+    python benchmarks/tea_party.py --skip-games    # part 1 only
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
+from partysolver.models.tea_party import TeaPartyState  # noqa: E402
+from partysolver.models.tea_party.state import DRAW, pack, unpack  # noqa: E402
+from partysolver.solvers.budget import Budget  # noqa: E402
+from partysolver.solvers.expectimax import expectimax  # noqa: E402
+from partysolver.solvers.simulate import simulate  # noqa: E402
+from partysolver.solvers.tea_party import GreedyPolicy, HintPolicy  # noqa: E402
+
+
+def late_game(k: int, seed: int) -> TeaPartyState:
+    """Greedy self-play until the bag holds ``k`` heroes at a draw; then both drink."""
+    rng = random.Random(seed)
+    greedy = GreedyPolicy()
+    state = TeaPartyState.new_game(("Blue", "Green"))
+    while not (state.phase == DRAW and state.bag_size() == k):
+        if state.is_terminal():
+            state, rng = TeaPartyState.new_game(("Blue", "Green")), random.Random(rng.random())
+            continue
+        player = state.current_player()
+        state = state.apply(sample_chance(state, rng) if player == CHANCE else greedy(state, rng))
+    stomachs = tuple(pack([a + b for a, b in zip(unpack(s), unpack(c), strict=True)])
+                     for s, c in zip(state.stomachs, state.cups, strict=True))
+    return TeaPartyState(state.table, DRAW, state.player, -1, state.bag, (0, 0), stomachs)
+
+
+def solve_figures(positions_per_size: int, baseline_factor: int) -> None:
+    print("1. Exact solves, two players (pruned expectimax; with vs without the table)")
+    print(f"{'bag':>4} {'position':>9} {'table: nodes':>13} {'seconds':>8} "
+          f"{'no table: nodes':>16} {'seconds':>8} {'node ratio':>11}  bag contents")
+    for k in (8, 10, 12):
+        ratios, times = [], []
+        for seed in range(positions_per_size):
+            state = late_game(k, seed)
+            start = time.perf_counter()
+            with_table = expectimax(state, line=False, pruning=True)
+            seconds = time.perf_counter() - start
+            times.append(seconds)
+            nodes = with_table.usage["nodes"]
+            limit = nodes * baseline_factor
+            start = time.perf_counter()
+            without = expectimax(state, Budget(nodes=limit), transpositions=False,
+                                 line=False, pruning=True)
+            base_seconds = time.perf_counter() - start
+            if without.status == "optimal":
+                assert abs(without.values[0] - with_table.values[0]) < 1e-9
+                base_nodes, mark = without.usage["nodes"], ""
+            else:
+                base_nodes, mark = limit, ">"
+            ratio = base_nodes / nodes
+            ratios.append(ratio)
+            contents = ", ".join(f"{n}{h}" for h, n in zip("FCRWrBKQ", unpack(state.bag),
+                                                            strict=True) if n)
+            print(f"{k:>4} {seed:>9} {nodes:>13,} {seconds:>8.1f} "
+                  f"{mark + format(base_nodes, ','):>16} {base_seconds:>8.1f} "
+                  f"{mark + format(ratio, '.1f') + 'x':>11}  {contents}")
+        print(f"{k:>4} {'median':>9} {'':>13} {statistics.median(times):>8.1f} {'':>16} "
+              f"{'':>8} {statistics.median(ratios):>10.1f}x")
+    print("(a '>' baseline stopped at its node budget, "
+          f"{baseline_factor}x the table's nodes: the ratio is a lower bound)")
+
+
+def game_figures(games: int, workers: int, iterations: int) -> None:
+    print(f"\n2. Hint policy (MCTS {iterations} iterations, exact endgames) against greedy, "
+          f"{games} two-player games, seats rotating")
+    start = time.perf_counter()
+    done = [0]
+
+    def progress(k: int) -> None:
+        done[0] += k
+        print(f"\r   {done[0]}/{games} games", end="", file=sys.stderr, flush=True)
+
+    result = simulate(NewGame(), [HintPolicy(iterations=iterations), GreedyPolicy()], games,
+                      seed=2026, rotate=True, workers=workers, progress=progress)
+    print(file=sys.stderr)
+    seconds = time.perf_counter() - start
+    rates = result.policy_rates()
+    for name, rate in rates.items():
+        print(f"   {name:<7} {rate}")
+    low = rates["hint"].interval.low
+    print(f"   target: the hint policy's lower bound above 50%: {100 * low:.1f}% -> "
+          f"{'met' if low > 0.5 else 'NOT met'}")
+    print(f"   {seconds:.0f} s with {workers} worker(s), {games / seconds:.2f} games/s")
+
+
+class NewGame:
+    def __call__(self, rng: random.Random) -> TeaPartyState:
+        return TeaPartyState.new_game(("Blue", "Green"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=3, help="positions per bag size")
+    parser.add_argument("--baseline-factor", type=int, default=30,
+                        help="node budget of the no-table baseline, as a multiple")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--skip-solves", action="store_true")
+    parser.add_argument("--skip-games", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_solves:
+        solve_figures(args.positions, args.baseline_factor)
+    if not args.skip_games:
+        game_figures(args.games, args.workers, args.iterations)
+
+
+if __name__ == "__main__":
+    main()
