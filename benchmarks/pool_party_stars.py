@@ -2,9 +2,9 @@
 bot against random bots.  Prints figures; asserts nothing about time.
 
 1. Posterior updates for 6-player logs of 10, 40 and 80 events (prefixes of seeded games
-   played by mixed bots that guess often, read from a random seat): the engine (from the log to every player's
-   exact posterior) against the plain enumeration of every assignment of the 12 rules, in the
-   same run, with identical posteriors required.  Target: 80 events under 50 ms median and at
+   played by mixed bots that guess often, read from a random seat): the engine (from the log
+   to every player's exact posterior) against the plain enumeration of every assignment of
+   the 12 rules, in the same run, with identical posteriors required.  Target: 80 events under 50 ms median and at
    least 20x faster than the plain enumeration.
 2. The hint bot in one seat against three random bots (seats rotating), 4 players, at least
    1,000 games: its win rate with a 95% interval (an equal seat wins 25%).

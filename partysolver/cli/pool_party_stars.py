@@ -45,7 +45,7 @@ BLOCKING = ("same-rule", "rule-history")
 """Problems with the known rules themselves: the consistency of the rest is not checked."""
 
 
-# -- loading -----------------------------------------------------------------------------------------
+# -- loading --------------------------------------------------------------------------------------
 
 
 def _load(document: Document) -> GameLog:
@@ -194,18 +194,20 @@ class PoolPartyStarsCommands(GameCommands):
                                 "objective": post.total,
                                 "solution": {"seat": names[seat] if seat is not None else None,
                                              "players": players}}
-        if seat is not None:
+        if seat is not None and knowledge.rules:
             exposures, onlooker = hints.exposure(knowledge, post)
             data["solution"]["exposure"] = _exposure_json(names, exposures, onlooker)
             lines.append("what the others can deduce about your rule "
-                         f"({knowledge.rules[-1].label}):")
+                         f"({knowledge.rules[-1].label}):" if exposures else
+                         "exposure: your new rule is not drawn yet")
             for item in exposures:
                 lines.append(f"  {names[item.player]}: {_percent(item.expected)} on it "
                              f"(certain in {_percent(item.certain)} of their possible "
                              f"positions, >= 50% in {_percent(item.at_least_half)}; "
                              f"{item.possible:.1f} rules left for you)")
-            lines.append(f"  an onlooker: {_percent(onlooker)}; "
-                         + hints.exposure_summary(knowledge, exposures))
+            if onlooker is not None:
+                lines.append(f"  an onlooker: {_percent(onlooker)}; "
+                             + hints.exposure_summary(knowledge, exposures))
         return Report(data, "\n".join(lines))
 
     def _puzzle(self, log: GameLog, knowledge: Knowledge, options: Options) -> Report:
@@ -252,7 +254,12 @@ class PoolPartyStarsCommands(GameCommands):
                     problems.append(Problem("inconsistent", found.text(), "events"))
                     data["conflict"] = {"events": [i + 1 for i in found.events],
                                         "smallest": found.smallest}
-                elif log.puzzle is not None:
+                else:
+                    total = deduction.posterior(knowledge).total
+                    data["consistent_assignments"] = total
+                    notes.append(f"consistent: {total:,} assignment(s) of the rules held now "
+                                 "fit the events")
+                if found is None and log.puzzle is not None:
                     solution = puzzles.solve_puzzle(knowledge, log.puzzle.target)
                     data["verdict"] = "solvable" if solution.rule else "unsolvable"
                     notes.append(f"puzzle: {data['verdict']} ("
@@ -333,12 +340,13 @@ class PoolPartyStarsCommands(GameCommands):
         return render_svg(log, grid, arrows, caption)
 
 
-def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float) -> dict[str, Any]:
+def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | None
+                   ) -> dict[str, Any]:
     return {"players": [{"player": names[e.player], "expected": round(e.expected, 6),
                          "certain": round(e.certain, 6),
                          "at_least_half": round(e.at_least_half, 6),
                          "rules_left": round(e.possible, 6)} for e in exposures],
-            "onlooker": round(onlooker, 6)}
+            "onlooker": None if onlooker is None else round(onlooker, 6)}
 
 
 def _deck(path: str | None) -> Any:
@@ -359,7 +367,7 @@ def final_vips(state: PoolPartyState) -> dict[str, float]:
 COMMANDS = PoolPartyStarsCommands()
 
 
-# -- the puzzle generator ----------------------------------------------------------------------
+# -- the puzzle generator -------------------------------------------------------------------------
 
 
 @click.group()

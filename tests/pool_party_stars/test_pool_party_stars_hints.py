@@ -18,7 +18,10 @@ from partysolver.models.pool_party_stars.game import (
     GuessOutcome,
     Proposal,
     Propose,
+    Table,
     asked_order,
+    parse_event,
+    parse_guest,
 )
 from partysolver.solvers.pool_party_stars.baseline import plain_posterior
 from partysolver.solvers.pool_party_stars.hints import (
@@ -152,3 +155,16 @@ def test_exposure_matches_the_plain_enumeration_from_each_seat() -> None:
                 certain += weight * (p == 1)
             assert item.expected == pytest.approx(expected)
             assert item.certain == pytest.approx(certain)
+
+
+def test_no_exposure_while_your_new_rule_is_not_drawn() -> None:
+    names = ("Dani", "Lari", "Ana")
+    events = tuple(parse_event(e, names) for e in (
+        "Dani proposes Animal-Swimsuit-Food: Lari lets in, Ana bars",
+        "Lari guesses Ana is Animal: right"))
+    k = Knowledge(Table(names), events, 2, (Attribute.ANIMAL,),
+                  tuple(parse_guest(g) for g in ("Robot-Sport-Gift", "Plant-Pajamas-Book")))
+    assert exposure(k) == ((), None)
+    assert hint(k).options  # the hint itself still works
+    drawn = replace(k, rules=(Attribute.ANIMAL, Attribute.PLANT))
+    assert len(exposure(drawn)[0]) == 2

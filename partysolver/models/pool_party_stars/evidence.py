@@ -300,7 +300,7 @@ def _backward(doms: Sequence[int]) -> list[dict[int, int]]:
     return tables[::-1]
 
 
-# -- evidence -----------------------------------------------------------------------------------
+# -- evidence -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -365,7 +365,7 @@ class Evidence:
         return doms
 
 
-# -- what one seat knows ------------------------------------------------------------------------
+# -- what one seat knows --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
@@ -64,14 +64,14 @@ class GameLog:
     """A loaded game log, before it is checked against the rules."""
 
     table: Table
-    events: tuple[Event, ...] = ()
-    seat: int | None = None
-    rules: tuple[tuple[Attribute, ...] | None, ...] = ()
+    events: tuple[Event, ...]
+    seat: int | None
+    rules: tuple[tuple[Attribute, ...] | None, ...]
     """Each player's rules by epoch, or ``None`` where not known."""
-    hands: tuple[tuple[Guest, ...] | None, ...] = ()
+    hands: tuple[tuple[Guest, ...] | None, ...]
+    """Each player's hand, or ``None`` where not known."""
     complete: bool = True
     puzzle: Puzzle | None = None
-    notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -129,7 +129,7 @@ class GameLog:
         found += self._rule_history_problems(evidence)
         found += self._known_rule_problems(evidence)
         found += self._supply_problems()
-        if self.complete and not found:
+        if self.complete:
             found += self._hand_problems()
         return found
 
@@ -138,23 +138,25 @@ class GameLog:
         names, n = self.names, self.table.size
         for index, event in enumerate(self.events):
             where = f"events[{index}]"
+            problems: list[tuple[str, str]] = []
             if self.complete:
                 turn = self.table.turn_of(index)
                 if event.actor != turn:
-                    found.append(Problem("turn-order", f"{self.event_label(index)}: it is {names[turn]}'s turn, "
-                                         f"not {names[event.actor]}'s", where))
+                    problems.append(("turn-order", f"it is {names[turn]}'s turn, not "
+                                                   f"{names[event.actor]}'s"))
                 elif self.records[index].hand_sizes[turn] == 0:
-                    found.append(Problem("after-end", f"{self.event_label(index)}: {names[turn]} has no guest in "
-                                         "hand, so the game was over", where))
+                    problems.append(("after-end", f"{names[turn]} has no guest in hand, so the "
+                                                  "game was over"))
             if isinstance(event, GuessOutcome):
                 if event.target == event.guesser:
-                    found.append(Problem("guess-self", f"{self.event_label(index)}: a player guesses another "
-                                         "player's rule, not their own", where))
+                    problems.append(("guess-self", "a player guesses another player's rule, "
+                                                   "not their own"))
             else:
                 problem = _answer_problem(event, n, names)
                 if problem:
-                    found.append(Problem("answers", f"{self.event_label(index)}: {problem}",
-                                         where))
+                    problems.append(("answers", problem))
+            found += [Problem(code, f"{self.event_label(index)}: {text}", where)
+                      for code, text in problems]
         return found
 
     def _rule_history_problems(self, evidence: Evidence) -> list[Problem]:
@@ -222,8 +224,8 @@ class GameLog:
         found = []
         for guest, n in used.items():
             if n > deck[guest]:
-                have = "is not in the deck" if not deck[guest] else f"is {deck[guest]} time(s) "\
-                       "in the deck"
+                have = (f"is {deck[guest]} time(s) in the deck" if deck[guest]
+                        else "is not in the deck")
                 found.append(Problem("supply", f"{guest} is proposed or held {n} time(s) but "
                                      f"{have}", "events"))
         return found
@@ -281,8 +283,9 @@ def _answer_problem(event: Proposal, n: int, names: Sequence[str]) -> str | None
     seats = [a.seat for a in event.answers]
     if event.proposer in seats:
         return f"{names[event.proposer]} proposed the guest and is not asked"
-    if len(set(seats)) != len(seats):
-        return "someone answered twice"
+    twice = sorted({names[s] for s in seats if seats.count(s) > 1})
+    if twice:
+        return f"{', '.join(twice)} answered twice"
     barred = [i for i, a in enumerate(event.answers) if a.bars]
     if barred and barred[0] < len(seats) - 1:
         after = ", ".join(names[s] for s in seats[barred[0] + 1:])
@@ -338,8 +341,8 @@ def _players(root: Fields) -> tuple[str, ...]:
     for i, name in enumerate(names):
         if not isinstance(name, str) or not NAME.fullmatch(name) or \
                 name.lower() in RESERVED_NAMES:
-            raise root.error("players", "names without spaces, colons or commas (and not 'everyone')",
-                             name)
+            raise root.error("players", "names without spaces, colons or commas (and not "
+                             "'everyone')", name)
         if name in names[:i]:
             raise root.error("players", "different names", name)
     return tuple(names)

@@ -98,7 +98,7 @@ def item_label(knowledge: Knowledge, item: Item) -> str:
     return f"event {index + 1}: {format_event(knowledge.events[index], knowledge.names)}"
 
 
-# -- the search -------------------------------------------------------------------------------------
+# -- the search -----------------------------------------------------------------------------------
 
 
 def find_conflict(knowledge: Knowledge, budget: Budget | None = None) -> Conflict | None:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ...models.pool_party_stars.evidence import Evidence, Knowledge, Timeline
+from ...models.pool_party_stars.evidence import Knowledge, Timeline
 from ...models.pool_party_stars.game import (
     ALL_RULES,
     ATTRIBUTES,
@@ -111,18 +111,14 @@ class Posterior:
 def posterior(knowledge: Knowledge) -> Posterior:
     """The exact posterior of what ``knowledge``'s seat knows."""
     evidence = knowledge.evidence
-    return posterior_of(knowledge, evidence, evidence.domains())
-
-
-def posterior_of(knowledge: Knowledge, evidence: Evidence, domains: Sequence[int]) -> Posterior:
     timeline = evidence.timeline
-    total, counts = timeline.marginals(domains)
+    total, counts = timeline.marginals(evidence.domains())
     players = tuple(PlayerPosterior(p, timeline.current[p], tuple(counts[timeline.current[p]]),
                                     total) for p in range(timeline.players))
     return Posterior(knowledge, total, players, tuple(tuple(c) for c in counts))
 
 
-# -- propagation with reasons ----------------------------------------------------------------------
+# -- propagation with reasons ---------------------------------------------------------------------
 
 Item = tuple[str, int]
 """A source of clues: ``("event", index)`` or ``("fact", index)``."""
@@ -188,10 +184,10 @@ class Explanation:
 class Eliminator:
     """Propagation over one seat's evidence, recording why each rule left each epoch."""
 
-    def __init__(self, knowledge: Knowledge, evidence: Evidence | None = None,
-                 events: Sequence[int] | None = None) -> None:
+    def __init__(self, knowledge: Knowledge, events: Sequence[int] | None = None) -> None:
+        """Propagate the clues of every event (or of ``events`` only) and every card held."""
         self.knowledge = knowledge
-        self.evidence = evidence or knowledge.evidence
+        self.evidence = knowledge.evidence
         self.timeline: Timeline = self.evidence.timeline
         self.names = knowledge.names
         chosen = range(len(self.evidence.event_clues)) if events is None else events

@@ -40,7 +40,7 @@ from ...models.pool_party_stars.game import (
     asked_order,
     rules_text,
 )
-from .deduction import Posterior, posterior, posterior_of
+from .deduction import Posterior, posterior
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +172,7 @@ def _guess_reason(target: str, rule: str, p: float, count: int, total: int, wait
     return f"{head}: {gain}{loss}"
 
 
-# -- exposure ---------------------------------------------------------------------------------------
+# -- exposure -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,16 +192,19 @@ class Exposure:
 
 
 def exposure(knowledge: Knowledge, post: Posterior | None = None
-             ) -> tuple[tuple[Exposure, ...], float]:
+             ) -> tuple[tuple[Exposure, ...], float | None]:
     """Per other player, what they can deduce about the seat's rule; and the probability an
-    onlooker (knowing only the public events) gives it."""
+    onlooker (knowing only the public events) gives it.  Nothing while the seat's new rule is
+    still to be drawn (its rule was just guessed)."""
     me = knowledge.seat
-    if me is None or not knowledge.rules:
+    if me is None:
         raise ValueError("exposure is about one seat's rule")
-    post = post or posterior(knowledge)
-    mine = int(knowledge.rules[-1])
     public = Evidence.build(knowledge.table.size, knowledge.events)
     timeline = public.timeline
+    if len(knowledge.rules) < len(timeline.by_player[me]):
+        return (), None
+    post = post or posterior(knowledge)
+    mine = int(knowledge.rules[-1])
     my_epoch = timeline.current[me]
     base = public.domains()
     total, counts = timeline.marginals(base)
@@ -230,6 +233,8 @@ def exposure(knowledge: Knowledge, post: Posterior | None = None
 
 
 def exposure_summary(knowledge: Knowledge, exposures: Sequence[Exposure]) -> str:
+    if not exposures:
+        return "your new rule is not drawn yet"
     names = knowledge.names
     sharp = [e for e in exposures if e.expected >= 0.5]
     if not sharp:
@@ -241,4 +246,4 @@ def exposure_summary(knowledge: Knowledge, exposures: Sequence[Exposure]) -> str
 
 
 __all__ = ["Exposure", "Hint", "Option", "entropy", "exposure", "exposure_summary", "hint",
-           "posterior_of", "proposal_outcomes"]
+           "proposal_outcomes"]
