@@ -15,7 +15,7 @@ import click
 from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
 from ..models.pool_party_stars import INFO, Knowledge, Table
-from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose
+from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
 from ..models.pool_party_stars.position import (
     DEFAULT_NAMES,
     GameLog,
@@ -119,8 +119,11 @@ class PoolPartyStarsCommands(GameCommands):
             raise InputError(document.source, "complete", "a whole game log (a hint needs the "
                              "waiting line and whose turn it is; this is an excerpt)")
         post = _consistent(knowledge, document.source, options)
-        advice = hints.hint(knowledge, post)
         names = log.names
+        record = knowledge.public
+        if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
+            return _game_over(names, record)
+        advice = hints.hint(knowledge, post)
         me = names[knowledge.seat] if knowledge.seat is not None else "?"
         to_act = names[log.table.turn_of(len(log.events))]
         exposures, onlooker = hints.exposure(knowledge, post)
@@ -285,13 +288,9 @@ class PoolPartyStarsCommands(GameCommands):
         deck = _deck(options.extra.get("guest_deck"))
         competitive = bool(options.extra.get("competitive"))
         table_ = Table(DEFAULT_NAMES[:n], deck, competitive)
-
-        def new_game(rng: random.Random) -> PoolPartyState:
-            return PoolPartyState.deal(table_, rng)
-
         chosen = [make_policy(name) for name in names]
         rotate = options.extra.get("rotate", False)
-        result = simulate(new_game, chosen, games, seed=options.rng_seed, rotate=rotate,
+        result = simulate(NewGame(table_), chosen, games, seed=options.rng_seed, rotate=rotate,
                           stats=final_vips, workers=options.extra.get("workers", 1),
                           progress=progress)
         seats = result.seat_rates()
@@ -340,6 +339,17 @@ class PoolPartyStarsCommands(GameCommands):
         return render_svg(log, grid, arrows, caption)
 
 
+def _game_over(names: tuple[str, ...], record: Public) -> Report:
+    shares = win_shares(record.vips)
+    winners = [names[p] for p, share in enumerate(shares) if share > 0]
+    vips = ", ".join(f"{names[p]} {len(v)}" for p, v in enumerate(record.vips))
+    verb = "wins" if len(winners) == 1 else "share the win"
+    data = {"game": INFO.key, "status": "optimal", "moves": [], "over": True,
+            "winners": winners, "vips": {names[p]: len(v) for p, v in enumerate(record.vips)}}
+    return Report(data, f"the game is over (the player to act has no guest): "
+                        f"{' and '.join(winners)} {verb} (VIPs: {vips})")
+
+
 def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | None
                    ) -> dict[str, Any]:
     return {"players": [{"player": names[e.player], "expected": round(e.expected, 6),
@@ -354,6 +364,16 @@ def _deck(path: str | None) -> Any:
         return Table(DEFAULT_NAMES[:2]).deck
     document, source = read_document(path)
     return load_deck(document, source)
+
+
+class NewGame:
+    """A fresh deal at ``table`` (a picklable object, for worker processes)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __call__(self, rng: random.Random) -> PoolPartyState:
+        return PoolPartyState.deal(self.table, rng)
 
 
 def make_policy(name: str) -> Any:

@@ -115,6 +115,8 @@ def test_simulate_is_reproducible_and_reports_intervals() -> None:
     assert set(first["by_policy"]) == {"hint", "random"}
     assert abs(sum(seat["rate"] for seat in first["seats"]) - 1.0) < 1e-6
     assert "vips_1" in first["figures"]
+    parallel = run_json(*args, "--workers", "2")
+    assert parallel["seats"] == first["seats"] and parallel["figures"] == first["figures"]
     other = run_json("simulate", "pool-party-stars", "--games", "2", "--competitive",
                      "--guest-deck", str(SHIPPED / "decks" / "house.toml"))
     assert other["competitive"] and other["deck"] == "house" and other["players"] == 4
@@ -139,3 +141,9 @@ def test_golden_transcript_of_a_seeded_game() -> None:
                                                           "random")], rng)
     text = format_document(GAME.state_to_document(final))
     assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_hint_at_the_end_of_a_game_names_the_winner() -> None:
+    data = run_json("hint", str(GOLDEN), "--from-seat", "Ben")
+    assert data["over"] and data["moves"] == [] and data["winners"] == ["Ana"]
+    assert data["vips"]["Ana"] == 27
