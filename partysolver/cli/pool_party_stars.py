@@ -124,19 +124,24 @@ class PoolPartyStarsCommands(GameCommands):
         if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
             return _game_over(names, record)
         advice = hints.hint(knowledge, post)
-        me = names[knowledge.seat] if knowledge.seat is not None else "?"
+        assert knowledge.seat is not None
+        me = names[knowledge.seat]
         to_act = names[log.table.turn_of(len(log.events))]
         exposures, onlooker = hints.exposure(knowledge, post)
         rows, lines = [], []
         best = advice.options[0].value if advice.options else 0.0
+        cited = _cited_events(knowledge, advice)
         for rank, option in enumerate(top(advice.options, options.top), 1):
+            reason = option.reason
+            if isinstance(option.move, Guess) and option.move.target in cited:
+                reason += f" (deduced from events {cited[option.move.target]}: see solve)"
             rows.append({"move": option.text, "value": round(option.value, 6),
                          "info": round(option.info, 6),
-                         "probability": round(option.probability, 6), "reason": option.reason,
+                         "probability": round(option.probability, 6), "reason": reason,
                          "kind": "propose" if isinstance(option.move, Propose) else "guess"})
             gap = "" if rank == 1 else f" ({option.value - best:+.2f})"
             lines.append((rank, option.text, f"{option.value:.2f}{gap}", f"{option.info:.2f}",
-                          option.reason))
+                          reason))
         data: dict[str, Any] = {
             "game": INFO.key, "seat": me, "to_act": to_act, "status": "optimal",
             "consistent_assignments": post.total, "moves": rows,
@@ -337,6 +342,21 @@ class PoolPartyStarsCommands(GameCommands):
                     arrows.append((("hand", hand.index(best.move.guest)), "centre"))
                 caption = f"hint: {best.text} ({best.value:.2f} expected VIPs): {best.reason}"
         return render_svg(log, grid, arrows, caption)
+
+
+def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:
+    """For every player whose rule is certain, the events its chain of reasoning cites."""
+    certain = {o.move.target for o in advice.options
+               if isinstance(o.move, Guess) and o.probability == 1}
+    if not certain:
+        return {}
+    engine = deduction.Eliminator(knowledge)
+    found = {}
+    for target in sorted(certain):
+        explanation = engine.explain(target)
+        if explanation is not None and explanation.events:
+            found[target] = ", ".join(str(i + 1) for i in explanation.events)
+    return found
 
 
 def _game_over(names: tuple[str, ...], record: Public) -> Report:

@@ -56,6 +56,8 @@ def test_hint_on_the_default_example() -> None:
     best = data["moves"][0]
     assert best["move"] == "guess Ben is Robot" and best["value"] == 1.0
     assert "certainly Robot" in best["reason"]
+    # Ben barred Robot-Swimsuit-Book (9) and Robot-Costume-Drink (15): only Robot is in both.
+    assert "deduced from events 9, 15" in best["reason"]
     assert {"move", "value", "reason", "info", "probability"} <= set(best)
     assert {e["player"] for e in data["exposure"]["players"]} == {"Lari", "Ana", "Ben"}
 
