@@ -1,0 +1,439 @@
+"""The value of a turn's outcome: steps 3 and 4 on a board, the stress refresh, the table score.
+
+A turn is ranked by a vector compared in order (the spec's three criteria, with the two
+end-of-party checks in front, which only matter when the party can end this turn):
+
+1. the probability that the party is won this turn;
+2. minus the probability that it is lost (every roommate stressed out);
+3. minus the expected stress the turn adds to the roommates (a party foul adds 1 to each roommate
+   not at 3, a refresh adds 1 to the active player, two photos take 1 away, the Hot Tub too);
+4. the expected photos taken (in the Hot Tub challenge: meeples in the Hot Tub);
+5. the expected *table score*, a look-ahead for the next turns: minus 3 for every other player's
+   disaster already met, minus the *distance* of every photo still at the table (the other
+   players' and the active player's untaken ones): the fewest meeples that must enter or leave
+   rooms before it is met (:class:`~partysolver.models.meeple_party.cards.CompiledClause`),
+   capped at 6.  A won or lost party has table score 0 (nothing is left to prepare).
+
+Values are tuples; :func:`rank_key` rounds them so that equal expectations summed in different
+orders compare equal.
+
+Speed: every card at the table is a *term* whose value on a board is the least cost over its
+rooms.  :class:`TermTable` keeps, per room and per packed room content, the tuple of every
+term's cost there, so a board's term values are one dictionary lookup per room and an
+element-wise minimum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...models.meeple_party.board import Board, counted, roommate_room
+from ...models.meeple_party.cards import CAP, CompiledCondition
+from ...models.meeple_party.game import MAX_STRESS, Slot
+from ...models.meeple_party.state import MeeplePartyState
+
+Value = tuple[float, float, float, float, float]
+"""(P(win), -P(loss), -E[stress added], E[photos], E[table score])."""
+
+W_DISASTER = 3
+"""Table score of another player's disaster already met (about three meeple moves)."""
+
+DIGITS = 9
+
+
+def rank_key(value: Value) -> tuple[float, ...]:
+    """The value rounded for comparisons (equal expectations summed in different orders)."""
+    a, b, c, d, e = value
+    return (round(a, DIGITS), round(b, DIGITS), round(c, DIGITS), round(d, DIGITS),
+            round(e, DIGITS))
+
+
+def mean(values: Sequence[tuple[float, Value]]) -> Value:
+    """The probability-weighted mean of values."""
+    total = [0.0] * 5
+    for p, value in values:
+        for i in range(5):
+            total[i] += p * value[i]
+    return (total[0], total[1], total[2], total[3], total[4])
+
+
+class TermTable:
+    """Card conditions evaluated on boards through per-room cost vectors (memoised)."""
+
+    def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
+        self.conditions = list(conditions)
+        self.simple = [i for i, c in enumerate(conditions)
+                       if len(c.clauses) == 1 and c.possible]
+        self.complex = [i for i in range(len(conditions)) if i not in self.simple]
+        self.clauses = [(conditions[i].clauses[0], frozenset(conditions[i].clauses[0].rooms))
+                        for i in self.simple]
+        self.memo: list[dict[int, tuple[int, ...]]] = [{} for _ in range(rooms)]
+        self.rooms = rooms
+
+    def vector(self, room: int, content: int) -> tuple[int, ...]:
+        found = self.memo[room].get(content)
+        if found is None:
+            found = tuple(min(CAP, clause.cost(content)) if room in rooms else CAP
+                          for clause, rooms in self.clauses)
+            self.memo[room][content] = found
+        return found
+
+    def values(self, board: Board) -> list[int]:
+        """Every condition's cost on ``board`` (0: met), capped at :data:`CAP`."""
+        result = [CAP] * len(self.conditions)
+        if self.simple:
+            memo = self.memo
+            vectors = []
+            for r, content in enumerate(board):
+                found = memo[r].get(content)
+                vectors.append(found if found is not None else self.vector(r, content))
+            mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
+            if not self.complex:
+                return mins
+            for i, v in zip(self.simple, mins, strict=True):
+                result[i] = v
+        for i in self.complex:
+            result[i] = self.conditions[i].cost(board)
+        return result
+
+
+class MetMasks:
+    """Which of many conditions are met on a board, as a bit mask per room content (a condition
+    of one clause is met on a board when it is met in one of its rooms)."""
+
+    def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
+        self.conditions = list(conditions)
+        self.simple = [(i, c.clauses[0], frozenset(c.clauses[0].rooms))
+                       for i, c in enumerate(conditions) if len(c.clauses) == 1 and c.possible]
+        simple = {i for i, _, _ in self.simple}
+        self.complex = [c for i, c in enumerate(conditions) if i not in simple]
+        self.memo: list[dict[int, int]] = [{} for _ in range(rooms)]
+
+    def mask(self, room: int, content: int) -> int:
+        found = self.memo[room].get(content)
+        if found is None:
+            found = 0
+            for i, clause, rooms in self.simple:
+                if room in rooms and clause.cost(content) == 0:
+                    found |= 1 << i
+            self.memo[room][content] = found
+        return found
+
+    def count(self, board: Board) -> int:
+        memo = self.memo
+        total = 0
+        for r, content in enumerate(board):
+            found = memo[r].get(content)
+            total |= found if found is not None else self.mask(r, content)
+        return total.bit_count() + sum(1 for c in self.complex if c.met(board))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a deterministic end of the turn achieves (for explanations)."""
+
+    fouls: tuple[Slot, ...]
+    photos: tuple[int, ...]
+    """Photo cards taken."""
+    stress: tuple[int, ...]
+    won: bool
+    lost: bool
+    disasters_met: int
+    """Other players' disasters met after the turn."""
+    distance: int
+    """Total distance of the photos still at the table."""
+
+
+class Evaluator:
+    """Evaluates the ends of one turn.  Built from any state of the turn before step 3: the
+    cards at the table and the decks do not change until the refresh."""
+
+    def __init__(self, root: MeeplePartyState) -> None:
+        self.root = root
+        setup = root.setup
+        self.setup = setup
+        a = self.active = root.active
+        self.personality = root.active_personality
+        self.sum0 = sum(root.stress)
+        self.taken0 = root.taken
+        self.target = setup.photos_to_win
+        self.party = setup.uses_photos
+        self.relief_rooms = frozenset(setup.house.relief_rooms)
+        self.hot_tubs = setup.house.of_kind("hot_tub")
+        terms: list[CompiledCondition] = []
+        self.slots: list[Slot] = []
+
+        def add(slot: Slot, deck: str, card: int) -> int:
+            terms.append(self.condition(deck, card))
+            self.slots.append(slot)
+            return len(terms) - 1
+
+        self.own_photos = [add(("photo", a, i), "photo", c)
+                           for i, c in enumerate(root.photos[a]) if c >= 0]
+        own_d = root.disasters[a] if root.disasters else -1
+        self.own_disaster = add(("disaster", a, 0), "disaster", own_d) if own_d >= 0 else -1
+        self.communal = add(("communal", -1, 0), "disaster", root.communal) \
+            if root.communal >= 0 else -1
+        self.other_photos = [add(("photo", s, i), "photo", c)
+                             for s in range(root.num_players) if s != a
+                             for i, c in enumerate(root.photos[s]) if c >= 0]
+        self.other_disasters = [add(("disaster", s, 0), "disaster", d)
+                                for s, d in enumerate(root.disasters) if s != a and d >= 0]
+        self.terms = TermTable(terms, setup.house.size)
+        self.slot_terms = {slot: i for i, slot in enumerate(self.slots)}
+        self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
+        self.decks = {"photo": root.photo_deck, "disaster": root.disaster_deck}
+        self.disaster_masks: MetMasks | None = None
+        self.summaries: dict[tuple[object, ...], tuple[Value, Slot | None]] = {}
+        self.refresh_order = [slot for slot in root.slots() if root.card_at(slot) >= 0
+                              and slot in self.slots]
+        self.evaluations = 0
+        space = setup.start_space + root.taken
+        icons = setup.clock.icons
+        self.refresh_icon = [icons[(space + k) % len(icons)] == "refresh_disasters"
+                             for k in range(3)]
+
+    def condition(self, deck: str, card: int) -> CompiledCondition:
+        return self.setup.condition(deck, card, self.personality)
+
+    def term_of(self, slot: Slot) -> int:
+        return self.slot_terms[slot]
+
+    # -- steps 3 and 4 --------------------------------------------------------------------------
+
+    def assemble(self, board: Board, stress: Sequence[int], m: Sequence[int], refreshed: bool
+                 ) -> Value:
+        """The value of ending the turn on ``board`` with ``stress`` and term costs ``m``."""
+        a = self.active
+        s = list(stress)
+        if refreshed:
+            s[a] += 1
+            if min(s) >= MAX_STRESS:
+                return (0.0, -1.0, -float(sum(s) - self.sum0), 0.0, 0.0)
+        fouls = 0
+        if self.own_disaster >= 0 and m[self.own_disaster] == 0:
+            fouls += 1
+        if self.communal >= 0 and m[self.communal] == 0:
+            fouls += 1
+        for _ in range(fouls):
+            s = [x + 1 if x < MAX_STRESS else x for x in s]
+        if fouls and min(s) >= MAX_STRESS:
+            return (0.0, -1.0, -float(sum(s) - self.sum0), 0.0, 0.0)
+        photos = 0
+        distance = 0
+        if self.party:
+            for i in self.own_photos:
+                if m[i] == 0:
+                    photos += 1
+                else:
+                    distance += m[i]
+            if photos == 2 and s[a] > 0:
+                s[a] -= 1
+        if self.relief_rooms:
+            for seat, personality in enumerate(self.setup.roommates):
+                if s[seat] > 0 and roommate_room(board, personality) in self.relief_rooms:
+                    s[seat] -= 1
+        added = -float(sum(s) - self.sum0)
+        if not self.party:
+            progress = float(sum(counted(board[r]) for r in self.hot_tubs))
+            photos = 0
+        else:
+            progress = float(photos)
+            if self.taken0 + photos >= self.target:
+                return (1.0, 0.0, added, progress, 0.0)
+        for i in self.other_photos:
+            distance += m[i]
+        disasters = 0
+        if not (photos and self.refresh_icon[photos]):
+            for i in self.other_disasters:
+                if m[i] == 0:
+                    disasters += 1
+        return (0.0, 0.0, added, progress, -float(W_DISASTER * disasters + distance))
+
+    # -- the end of a turn, with the optional refresh ---------------------------------------------
+
+    def end(self, board: Board, stress: tuple[int, ...]) -> tuple[Value, Slot | None]:
+        """The best value of ending the turn here and the refresh that reaches it (``None``:
+        no refresh).  Exact; a refresh is skipped only when it provably cannot beat the best:
+
+        * refreshing a card that is neither a met disaster checked this turn nor an unmet photo
+          of the active player changes no foul and no photo, so it only adds the refresh's
+          stress, which stays in the total unless the active player ends at 3 (capped) or at 0
+          (the relief is lost): outside those cases it is strictly worse;
+        * an unmet photo of the active player is worth refreshing only for the photo bonus (the
+          other photo is met) or to win; otherwise the extra stress is again strictly worse;
+        * every other refresh is bounded by its best possible new card and skipped when the
+          bound does not beat the best value found.
+        """
+        self.evaluations += 1
+        m = self.terms.values(board)
+        extra: tuple[int, ...] = ()
+        if self.relief_rooms:
+            extra = tuple(int(roommate_room(board, p) in self.relief_rooms)
+                          for p in self.setup.roommates)
+        if not self.party:
+            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        key: tuple[object, ...] = (tuple(m), stress, extra)
+        found = self.summaries.get(key)
+        if found is not None:
+            return found
+        a = self.active
+        best = self.assemble(board, stress, m, False)
+        if stress[a] >= MAX_STRESS or not self.refresh_order:
+            self.summaries[key] = (best, None)
+            return best, None
+        candidates = self._candidates(board, stress, m)
+        if not candidates:
+            self.summaries[key] = (best, None)
+            return best, None
+        met = self.met_count(board) if self.decks["disaster"] and any(
+            slot[0] != "photo" for slot in candidates) else -1
+        key = key + (met,)
+        found = self.summaries.get(key)
+        if found is not None:
+            return found
+        board_dependent = False
+        best_key = rank_key(best)
+        best_order = -1
+        choice: Slot | None = None
+        # Disasters first: when one is met its refresh is usually the best, and it bounds the
+        # photo refreshes (whose values depend on the whole board) out early.  Equal values
+        # keep the earlier choice in the game's order (no refresh, photos, disasters).
+        order = {slot: k for k, slot in enumerate(self.refresh_order)}
+        for slot in sorted(candidates, key=lambda c: (c[0] == "photo", order[c])):
+            deck_name = "photo" if slot[0] == "photo" else "disaster"
+            deck = self.decks[deck_name]
+            if not deck:
+                continue
+            rank = order[slot]
+            i = self.term_of(slot)
+            ideal = list(m)
+            ideal[i] = 0 if slot[0] == "photo" else CAP
+            bound = rank_key(self.assemble(board, stress, ideal, True))
+            if bound < best_key or (bound == best_key and rank > best_order):
+                continue
+            board_dependent = board_dependent or deck_name == "photo"
+            value = self.refresh_value(board, stress, m, i, deck_name,
+                                       best_key if rank > best_order else None)
+            if value is None:
+                continue
+            key2 = rank_key(value)
+            if key2 > best_key or (key2 == best_key and rank < best_order):
+                best, best_key, best_order, choice = value, key2, rank, slot
+        if not board_dependent:
+            self.summaries[key] = (best, choice)
+        return best, choice
+
+    def _candidates(self, board: Board, stress: tuple[int, ...], m: Sequence[int]
+                    ) -> list[Slot]:
+        """The refreshes that can beat not refreshing (see :meth:`end`)."""
+        a = self.active
+        fouls = 0
+        for i in self.checked:
+            if m[i] == 0:
+                fouls += 1
+        met = [i for i in self.own_photos if m[i] == 0] if self.party else []
+        after_fouls = min(MAX_STRESS, stress[a] + fouls)
+        if (not fouls and len(met) != 1 and not self.relief_rooms and after_fouls < MAX_STRESS
+                and (not self.party or self.taken0 + len(met) + 1 < self.target)
+                and (len(met) < 2 or after_fouls >= 1)):
+            return []
+        reliefs = int(len(met) == 2)
+        if self.relief_rooms and roommate_room(board, self.setup.roommates[a]) in \
+                self.relief_rooms:
+            reliefs += 1
+        if after_fouls >= MAX_STRESS or after_fouls < reliefs:
+            return self.refresh_order
+        found = []
+        for slot in self.refresh_order:
+            i = self.term_of(slot)
+            if i in (self.own_disaster, self.communal):
+                if m[i] == 0:
+                    found.append(slot)
+            elif i in self.own_photos and m[i] > 0 and (
+                    len(met) == 1 or self.taken0 + len(met) + 1 >= self.target):
+                found.append(slot)
+        return found
+
+    def met_count(self, board: Board) -> int:
+        """How many cards of the disaster deck are met on ``board``."""
+        masks = self.disaster_masks
+        if masks is None:
+            masks = self.disaster_masks = MetMasks(
+                [self.condition("disaster", c) for c in self.decks["disaster"]],
+                self.setup.house.size)
+        return masks.count(board)
+
+    def refresh_value(self, board: Board, stress: tuple[int, ...], m: Sequence[int],
+                      term: int, deck: str, best_key: tuple[float, ...] | None = None
+                      ) -> Value | None:
+        """The exact expected value of refreshing the card of ``term``: every card left in its
+        deck is equally likely.  With ``best_key``, ``None`` as soon as the value provably
+        cannot beat it (the cards not yet looked at are bounded by the best possible card)."""
+        cards = self.decks[deck]
+        n = len(cards)
+        changed = list(m)
+        if deck == "disaster":
+            met = self.met_count(board)
+            parts = []
+            for cost, k in ((0, met), (CAP, n - met)):
+                if k:
+                    changed[term] = cost
+                    parts.append((k / n, self.assemble(board, stress, changed, True)))
+            return mean(parts)
+        by_cost: dict[int, Value] = {}
+        changed[term] = 0
+        ideal = self.assemble(board, stress, changed, True)
+        total = [0.0] * 5
+        p = 1.0 / n
+        for i, card in enumerate(cards):
+            cost = self.condition("photo", card).cost(board)
+            value = by_cost.get(cost)
+            if value is None:
+                changed[term] = cost
+                value = by_cost[cost] = self.assemble(board, stress, changed, True)
+            for j in range(5):
+                total[j] += p * value[j]
+            if best_key is not None and cost:
+                rest = (n - i - 1) * p
+                bound = tuple(total[j] + rest * ideal[j] for j in range(5))
+                if rank_key(bound) <= best_key:  # type: ignore[arg-type]
+                    return None
+        return (total[0], total[1], total[2], total[3], total[4])
+
+    def refresh_slot_value(self, board: Board, stress: tuple[int, ...], slot: Slot) -> Value:
+        """The exact value of refreshing one given slot (no pruning)."""
+        m = self.terms.values(board)
+        deck = "photo" if slot[0] == "photo" else "disaster"
+        if not self.decks[deck]:
+            raise ValueError(f"the {deck} deck is empty: nothing to refresh with")
+        value = self.refresh_value(board, stress, m, self.term_of(slot), deck)
+        assert value is not None
+        return value
+
+    def plain(self, board: Board, stress: tuple[int, ...]) -> Value:
+        """The value of ending the turn here without a refresh."""
+        return self.assemble(board, stress, self.terms.values(board), False)
+
+    def explain(self, board: Board, stress: tuple[int, ...], refresh: Slot | None = None
+                ) -> Outcome:
+        """What ending the turn on ``board`` achieves (without its refresh's new card)."""
+        m = self.terms.values(board)
+        s = list(stress)
+        if refresh is not None:
+            s[self.active] += 1
+            m[self.term_of(refresh)] = CAP
+        fouled: list[Slot] = []
+        for i in (self.own_disaster, self.communal):
+            if i >= 0 and m[i] == 0:
+                fouled.append(self.slots[i])
+                s = [min(MAX_STRESS, x + 1) for x in s]
+        lost = min(s) >= MAX_STRESS
+        taken = tuple(self.root.card_at(self.slots[i]) for i in self.own_photos
+                      if m[i] == 0) if self.party and not lost else ()
+        won = self.party and not lost and self.taken0 + len(taken) >= self.target
+        disasters = sum(1 for i in self.other_disasters if m[i] == 0)
+        distance = sum(m[i] for i in self.other_photos) + sum(
+            m[i] for i in self.own_photos if m[i] > 0)
+        return Outcome(tuple(fouled), taken, tuple(s), won, lost, disasters, distance)

@@ -1,0 +1,289 @@
+"""The exact turn hint: every distinct outcome of the turn, ranked.
+
+From any decision of the active player before step 3 (the welcome of the drawn guest, a choice
+inside a surprise, the mingle, the refresh), the search walks the rest of the turn as an
+expectimax: decision nodes take the best option by :func:`~.evaluate.rank_key`, chance nodes
+(the surprise card, meeples drawn from the bag, the refreshed card) average over the exact
+probabilities of what is left in the bag and the decks.  Identical meeples in a room are one
+choice (the state counts pieces), every position is searched once (a transposition table on
+the state's key), and the hot loop, the mingle, works on packed boards: each distinct end board
+is evaluated once, with the refresh options decided there (:meth:`Evaluator.end`).
+
+The result is exact, never sampled; under a budget that runs out it is the best found so far,
+marked ``unknown``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...models.meeple_party.board import Board, MingleCode, mingle_boards
+from ...models.meeple_party.game import Refresh, Slot
+from ...models.meeple_party.state import (
+    CLOCK,
+    DRAW,
+    EFFECT,
+    MINGLE,
+    OVER,
+    PLACE,
+    REFRESH,
+    SURPRISE,
+    MeeplePartyState,
+    mingle_action,
+)
+from ...models.protocol import CHANCE, Action
+from ..budget import Budget, BudgetExhausted, Meter
+from .evaluate import Evaluator, Outcome, Value, mean, rank_key
+
+SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
+"""Phases of the turn before step 3 (with the turn's own stage)."""
+
+
+def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
+    """Whether ``state`` is still before step 3 of ``root``'s turn."""
+    return (state.turn == root.turn and state.phase in SEARCHABLE
+            and state.stage != CLOCK)
+
+
+def searchable(state: MeeplePartyState) -> bool:
+    return state.phase in SEARCHABLE and state.stage != CLOCK
+
+
+@dataclass(frozen=True)
+class TurnOption:
+    """One way to play the rest of the turn: the decisions up to the end of the turn or to the
+    next chance node, their value, and what the outcome achieves when it is certain."""
+
+    prefix: tuple[Action, ...]
+    """Decisions before the mingle (or the whole plan when there is no mingle in it)."""
+    code: MingleCode | None
+    """The mingle, as a :func:`mingle_boards` code (``None``: no mingle in the plan)."""
+    value: Value
+    outcome: Hashable
+    """The key of the resulting position (distinct options have distinct outcomes)."""
+    board: Board
+    stress: tuple[int, ...]
+    refresh: Slot | None = None
+    certain: bool = True
+    """No chance node follows the plan before step 3."""
+    ends_turn: bool = True
+    """The plan includes the refresh decision (the turn's moves are all chosen)."""
+
+    @property
+    def plan(self) -> tuple[Action, ...]:
+        steps = self.prefix
+        if self.code is not None:
+            steps += (mingle_action(self.code),)
+        if self.ends_turn and self.certain:
+            steps += (Refresh(self.refresh),)
+        return steps
+
+
+@dataclass
+class TurnHint:
+    """The ranked options of a turn."""
+
+    state: MeeplePartyState
+    options: list[TurnOption]
+    value: Value | None
+    status: str
+    outcomes: int
+    """Distinct end-of-turn positions evaluated."""
+    positions: int
+    """Distinct positions of the turn searched (the transposition table)."""
+    seconds: float
+    evaluator: Evaluator = field(repr=False)
+
+    @property
+    def best(self) -> TurnOption | None:
+        return self.options[0] if self.options else None
+
+    def explain(self, option: TurnOption) -> Outcome | None:
+        """What an option achieves, when no chance is left before step 3."""
+        if not option.certain:
+            return None
+        return self.evaluator.explain(option.board, option.stress, option.refresh)
+
+
+class TurnSearch:
+    """One exact search of the rest of a turn."""
+
+    def __init__(self, root: MeeplePartyState, budget: Budget | None = None) -> None:
+        if not searchable(root):
+            raise ValueError("the turn hint needs a position before step 3 of a turn "
+                             f"(this one is in phase {root.phase})")
+        self.root = root
+        self.meter: Meter = (budget or Budget()).start()
+        self.evaluator = Evaluator(root)
+        self.ends: dict[tuple[Board, tuple[int, ...]], tuple[Value, Slot | None]] = {}
+        self.table: dict[Hashable, tuple[Value, Action | None]] = {}
+
+    # -- values -------------------------------------------------------------------------------
+
+    def end(self, board: Board, stress: tuple[int, ...]) -> tuple[Value, Slot | None]:
+        """The value of a turn whose meeple moves ended on ``board`` (memoised)."""
+        key = (board, stress)
+        found = self.ends.get(key)
+        if found is None:
+            self.meter.node()
+            found = self.evaluator.end(board, stress)
+            self.ends[key] = found
+        return found
+
+    def value(self, state: MeeplePartyState) -> tuple[Value, Action | None]:
+        """The exact value of a position of this turn, and its best action."""
+        phase = state.phase
+        if phase == OVER:
+            added = float(sum(state.stress) - self.evaluator.sum0)
+            won = state.outcome == "won"
+            return (1.0 if won else 0.0, -1.0 if state.outcome == "lost" else 0.0, -added,
+                    0.0, 0.0), None
+        if phase == REFRESH:
+            value, slot = self.end(state.board, state.stress)
+            return value, Refresh(slot)
+        key = state.key()
+        found = self.table.get(key)
+        if found is not None:
+            return found
+        self.meter.node()
+        if phase == MINGLE:
+            found = self._mingle(state)
+        elif state.current_player() == CHANCE:
+            parts = [(float(p), self.value(state.apply(o))[0])
+                     for o, p in state.chance_outcomes()]
+            found = (mean(parts), None)
+        else:
+            best: tuple[Value, Action | None] | None = None
+            for action, child in state.children():
+                value, _ = self.value(child)
+                if best is None or rank_key(value) > rank_key(best[0]):
+                    best = (value, action)
+            assert best is not None
+            found = best
+        self.table[key] = found
+        return found
+
+    def _mingle(self, state: MeeplePartyState) -> tuple[Value, Action | None]:
+        """The mingle on packed boards: each distinct end board is evaluated once."""
+        best: Value | None = None
+        best_key: tuple[float, ...] = ()
+        choice: MingleCode | None = None
+        stress = state.stress
+        end = self.end
+        for code, board in mingle_boards(state.board, state.setup.house):
+            if code[4] is None and code[2] >= 0:
+                value, _ = self.value(state.apply(mingle_action(code)))
+            else:
+                value, _ = end(board, stress)
+            key = rank_key(value)
+            if best is None or key > best_key:
+                best, best_key, choice = value, key, code
+        assert best is not None and choice is not None
+        return best, mingle_action(choice)
+
+    # -- the ranked options of the root ---------------------------------------------------------
+
+    def options(self) -> list[TurnOption]:
+        """Every distinct option at the root, best first.  Consecutive decisions of the active
+        player (welcome, then mingle, then refresh) are one option; a chance node ends one."""
+        found: dict[Hashable, TurnOption] = {}
+        self._collect(self.root, (), found)
+        return sorted(found.values(), key=lambda o: rank_key(o.value), reverse=True)
+
+    def _collect(self, state: MeeplePartyState, plan: tuple[Action, ...],
+                 found: dict[Hashable, TurnOption]) -> None:
+        phase = state.phase
+        if phase == OVER or state.current_player() == CHANCE or not in_turn(state, self.root):
+            value, _ = self.value(state)
+            self._add(found, TurnOption(plan, None, value, state.key(), state.board,
+                                        state.stress, certain=phase == OVER,
+                                        ends_turn=False))
+            return
+        if phase == REFRESH:
+            if plan:
+                value, slot = self.end(state.board, state.stress)
+                self._add(found, TurnOption(plan, None, value, (state.board, state.stress),
+                                            state.board, state.stress, slot))
+                return
+            for action in state.legal_actions():
+                assert isinstance(action, Refresh)
+                value = self._refresh_option(state, action.slot)
+                self._add(found, TurnOption((action,), None, value, (action.slot,),
+                                            state.board, state.stress, action.slot,
+                                            certain=action.slot is None, ends_turn=False))
+            return
+        if phase == MINGLE:
+            stress = state.stress
+            end = self.end
+            for code, board in mingle_boards(state.board, state.setup.house):
+                if code[4] is None and code[2] >= 0:
+                    child = state.apply(mingle_action(code))
+                    value, _ = self.value(child)
+                    self._add(found, TurnOption(plan, code, value, child.key(), board, stress,
+                                                certain=False))
+                    continue
+                key = (board, stress)
+                if key in found:
+                    continue
+                value, slot = end(board, stress)
+                found[key] = TurnOption(plan, code, value, key, board, stress, slot)
+            return
+        for action, child in state.children():
+            self._collect(child, plan + (action,), found)
+
+    def _refresh_option(self, state: MeeplePartyState, slot: Slot | None) -> Value:
+        """The exact value of one refresh choice (every card of the deck for a refresh)."""
+        if slot is None:
+            return self.evaluator.plain(state.board, state.stress)
+        return self.evaluator.refresh_slot_value(state.board, state.stress, slot)
+
+    @staticmethod
+    def _add(found: dict[Hashable, TurnOption], option: TurnOption) -> None:
+        if option.outcome not in found:
+            found[option.outcome] = option
+
+
+def turn_hint(state: MeeplePartyState, budget: Budget | None = None) -> TurnHint:
+    """Rank every distinct option of the rest of ``state``'s turn (exact, or ``unknown`` with
+    the best found so far when the budget runs out)."""
+    search = TurnSearch(state, budget)
+    status = "optimal"
+    try:
+        options = search.options()
+        value = options[0].value if options else None
+    except BudgetExhausted:
+        status = "unknown"
+        options, value = [], None
+    return TurnHint(state, options, value, status, len(search.ends), len(search.table),
+                    search.meter.elapsed, search.evaluator)
+
+
+def best_action(state: MeeplePartyState, budget: Budget | None = None) -> Action:
+    """The hint's choice at a decision of the turn (the first step of the best option)."""
+    search = TurnSearch(state, budget)
+    _, action = search.value(state)
+    assert action is not None
+    return action
+
+
+def describe_plan(state: MeeplePartyState, plan: tuple[Action, ...]) -> list[str]:
+    """The plan's steps in words, applying each to follow the position."""
+    steps = []
+    current = state
+    for action in plan:
+        steps.append(current.describe_action(action))
+        if current.current_player() == CHANCE:
+            break
+        current = current.apply(action)
+        if current.current_player() == CHANCE:
+            break
+    return steps
+
+
+def option_summary(hint: TurnHint, option: TurnOption) -> dict[str, Any]:
+    """The option's figures, for text and JSON."""
+    win, loss, stress, photos, table = option.value
+    return {"win": round(win, 6), "loss": round(-loss, 6), "stress": round(-stress, 6),
+            "photos": round(photos, 6), "table": round(table, 6)}

@@ -1,0 +1,252 @@
+"""The exact turn hint: against the per-meeple brute force, and on positions worked by hand."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from meeple_party_helpers import random_small
+
+from partysolver.models.documents import parse_document
+from partysolver.models.meeple_party import data, load_state
+from partysolver.models.meeple_party.game import CAT, DOG, WHITE, Mingle
+from partysolver.models.meeple_party.state import (
+    SURPRISE,
+    WELCOMED_WHITE,
+    MeeplePartyState,
+)
+from partysolver.solvers.budget import Budget
+from partysolver.solvers.meeple_party.brute import brute_force
+from partysolver.solvers.meeple_party.evaluate import rank_key
+from partysolver.solvers.meeple_party.turn import TurnSearch, turn_hint
+
+# -- the search against the brute force -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seed", "players", "difficulty", "guests"), [
+    (0, 3, "hard", 2), (9, 3, "hard", 2), (17, 3, "hard", 2), (2, 1, "easy", 1)])
+def test_turn_search_equals_the_per_meeple_brute_force(seed: int, players: int,
+                                                       difficulty: str, guests: int) -> None:
+    state = random_small(seed, guests=guests, players=players, difficulty=difficulty)
+    fast, _ = TurnSearch(state).value(state)
+    slow, leaves = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
+    assert leaves > len(TurnSearch(state).options())  # individual meeples: more to enumerate
+
+
+def test_search_equals_brute_force_when_the_drawn_meeple_is_a_surprise() -> None:
+    state = random_small(22, guests=2, players=3, difficulty="hard")
+    bag = list(state.bag)
+    bag[state.drawn] += 1
+    bag[WHITE] -= 1
+    state = replace(state, phase=SURPRISE, drawn=-1, white=WELCOMED_WHITE, bag=tuple(bag))
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
+
+
+def test_search_equals_brute_force_with_pets_and_a_white_meeple_on_the_board() -> None:
+    state = random_small(3, guests=0, players=3, difficulty="hard")
+    board = list(state.board)
+    board[0] += (1 << 3 * CAT) + (1 << 3 * WHITE)
+    board[2] += 1 << 3 * DOG
+    bag = list(state.bag)
+    bag[WHITE] -= 1
+    state = replace(state, board=tuple(board), bag=tuple(bag))
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
+    baseline, _ = brute_force(state, "evaluator")
+    assert rank_key(baseline) == rank_key(fast)
+
+
+def test_search_equals_brute_force_in_the_hot_tub_challenge() -> None:
+    import random
+
+    from meeple_party_helpers import small_cards
+
+    from partysolver.models.meeple_party import new_game
+    from partysolver.models.meeple_party.state import PLACE
+
+    state = new_game(2, random.Random(2), variant="hot-tub", cards=small_cards())
+    bag = list(state.bag)
+    bag[2] -= 1
+    state = replace(state, phase=PLACE, drawn=2, bag=tuple(bag))
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
+
+
+# -- positions worked by hand -------------------------------------------------------------------
+
+
+def solo(house: str, rooms: str, drawn: str = "", phase: str = "", players: str = "",
+         difficulty: str = "standard") -> MeeplePartyState:
+    text = f'game = "meeple-party"\nhouse = "{house}"\ndifficulty = "{difficulty}"\n'
+    if drawn:
+        text += f'drawn = "{drawn}"\n'
+    text += players or ('[[players]]\nname = "Ana"\nroommate = "flirt"\n'
+                        'photos = ["stargazing", "bouncers"]\ndisaster = "fight-club"\n')
+    text += rooms
+    if phase:
+        text += f'[progress]\nphase = "{phase}"\nstage = "mingle"\n'
+    return load_state(parse_document(text, "hand.toml"), "hand.toml")
+
+
+def foul_free(hint) -> list:
+    """Options that avoid every party foul without a refresh."""
+    return [o for o in hint.options if o.refresh is None and not hint.explain(o).fouls]
+
+
+def test_the_only_foul_free_mingle_in_the_spread_out_house() -> None:
+    """The Kitchen holds a standing Jerk guest and the laid-down Jerk roommate: Fight Club.
+    Everything else lies down except a Wallflower guest in the Garage.  Worked by hand:
+
+    * the Wallflower can only go to Bedroom 1, where it has nobody to push: Fight Club stays;
+    * standing anybody up changes no count: Fight Club stays;
+    * the Jerk may go to the Dining Room, where a laid-down Jerk guest makes it Fight Club
+      again, or to the Living Room, where it is the only Jerk and has nobody to push.
+
+    So the one foul-free turn is the Jerk from the Kitchen to the Living Room."""
+    state = solo("hard", """
+[rooms.garage]
+wallflower = 1
+[rooms.kitchen]
+jerk = 1
+laid_roommates = ["jerk"]
+[rooms.dining_room]
+laid = { jerk = 1 }
+[rooms.bedroom_1]
+laid_roommates = ["flirt"]
+[rooms.bedroom_2]
+laid_roommates = ["cool"]
+[rooms.bathroom]
+laid_roommates = ["wallflower"]
+[rooms.outside]
+laid_roommates = ["party_animal"]
+""", phase="mingle")
+    hint = turn_hint(state)
+    house = state.setup.house
+    free = foul_free(hint)
+    assert len(free) == 1
+    mingle = free[0].plan[0]
+    assert isinstance(mingle, Mingle)
+    assert (house.rooms[mingle.src].id, house.rooms[mingle.dst].id) == ("kitchen", "living_room")
+    assert hint.best is free[0] and hint.best.value[2] == 0.0
+
+
+def test_three_foul_free_mingles_in_the_easy_house() -> None:
+    """A Jerk guest stands in the Kitchen by the laid-down Jerk roommate (Fight Club); the
+    Flirt just welcomed stands Outside; every roommate lies down.  Worked by hand: the Jerk
+    may leave for the Dining Room or Bedroom 2 (nobody there to push), or the Flirt may go to
+    the Dining Room and pull the Jerk over (its only standing neighbour).  The Flirt's other
+    moves pull nobody, and stand-ups change no count: exactly three turns avoid the foul."""
+    state = solo("easy", """
+[rooms.outside]
+flirt = 1
+[rooms.kitchen]
+jerk = 1
+laid_roommates = ["jerk"]
+[rooms.bedroom_1]
+laid_roommates = ["flirt"]
+[rooms.bedroom_2]
+laid_roommates = ["cool"]
+[rooms.bathroom]
+laid_roommates = ["wallflower"]
+[rooms.living_room]
+laid_roommates = ["party_animal"]
+""", phase="mingle")
+    hint = turn_hint(state)
+    house = state.setup.house
+    moves = set()
+    for option in foul_free(hint):
+        mingle = option.plan[0]
+        assert isinstance(mingle, Mingle)
+        moves.add((mingle.piece, house.rooms[mingle.src].id, house.rooms[mingle.dst].id,
+                   len(mingle.steps)))
+    assert moves == {(4, "kitchen", "dining_room", 0), (4, "kitchen", "bedroom_2", 0),
+                     (0, "outside", "dining_room", 1)}
+    assert not hint.explain(hint.best).fouls
+
+
+UNAVOIDABLE = """
+[rooms.kitchen]
+jerk = 1
+laid = { jerk = 1 }
+laid_roommates = ["jerk"]
+[rooms.bedroom_1]
+laid_roommates = ["flirt"]
+[rooms.bedroom_2]
+laid_roommates = ["cool"]
+[rooms.bathroom]
+laid_roommates = ["wallflower"]
+[rooms.living_room]
+laid_roommates = ["party_animal"]
+"""
+"""Two laid-down Jerks in the Kitchen: Fight Club whatever the turn does."""
+
+THREE = """[[players]]
+name = "Ana"
+roommate = "flirt"
+photos = ["stargazing", "bouncers"]
+disaster = "fight-club"
+[[players]]
+name = "Ben"
+roommate = "cool"
+photos = ["dance-off", "alone-at-last"]
+disaster = "too-many-cooks"
+[[players]]
+name = "Cleo"
+roommate = "jerk"
+photos = ["garden-party", "pillow-talk"]
+disaster = "locked-out"
+"""
+
+
+def test_a_refresh_is_taken_only_when_it_lowers_the_expected_stress() -> None:
+    """Fight Club cannot be avoided.  Alone, the foul costs 1 stress and a refresh at least 1:
+    no refresh.  With three roommates the foul costs 3 and the refresh 1 plus 3 times the
+    chance that the new disaster is met too: refresh."""
+    alone = turn_hint(solo("easy", UNAVOIDABLE, phase="mingle"))
+    assert alone.best.refresh is None and alone.best.value[2] == -1.0
+    table = turn_hint(solo("easy", UNAVOIDABLE, phase="mingle", players=THREE))
+    assert table.best.refresh == ("disaster", 0, 0)
+    assert -3.0 < table.best.value[2] <= -1.0
+
+
+def test_options_are_distinct_and_ranked_and_a_small_budget_says_unknown() -> None:
+    state = random_small(3, guests=3, players=2, difficulty="standard")
+    hint = turn_hint(state)
+    assert hint.status == "optimal"
+    keys = [rank_key(o.value) for o in hint.options]
+    assert keys == sorted(keys, reverse=True)
+    assert len({o.outcome for o in hint.options}) == len(hint.options)
+    assert hint.outcomes >= len([o for o in hint.options if o.certain])
+    cut = turn_hint(state, Budget(nodes=5))
+    assert cut.status == "unknown"
+
+
+def test_the_shipped_example_takes_both_photos() -> None:
+    from partysolver.models.documents import read_document
+    from partysolver.puzzles import examples
+
+    path = examples("meeple-party")["default"]
+    state = load_state(*read_document(str(path)))
+    hint = turn_hint(state)
+    outcome = hint.explain(hint.best)
+    names = {state.setup.cards.photos[c].id for c in outcome.photos}
+    assert names == {"kitchen-flirting", "velvet-rope"}
+    assert data.cards().disasters[state.disasters[0]].id == "fight-club"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(12))
+def test_turn_search_equals_the_brute_force_on_more_positions(seed: int) -> None:
+    """A wider sweep of the oracle (every player count and difficulty); the fast cases above
+    cover the same code."""
+    players = 1 + seed % 3
+    difficulty = ("easy", "standard", "hard")[seed % 3]
+    state = random_small(seed, guests=2 + seed % 2, players=players, difficulty=difficulty)
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
