@@ -327,9 +327,17 @@ class PoolPartyStarsCommands(GameCommands):
         seat = _seat(log, options, document.source, required=False)
         knowledge = log.knowledge(seat)
         post = _consistent(knowledge, document.source, options)
-        grid = [list(belief.probabilities) for belief in post.players]
+        grid: list[list[float] | None] = [list(b.probabilities) for b in post.players]
         arrows: list[tuple[Spot, Spot]] = []
         caption = ""
+        if log.puzzle is not None:
+            if options.extra.get("hint"):
+                solution = puzzles.solve_puzzle(knowledge, log.puzzle.target)
+                caption = (f"answer: {log.names[log.puzzle.target]}'s rule is "
+                           + (solution.rule.label if solution.rule else
+                              "one of " + ", ".join(a.label for a in solution.possible)))
+            else:
+                grid[log.puzzle.target] = None
         if options.extra.get("hint") and seat is not None and knowledge.complete:
             advice = hints.hint(knowledge, post)
             if advice.options:

@@ -131,7 +131,12 @@ def test_render_draws_the_table_and_the_hint(tmp_path: Path) -> None:
     xml.dom.minidom.parseString(svg)
     assert "hint: guess Ben is Robot" in svg and "Waiting line" in svg and "marker" in svg
     run("render", str(EXAMPLES / "puzzle.toml"), "-o", str(out))
-    assert "What is known" in out.read_text(encoding="utf-8")
+    svg = out.read_text(encoding="utf-8")
+    assert "What is known" in svg and "Clues" in svg
+    assert "the puzzle (render --hint shows it)" in svg and "answer:" not in svg
+    run("render", str(EXAMPLES / "puzzle.toml"), "-o", str(out), "--hint")
+    svg = out.read_text(encoding="utf-8")
+    assert "answer: Lari's rule is Costume" in svg and "the puzzle (render" not in svg
 
 
 def test_golden_transcript_of_a_seeded_game() -> None:
