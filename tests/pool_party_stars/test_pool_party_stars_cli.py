@@ -130,9 +130,11 @@ def test_render_draws_the_table_and_the_hint(tmp_path: Path) -> None:
     svg = out.read_text(encoding="utf-8")
     xml.dom.minidom.parseString(svg)
     assert "hint: guess Ben is Robot" in svg and "Waiting line" in svg and "marker" in svg
+    run("render", str(SHIPPED / "puzzles" / "easy-03.toml"), "-o", str(out))
+    assert "Clues (an excerpt of a game): what is Ana's rule?" in out.read_text(encoding="utf-8")
     run("render", str(EXAMPLES / "puzzle.toml"), "-o", str(out))
     svg = out.read_text(encoding="utf-8")
-    assert "What is known" in svg and "Clues" in svg
+    assert "What is known" in svg and "Waiting line" in svg
     assert "the puzzle (render --hint shows it)" in svg and "answer:" not in svg
     run("render", str(EXAMPLES / "puzzle.toml"), "-o", str(out), "--hint")
     svg = out.read_text(encoding="utf-8")
