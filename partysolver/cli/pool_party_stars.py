@@ -338,7 +338,7 @@ class PoolPartyStarsCommands(GameCommands):
                               "one of " + ", ".join(a.label for a in solution.possible)))
             else:
                 grid[log.puzzle.target] = None
-        if options.extra.get("hint") and seat is not None and knowledge.complete:
+        elif options.extra.get("hint") and seat is not None and knowledge.complete:
             advice = hints.hint(knowledge, post)
             if advice.options:
                 best = advice.options[0]
