@@ -75,6 +75,9 @@ def test_random_playout(game: Game, players: int, seed: int) -> None:
             assert len({a for a, _ in outcomes}) == len(outcomes), "repeated chance outcomes"
             assert not state.legal_actions()
             action = rng.choices([a for a, _ in outcomes], [float(p) for _, p in outcomes])[0]
+            fast = getattr(state, "sample_outcome", None)
+            if fast is not None:
+                assert fast(rng) in {a for a, _ in outcomes}, "sample_outcome is off the list"
         else:
             assert 0 <= player < players
             actions = list(state.legal_actions())

@@ -52,19 +52,21 @@ class DocumentFile(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> Document:
+        # Bad files are bad input, reported in one line (not as a usage error with the
+        # command's synopsis): the message names the file, the field and the expectation.
         if isinstance(value, Document):
             return value
         try:
             data, source = read_document(value)
         except InputError as error:
-            self.fail(str(error), param, ctx)
+            raise BadInput(f"bad input: {error}") from None
         game = data.get("game")
+        games = ", ".join(all_games())
         if not isinstance(game, str):
-            self.fail(f"{source}: game: expected the name of a game "
-                      f"({', '.join(all_games())}), got {game!r}", param, ctx)
+            raise BadInput(f"bad input: {source}: game: expected the name of a game ({games}), "
+                           f"got {game!r}")
         if game not in all_games():
-            self.fail(f"{source}: game: expected one of {', '.join(all_games())}, got {game!r}",
-                      param, ctx)
+            raise BadInput(f"bad input: {source}: game: expected one of {games}, got {game!r}")
         return Document(data, source, game)
 
 

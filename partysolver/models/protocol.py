@@ -139,7 +139,13 @@ def is_terminal(state: State) -> bool:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw one chance outcome with its exact probability."""
+    """Draw one chance outcome with its exact probability.
+
+    A state may offer a faster ``sample_outcome(rng)`` with the same distribution (optional
+    protocol; the conformance test checks it only returns listed outcomes)."""
+    fast = getattr(state, "sample_outcome", None)
+    if fast is not None:
+        return fast(rng)
     outcomes = state.chance_outcomes()
     if len(outcomes) == 1:
         return outcomes[0][0]

@@ -23,7 +23,7 @@ class Policy(Protocol):
 
     name: str
 
-    def __call__(self, state: State, rng: random.Random) -> Hashable: ...
+    def __call__(self, state: Any, rng: random.Random) -> Hashable: ...
 
 
 class RandomPolicy:

@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..models.protocol import CHANCE, TERMINAL
+from ..models.protocol import CHANCE, TERMINAL, sample_chance
 from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
 from ..models.tea_party.state import (
     CHOOSE,
@@ -30,7 +31,7 @@ from ..models.tea_party.state import (
 )
 from .budget import Budget, BudgetExhausted, MoveValue, SearchResult
 from .expectimax import Expectimax, PrunedExpectimax, expectimax
-from .mcts import mcts, playout
+from .mcts import Evaluator, mcts, playout
 
 DEFAULT_EXACT_NODES = 300_000
 """Nodes the exact search may use before a hint falls back to MCTS."""
@@ -127,12 +128,15 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False) -> SearchRe
 
 class EndgameEvaluator:
     """MCTS leaf values: exact when few heroes are still loose (bag, teacups, hand), else the
-    returns of a random playout.  The exact searches share one table, so every endgame
+    returns of a random playout (cut after ``playout_decisions`` decisions, if given, and
+    scored by :func:`material_shares`).  The exact searches share one table, so every endgame
     position is solved at most once per hint."""
 
-    def __init__(self, max_loose: int = ENDGAME_LOOSE, nodes: int = ENDGAME_NODES) -> None:
+    def __init__(self, max_loose: int = ENDGAME_LOOSE, nodes: int = ENDGAME_NODES,
+                 playout_decisions: int | None = None) -> None:
         self.max_loose = max_loose
         self.nodes = nodes
+        self.playout_decisions = playout_decisions
         self.table: dict[Hashable, Any] = {}
         self.solved = 0
 
@@ -147,7 +151,38 @@ class EndgameEvaluator:
             else:
                 self.solved += 1
                 return values
-        return playout(state, rng)
+        if self.playout_decisions is None:
+            return playout(state, rng)
+        return truncated_playout(state, rng, self.playout_decisions)
+
+
+MATERIAL_SCALE = 6.0
+"""Points of material difference that make a 73%-27% favourite (logistic scale)."""
+
+
+def material_shares(state: TeaPartyState) -> tuple[float, ...]:
+    """A guess at each monster's win share from material alone: a softmax of
+    :func:`material` over ``MATERIAL_SCALE``."""
+    weights = [math.exp(material(state, seat) / MATERIAL_SCALE)
+               for seat in range(state.num_players)]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+def truncated_playout(state: TeaPartyState, rng: random.Random, decisions: int
+                      ) -> tuple[float, ...]:
+    """Random play for at most ``decisions`` decisions, then :func:`material_shares`."""
+    player = state.current_player()
+    while player != TERMINAL:
+        if player == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        else:
+            if decisions == 0:
+                return material_shares(state)
+            decisions -= 1
+            state = state.apply(rng.choice(state.legal_actions()))
+        player = state.current_player()
+    return state.returns()
 
 
 EXACT_LOOSE = 18
@@ -157,7 +192,7 @@ EXACT_LOOSE = 18
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            exact_nodes: int = DEFAULT_EXACT_NODES,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
-           exact_loose: int = EXACT_LOOSE) -> SearchResult:
+           exact_loose: int = EXACT_LOOSE, evaluator: Evaluator | None = None) -> SearchResult:
     """Exact when it fits ``exact_nodes`` (and half the time), else MCTS with the budget's
     iterations (or ``mcts_iterations``) and the rest of the time, its leaves valued exactly
     once the game is small (:class:`EndgameEvaluator`)."""
@@ -168,7 +203,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
             return result
     iterations = budget.iterations or (None if budget.time is not None else mcts_iterations)
     return mcts(state, Budget(time=half, iterations=iterations), rng,
-                evaluator=EndgameEvaluator())
+                evaluator=evaluator or EndgameEvaluator())
 
 
 def loose_heroes(state: TeaPartyState) -> int:
@@ -307,16 +342,18 @@ class HintPolicy:
     name = "hint"
 
     def __init__(self, exact_nodes: int = 20_000, iterations: int = 200,
-                 exact_loose: int = 8) -> None:
+                 exact_loose: int = 8, playout_decisions: int | None = None) -> None:
         self.exact_nodes = exact_nodes
         self.iterations = iterations
         self.exact_loose = exact_loose
+        self.playout_decisions = playout_decisions
 
     def __call__(self, state: TeaPartyState, rng: random.Random) -> Hashable:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
         result = search(state, Budget(iterations=self.iterations), rng, self.exact_nodes,
-                        exact_loose=self.exact_loose)
+                        exact_loose=self.exact_loose,
+                        evaluator=EndgameEvaluator(playout_decisions=self.playout_decisions))
         assert result.best is not None
         return result.best.action

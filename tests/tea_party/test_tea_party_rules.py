@@ -198,3 +198,20 @@ def test_a_whole_game_uses_every_hero_once() -> None:
             total[state.held_hero] += 1
         assert total == [15, 9, 7, 5, 4, 1, 1, 1]
     assert state.bag_size() == 0 and all(state.cups[s] == 0 for s in range(3))
+
+
+def test_fast_sampling_matches_the_exact_odds() -> None:
+    import random
+    from collections import Counter
+
+    from partysolver.models.tea_party.state import THROW_UP, TeaPartyState, pack
+
+    rng = random.Random(1)
+    stomach = pack(counts({"fighter": 2, "cleric": 1, "ranger": 2}))
+    state = TeaPartyState(position({}).table, THROW_UP, 0, -1, 0, (0, 0), (stomach, 0), 0)
+    for chance in (state, position({"fighter": 3, "ranger": 1, "king": 2})):
+        odds = dict(chance.chance_outcomes())
+        seen = Counter(chance.sample_outcome(rng) for _ in range(20_000))
+        assert set(seen) == set(odds)
+        for outcome, p in odds.items():
+            assert abs(seen[outcome] / 20_000 - float(p)) < 0.015

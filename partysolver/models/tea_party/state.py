@@ -13,6 +13,7 @@ type (no type has more than 15 meeples), so moving heroes is integer addition.  
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -348,6 +349,21 @@ class TeaPartyState:
             return throw_up_outcomes(self.stomachs[self.thrower])
         return ()
 
+    def sample_outcome(self, rng: random.Random) -> Action:
+        """One chance outcome drawn with its exact probability, without listing them all: a
+        uniformly random meeple of the bag, or two of the thrower's stomach."""
+        if self.phase == DRAW:
+            return DRAWS[_nth_hero(self.bag, rng.randrange(size(self.bag)))]
+        if self.phase == THROW_UP:
+            stomach = self.stomachs[self.thrower]
+            total = size(stomach)
+            if total <= 2:
+                return throw_up_outcomes(stomach)[0][0]
+            first = _nth_hero(stomach, rng.randrange(total))
+            second = _nth_hero(stomach - ONE[first], rng.randrange(total - 1))
+            return _throw_up(min(first, second), max(first, second))
+        raise ValueError(f"no chance outcome in the {self.phase_name} phase")
+
     def apply(self, action: Action) -> TeaPartyState:
         phase = self.phase
         if phase == CHOOSE:
@@ -554,6 +570,20 @@ class TeaPartyState:
 # -- chance and scoring -----------------------------------------------------------------------
 
 
+def _nth_hero(zone: Zone, index: int) -> int:
+    """The hero type of the ``index``-th meeple of ``zone`` (types in order)."""
+    for hero in range(8):
+        index -= (zone >> (4 * hero)) & 15
+        if index < 0:
+            return hero
+    raise IndexError("no such meeple")
+
+
+@cache
+def _throw_up(first: int, second: int) -> ThrowUp:
+    return ThrowUp((HEROES[first], HEROES[second]))
+
+
 @cache
 def throw_up_outcomes(stomach: Zone) -> tuple[tuple[Action, Fraction], ...]:
     """Two heroes drawn blindly from the stomach (all of them when it holds fewer than two)."""
@@ -568,11 +598,10 @@ def throw_up_outcomes(stomach: Zone) -> tuple[tuple[Action, Fraction], ...]:
         if not na:
             continue
         if na >= 2:
-            outcomes.append((ThrowUp((HEROES[a], HEROES[a])), Fraction(na * (na - 1), pairs)))
+            outcomes.append((_throw_up(a, a), Fraction(na * (na - 1), pairs)))
         for b in range(a + 1, len(counts)):
             if counts[b]:
-                outcomes.append((ThrowUp((HEROES[a], HEROES[b])),
-                                 Fraction(2 * na * counts[b], pairs)))
+                outcomes.append((_throw_up(a, b), Fraction(2 * na * counts[b], pairs)))
     return tuple(outcomes)
 
 
