@@ -107,7 +107,7 @@ class Position:
     def whites_by_clock(self) -> int:
         if self.by_clock is not None:
             return self.by_clock
-        if self.bag is None:
+        if self.bag is None or self.setup.ordered:
             return SUPPLY_WHITES - WHITES_IN_BAG
         bag_whites = self.bag_counts()[WHITE]
         return SUPPLY_WHITES - bag_whites - self.house_counts()[WHITE] - self.in_hand()[WHITE]
@@ -350,7 +350,22 @@ def load_position(document: Mapping[str, Any], source: str) -> Position:
                         source=source)
     _turn(root, position, drawn, names, house)
     root.done()
+    if ordered and position.bag is not None:
+        position.bag = _complete_order(position)
     return position
+
+
+def _complete_order(position: Position) -> tuple[int, ...]:
+    """An ordered bag may list only its top: the rest of the supply follows in kind order."""
+    assert position.bag is not None
+    given = position.bag
+    house, hand = position.house_counts(), position.in_hand()
+    rest = []
+    for k in range(len(BAG_KINDS)):
+        supply = SUPPLY_WHITES - position.whites_by_clock() if k == WHITE else SUPPLY_GUESTS
+        missing = supply - house[k] - hand[k] - given.count(k)
+        rest += [k] * max(0, missing)
+    return given + tuple(rest)
 
 
 def _personality(fields: Fields, key: str, default: str) -> int:

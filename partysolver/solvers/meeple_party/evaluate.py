@@ -29,7 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...models.meeple_party.board import Board, counted, roommate_room
-from ...models.meeple_party.cards import CAP, CompiledCondition
+from ...models.meeple_party.cards import (
+    CAP,
+    CompiledClause,
+    CompiledCondition,
+    _best_assignment,
+)
 from ...models.meeple_party.game import MAX_STRESS, Slot
 from ...models.meeple_party.state import MeeplePartyState
 
@@ -59,15 +64,26 @@ def mean(values: Sequence[tuple[float, Value]]) -> Value:
 
 
 class TermTable:
-    """Card conditions evaluated on boards through per-room cost vectors (memoised)."""
+    """Card conditions evaluated on boards through per-room cost vectors (memoised).
+
+    Every clause of every condition is one column: a room's vector holds each clause's cost in
+    that room (:data:`CAP` where the clause cannot be).  A one-clause condition is the least of
+    its column; several clauses combine their columns (different rooms, the same room, any)."""
 
     def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
         self.conditions = list(conditions)
-        self.simple = [i for i, c in enumerate(conditions)
-                       if len(c.clauses) == 1 and c.possible]
-        self.complex = [i for i in range(len(conditions)) if i not in self.simple]
-        self.clauses = [(conditions[i].clauses[0], frozenset(conditions[i].clauses[0].rooms))
-                        for i in self.simple]
+        self.columns: list[tuple[CompiledClause, frozenset[int]]] = []
+        self.plan: list[tuple[str, tuple[int, ...]]] = []
+        for condition in conditions:
+            if not condition.possible:
+                self.plan.append(("impossible", ()))
+                continue
+            first = len(self.columns)
+            for clause in condition.clauses:
+                self.columns.append((clause, frozenset(clause.rooms)))
+            ks = tuple(range(first, len(self.columns)))
+            self.plan.append((condition.relation if len(ks) > 1 else "one", ks))
+        self.simple = all(kind in ("one", "impossible") for kind, _ in self.plan)
         self.memo: list[dict[int, tuple[int, ...]]] = [{} for _ in range(rooms)]
         self.rooms = rooms
 
@@ -75,27 +91,53 @@ class TermTable:
         found = self.memo[room].get(content)
         if found is None:
             found = tuple(min(CAP, clause.cost(content)) if room in rooms else CAP
-                          for clause, rooms in self.clauses)
+                          for clause, rooms in self.columns)
             self.memo[room][content] = found
         return found
 
     def values(self, board: Board) -> list[int]:
         """Every condition's cost on ``board`` (0: met), capped at :data:`CAP`."""
-        result = [CAP] * len(self.conditions)
+        if not self.columns:
+            return [CAP] * len(self.plan)
+        memo = self.memo
+        vectors = []
+        for r, content in enumerate(board):
+            found = memo[r].get(content)
+            vectors.append(found if found is not None else self.vector(r, content))
+        mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
         if self.simple:
-            memo = self.memo
-            vectors = []
-            for r, content in enumerate(board):
-                found = memo[r].get(content)
-                vectors.append(found if found is not None else self.vector(r, content))
-            mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
-            if not self.complex:
-                return mins
-            for i, v in zip(self.simple, mins, strict=True):
-                result[i] = v
-        for i in self.complex:
-            result[i] = self.conditions[i].cost(board)
+            return [mins[ks[0]] if kind == "one" else CAP for kind, ks in self.plan]
+        result = []
+        for kind, ks in self.plan:
+            if kind == "one":
+                result.append(mins[ks[0]])
+            elif kind == "impossible":
+                result.append(CAP)
+            elif kind == "any":
+                result.append(min(CAP, sum(mins[k] for k in ks)))
+            else:
+                columns = [[v[k] for v in vectors] for k in ks]
+                if kind == "same":
+                    result.append(min(CAP, min(map(sum, zip(*columns, strict=True)))))
+                else:
+                    result.append(min(CAP, _different_rooms(columns)))
         return result
+
+
+def _different_rooms(columns: list[list[int]]) -> int:
+    """The least total cost of putting each clause (a column of per-room costs) in its own
+    room."""
+    if len(columns) == 2:
+        first, second = columns
+        a = min(range(len(first)), key=first.__getitem__)
+        b = min(range(len(second)), key=second.__getitem__)
+        if a != b:
+            return first[a] + second[b]
+        others_second = min((c for r, c in enumerate(second) if r != a), default=CAP)
+        others_first = min((c for r, c in enumerate(first) if r != b), default=CAP)
+        return min(first[a] + others_second, others_first + second[b])
+    options = [sorted((c, r) for r, c in enumerate(column)) for column in columns]
+    return _best_assignment(options)
 
 
 class MetMasks:
@@ -183,8 +225,14 @@ class Evaluator:
         self.terms = TermTable(terms, setup.house.size)
         self.slot_terms = {slot: i for i, slot in enumerate(self.slots)}
         self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
-        self.decks = {"photo": root.photo_deck, "disaster": root.disaster_deck}
+        if setup.ordered:  # a perfect-information scenario: a refresh draws the top card
+            self.decks = {"photo": root.photo_deck[:1], "disaster": root.disaster_deck[:1]}
+        else:
+            self.decks = {"photo": root.photo_deck, "disaster": root.disaster_deck}
         self.disaster_masks: MetMasks | None = None
+        self.deck_tables: dict[str, TermTable] = {}
+        self.photo_masks: MetMasks | None = None
+        self._deck_counts: tuple[Board | None, dict[int, int]] = (None, {})
         self.summaries: dict[tuple[object, ...], tuple[Value, Slot | None]] = {}
         self.refresh_order = [slot for slot in root.slots() if root.card_at(slot) >= 0
                               and slot in self.slots]
@@ -351,10 +399,21 @@ class Evaluator:
             if i in (self.own_disaster, self.communal):
                 if m[i] == 0:
                     found.append(slot)
-            elif i in self.own_photos and m[i] > 0 and (
-                    len(met) == 1 or self.taken0 + len(met) + 1 >= self.target):
+            elif (i in self.own_photos and m[i] > 0
+                  and (len(met) == 1 or self.taken0 + len(met) + 1 >= self.target)
+                  and self.photo_met_count(board)):
+                # only a new card that is met can bring the bonus or the win
                 found.append(slot)
         return found
+
+    def photo_met_count(self, board: Board) -> int:
+        """How many cards of the photo deck are met on ``board``."""
+        masks = self.photo_masks
+        if masks is None:
+            masks = self.photo_masks = MetMasks(
+                [self.condition("photo", c) for c in self.decks["photo"]],
+                self.setup.house.size)
+        return masks.count(board)
 
     def met_count(self, board: Board) -> int:
         """How many cards of the disaster deck are met on ``board``."""
@@ -382,25 +441,26 @@ class Evaluator:
                     changed[term] = cost
                     parts.append((k / n, self.assemble(board, stress, changed, True)))
             return mean(parts)
-        by_cost: dict[int, Value] = {}
-        changed[term] = 0
-        ideal = self.assemble(board, stress, changed, True)
-        total = [0.0] * 5
-        p = 1.0 / n
-        for i, card in enumerate(cards):
-            cost = self.condition("photo", card).cost(board)
-            value = by_cost.get(cost)
-            if value is None:
-                changed[term] = cost
-                value = by_cost[cost] = self.assemble(board, stress, changed, True)
-            for j in range(5):
-                total[j] += p * value[j]
-            if best_key is not None and cost:
-                rest = (n - i - 1) * p
-                bound = tuple(total[j] + rest * ideal[j] for j in range(5))
-                if rank_key(bound) <= best_key:  # type: ignore[arg-type]
-                    return None
-        return (total[0], total[1], total[2], total[3], total[4])
+        if self._deck_counts[0] is board:
+            counts = self._deck_counts[1]
+        else:
+            counts = {}
+            for c in self.deck_table("photo").values(board):
+                counts[c] = counts.get(c, 0) + 1
+            self._deck_counts = (board, counts)
+        parts = []
+        for cost in sorted(counts):
+            changed[term] = cost
+            parts.append((counts[cost] / n, self.assemble(board, stress, changed, True)))
+        return mean(parts)
+
+    def deck_table(self, deck: str) -> TermTable:
+        table = self.deck_tables.get(deck)
+        if table is None:
+            table = TermTable([self.condition(deck, c) for c in self.decks[deck]],
+                              self.setup.house.size)
+            self.deck_tables[deck] = table
+        return table
 
     def refresh_slot_value(self, board: Board, stress: tuple[int, ...], slot: Slot) -> Value:
         """The exact value of refreshing one given slot (no pruning)."""

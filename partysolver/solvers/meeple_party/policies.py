@@ -1,0 +1,116 @@
+"""Meeple Party simulation: the hint policy, new games, and the figures of a finished party.
+
+* ``hint``: every decision of the turn is the exact turn hint's first step
+  (:func:`~.turn.best_action`); the clock's decisions between turns (Lay One Down, a guest at
+  a Door, a clock welcome, a surprise's choices) are the :func:`clock_choice` look-ahead.
+* ``random``: uniformly random among the legal actions (refreshes included).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ...models.meeple_party import new_game
+from ...models.meeple_party.game import MAX_STRESS
+from ...models.meeple_party.state import MeeplePartyState
+from ...models.protocol import Action
+from ..budget import Budget
+from ..simulate import RandomPolicy
+from .evaluate import Evaluator, rank_key
+from .turn import best_action, searchable
+
+CATEGORIES = ("total perfection", "legendary", "awesome", "great")
+"""Score categories of a won party by the highest stress of any roommate (0 to 3)."""
+
+HOT_TUB_SCORES = ((0, "There was a Hot Tub?"), (6, "Relaxing Spa Day!"),
+                  (15, "That Hot Tub was HOT!"), (25, "Most Awesome Hot Tub!"),
+                  (31, "HOT TUB of the GODS!"))
+
+
+def category(state: MeeplePartyState) -> str:
+    """The rulebook's score category of a finished party."""
+    if state.setup.variant == "hot-tub":
+        n = state.hot_tub_count()
+        return [name for low, name in HOT_TUB_SCORES if n >= low][-1]
+    if state.outcome != "won":
+        return "lost" if state.outcome == "lost" else state.outcome or "unfinished"
+    return CATEGORIES[max(state.stress)]
+
+
+def clock_choice(state: MeeplePartyState) -> Action:
+    """Between turns (the clock's icon), the choice that leaves the best position for the next
+    player: their disasters and photos as the turn hint values them, before anyone moves."""
+    n = state.num_players
+    best: tuple[tuple[float, ...], Action] | None = None
+    for action, child in state.children():
+        ahead = child._with(active=(state.active + 1) % n)
+        value = Evaluator(ahead).plain(child.board, child.stress)
+        key = rank_key(value)
+        if best is None or key > best[0]:
+            best = (key, action)
+    assert best is not None
+    return best[1]
+
+
+@dataclass
+class HintPolicy:
+    """Plays the exact turn hint (see the module docstring); picklable for worker processes."""
+
+    max_nodes: int | None = None
+    name: str = "hint"
+
+    def __call__(self, state: Any, rng: random.Random) -> Action:
+        if searchable(state):
+            return best_action(state, Budget(nodes=self.max_nodes))
+        return clock_choice(state)
+
+
+def make_policy(name: str, max_nodes: int | None = None) -> Any:
+    if name == "random":
+        return RandomPolicy()
+    if name == "hint":
+        return HintPolicy(max_nodes)
+    raise ValueError(f"unknown policy {name!r}")
+
+
+@dataclass(frozen=True)
+class NewParty:
+    """Deals new parties with fixed settings (a picklable game factory for the simulator)."""
+
+    players: int = 3
+    house: str | None = None
+    difficulty: str = "standard"
+    length: str = "casual"
+    variant: str = "party"
+    start: int = 12
+
+    def __call__(self, rng: random.Random) -> MeeplePartyState:
+        return new_game(self.players, rng, house=self.house, difficulty=self.difficulty,
+                        length=self.length, variant=self.variant, start=self.start)
+
+
+@dataclass(frozen=True)
+class FromPosition:
+    """Every simulated game starts from the same position (its chance nodes differ)."""
+
+    state: MeeplePartyState
+
+    def __call__(self, rng: random.Random) -> MeeplePartyState:
+        return self.state
+
+
+def party_figures(state: MeeplePartyState) -> dict[str, float]:
+    """The figures of a finished party, averaged by the simulator."""
+    figures = {"won": float(state.outcome == "won"), "photos": float(state.taken),
+               "turns": float(state.turn), "max_stress": float(max(state.stress)),
+               "mean_stress": sum(state.stress) / len(state.stress),
+               "stressed_out": float(min(state.stress) >= MAX_STRESS)}
+    if state.setup.variant == "hot-tub":
+        figures["hot_tub"] = float(state.hot_tub_count())
+    else:
+        for i, name in enumerate(CATEGORIES):
+            figures[f"category_{name.replace(' ', '_')}"] = float(
+                state.outcome == "won" and max(state.stress) == i)
+    return figures

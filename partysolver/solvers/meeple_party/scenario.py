@@ -1,0 +1,221 @@
+"""Perfect-information scenarios: can the party be won, or how many photos can be taken?
+
+A scenario fixes the order of the bag and of every deck (``ordered = true``), so every chance
+node has one outcome and the party is a puzzle.  The solver is a depth-first search over the
+active player's decisions (the clock's between turns included):
+
+* a transposition table on the position's key: a position is searched once;
+* dominance pruning: a position that differs from one already searched only by higher stress
+  or a later turn can do no better (stress only ever takes options away: a refresh needs a
+  roommate below 3, the party is lost at 3 everywhere; a later turn is closer to sunrise), so
+  it is skipped;
+* move ordering by the turn hint's ranking (:class:`~.turn.TurnSearch`): the hint's line is
+  tried first, so a winnable scenario usually answers on its first line.
+
+It returns the winning line; ``unsolvable`` with the most photos any line takes when the search
+is exhausted; ``unknown`` (with the best line found) when the budget runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...models.meeple_party.state import OVER, MeeplePartyState
+from ...models.protocol import CHANCE, Action
+from ..budget import Budget, BudgetExhausted, Meter
+from .evaluate import rank_key
+from .turn import TurnSearch, searchable
+
+
+@dataclass
+class ScenarioResult:
+    """What the scenario search established."""
+
+    verdict: str
+    """``solvable``, ``unsolvable`` or ``unknown``."""
+    status: str
+    photos: int
+    """Photos taken on the best line (the win's count when solvable)."""
+    target: int
+    line: list[str]
+    stress: tuple[int, ...]
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"status": self.status, "verdict": self.verdict,
+                "objective": {"photos": self.photos, "target": self.target,
+                              "won": self.verdict == "solvable"},
+                "solution": {"line": self.line, "stress": list(self.stress)},
+                "usage": self.usage}
+
+    def text(self) -> str:
+        head = {"solvable": f"solvable: the party is won ({self.photos} photos)",
+                "unsolvable": f"unsolvable: no line wins; the most photos any line takes is "
+                              f"{self.photos} of {self.target}",
+                "unknown": f"unknown: the budget ran out; the best line found takes "
+                           f"{self.photos} of {self.target} photos"}[self.verdict]
+        usage = f"{self.usage.get('nodes', 0):,} positions, {self.usage.get('seconds', 0):.2f} s"
+        lines = [f"{head} ({usage})"]
+        if self.line:
+            lines.append("line:" if self.verdict == "solvable" else "best line:")
+            lines += [f"  {i}. {step}" for i, step in enumerate(self.line, 1)]
+        return "\n".join(lines)
+
+
+class ScenarioSearch:
+    """One depth-first search of a scenario."""
+
+    def __init__(self, root: MeeplePartyState, budget: Budget) -> None:
+        if not root.setup.ordered:
+            raise ValueError("a scenario needs the bag's and the decks' order (ordered = true)")
+        self.root = root
+        self.meter: Meter = budget.start()
+        self.done: dict[Hashable, int] = {}
+        """Fully searched positions (no win below them)."""
+        self.frontier: dict[Hashable, list[tuple[tuple[int, ...], int]]] = {}
+        """Per position without stress and turn: the (stress, turn) pairs searched."""
+        self.best_photos = root.taken
+        self.best_line: list[tuple[MeeplePartyState, Action]] = []
+        self.won: list[tuple[MeeplePartyState, Action]] | None = None
+        self.hints: dict[Hashable, TurnSearch] = {}
+
+    def run(self) -> bool:
+        """Search until a win (``True``) or exhaustion (``False``)."""
+        return self._search(self.root, [])
+
+    def _settle(self, state: MeeplePartyState, line: list[tuple[MeeplePartyState, Action]]
+                ) -> MeeplePartyState:
+        """Apply chance nodes (one outcome each in a scenario), recording them in the line."""
+        while state.current_player() == CHANCE:
+            outcome = state.chance_outcomes()[0][0]
+            line.append((state, outcome))
+            state = state.apply(outcome)
+        return state
+
+    def _search(self, state: MeeplePartyState, line: list[tuple[MeeplePartyState, Action]]
+                ) -> bool:
+        line = list(line)
+        state = self._settle(state, line)
+        if state.taken > self.best_photos:
+            self.best_photos, self.best_line = state.taken, line
+        if state.phase == OVER:
+            if state.outcome == "won":
+                self.won = line
+                return True
+            return False
+        key = state.key()
+        if key in self.done or self._dominated(state):
+            return False
+        setup = state.setup
+        turns_left = setup.turn_limit - state.turn + 1
+        if state.taken + 2 * turns_left <= self.best_photos and \
+                state.taken + 2 * turns_left < setup.photos_to_win:
+            return False  # two photos a turn at most: neither a win nor a better count
+        self.meter.node()
+        if turns_left == 1 and searchable(state) and state.current_player() >= 0 and \
+                not self._last_turn_can_win(state):
+            self._finish(key, state)
+            return False
+        for action, child in self._ordered(state):
+            if self._search(child, line + [(state, action)]):
+                return True
+        self._finish(key, state)
+        return False
+
+    def _last_turn_can_win(self, state: MeeplePartyState) -> bool:
+        """In the scenario's last turn the turn search is the whole answer: it is exact (the
+        decks are ordered) and sees every outcome of the turn.  Records the turn's best count
+        of photos; ``True`` when the turn can win (then the line is searched for)."""
+        value, _ = self._turn_search(state).value(state)
+        photos = state.taken + round(value[3])
+        if photos > self.best_photos and value[0] < 1.0:
+            self.best_photos = photos
+            self.best_line = []
+        return value[0] >= 1.0
+
+    def _finish(self, key: Hashable, state: MeeplePartyState) -> None:
+        self.done[key] = 1
+        self._remember(state)
+
+    def _loose_key(self, state: MeeplePartyState) -> Hashable:
+        parts = list(state.key())  # type: ignore[call-overload]
+        parts[4] = None  # stress
+        parts[12] = None  # turn
+        return tuple(parts)
+
+    def _dominated(self, state: MeeplePartyState) -> bool:
+        for stress, turn in self.frontier.get(self._loose_key(state), ()):
+            if turn <= state.turn and all(a <= b for a, b in zip(stress, state.stress,
+                                                                 strict=True)):
+                return True
+        return False
+
+    def _remember(self, state: MeeplePartyState) -> None:
+        self.frontier.setdefault(self._loose_key(state), []).append((state.stress, state.turn))
+
+    def _ordered(self, state: MeeplePartyState) -> list[tuple[Action, MeeplePartyState]]:
+        """The children, the turn hint's choice first, then by the hint's values (the game's
+        order among equals)."""
+        children = state.children()
+        if not searchable(state) or len(children) < 2:
+            return children
+        search = self._turn_search(state)
+        _, choice = search.value(state)
+        scored = []
+        for index, (action, child) in enumerate(children):
+            if action == choice:
+                key: tuple[float, ...] = (2.0,)
+            elif searchable(child) and child.turn == state.turn:
+                key = rank_key(search.value(child)[0])
+            else:
+                key = (-1.0,)
+            scored.append((key, -index, action, child))
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        return [(action, child) for _, _, action, child in scored]
+
+    def _turn_search(self, state: MeeplePartyState) -> TurnSearch:
+        key = (state.turn, state.active)
+        found = self.hints.get(key)
+        if found is None or found.root.turn != state.turn:
+            found = TurnSearch(state)
+            self.hints = {key: found}
+        return found
+
+
+def solve_scenario(state: MeeplePartyState, budget: Budget | None = None) -> ScenarioResult:
+    """Decide a perfect-information scenario (see the module docstring)."""
+    search = ScenarioSearch(state, budget or Budget())
+    target = state.setup.photos_to_win
+    try:
+        won = search.run()
+        exhausted = True
+    except BudgetExhausted:
+        won, exhausted = search.won is not None, False
+    usage = search.meter.usage()
+    if won and search.won is not None:
+        line = search.won
+        final = line[-1][0].apply(line[-1][1]) if line else state
+        return ScenarioResult("solvable", "optimal", target, target, _words(line),
+                              final.stress, usage)
+    line = search.best_line
+    final = line[-1][0].apply(line[-1][1]) if line else state
+    if exhausted:
+        return ScenarioResult("unsolvable", "optimal", search.best_photos, target,
+                              _words(line), final.stress, usage)
+    status = "feasible" if search.best_photos > state.taken else "unknown"
+    return ScenarioResult("unknown", status, search.best_photos, target, _words(line),
+                          final.stress, usage)
+
+
+def _words(line: list[tuple[MeeplePartyState, Action]]) -> list[str]:
+    words = []
+    for state, action in line:
+        who = state.setup.players[state.active]
+        text = state.describe_action(action)
+        if state.current_player() == CHANCE:
+            words.append(f"({text})")
+        else:
+            words.append(f"{who}: {text}")
+    return words
