@@ -86,8 +86,8 @@ def solve_figures(positions_per_size: int, baseline_factor: int) -> None:
 
 
 def game_figures(games: int, workers: int, iterations: int) -> None:
-    print(f"\n2. Hint policy (MCTS {iterations} iterations, exact endgames) against greedy, "
-          f"{games} two-player games, seats rotating")
+    print(f"\n2. Hint policy (MCTS {iterations} iterations, playouts cut after 12 decisions, "
+          f"exact endgames) against greedy, {games} two-player games, seats rotating")
     start = time.perf_counter()
     done = [0]
 
@@ -120,7 +120,7 @@ def main() -> None:
                         help="node budget of the no-table baseline, as a multiple")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--skip-solves", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
     args = parser.parse_args()

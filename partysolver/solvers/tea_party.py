@@ -337,12 +337,13 @@ class GreedyPolicy:
 
 class HintPolicy:
     """Plays the hint with a simulation budget: exact within ``exact_nodes`` once at most
-    ``exact_loose`` heroes are loose, else MCTS with ``iterations`` (exact endgames)."""
+    ``exact_loose`` heroes are loose, else MCTS with ``iterations``, exact endgames, and
+    playouts cut after ``playout_decisions`` decisions and scored by material."""
 
     name = "hint"
 
-    def __init__(self, exact_nodes: int = 20_000, iterations: int = 200,
-                 exact_loose: int = 8, playout_decisions: int | None = None) -> None:
+    def __init__(self, exact_nodes: int = 20_000, iterations: int = 100,
+                 exact_loose: int = 8, playout_decisions: int | None = 12) -> None:
         self.exact_nodes = exact_nodes
         self.iterations = iterations
         self.exact_loose = exact_loose
