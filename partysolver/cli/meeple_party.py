@@ -38,7 +38,14 @@ from ..models.protocol import CHANCE, Action
 from ..solvers.budget import Budget
 from ..solvers.meeple_party import policies
 from ..solvers.meeple_party.evaluate import Value
-from ..solvers.meeple_party.turn import TurnHint, TurnOption, describe_plan, searchable, turn_hint
+from ..solvers.meeple_party.turn import (
+    TurnHint,
+    TurnOption,
+    TurnSearch,
+    describe_plan,
+    searchable,
+    turn_hint,
+)
 from ..solvers.simulate import SimulationResult, rate_of, simulate
 from .adapters import Document, GameCommands, Options, Report, require_valid
 from .output import problems_json, problems_text, table
@@ -114,7 +121,13 @@ def _reason(hint: TurnHint, option: TurnOption) -> tuple[str, float | None]:
         parts.append("wins the party")
     if outcome.lost:
         parts.append("everyone stresses out: the party is lost")
-    if not outcome.won and not outcome.lost:
+    if state.setup.variant == "hot-tub" and not outcome.lost:
+        now = state.hot_tub_count()
+        parts.append(f"{figures['photos']:.0f} meeple(s) in the Hot Tub "
+                     f"({figures['photos'] - now:+.0f})")
+        if outcome.disasters_met:
+            parts.append(f"leaves {outcome.disasters_met} other disaster(s) met")
+    elif not outcome.won and not outcome.lost:
         if outcome.disasters_met:
             parts.append(f"leaves {outcome.disasters_met} other disaster(s) met")
         parts.append(f"photos at the table {outcome.distance} meeple move(s) away")
@@ -257,15 +270,17 @@ class MeeplePartyCommands(GameCommands):
         lines += [f"  {i}. {step}" for i, step in enumerate(moves[0]["steps"], 1)]
         lines.append(f"achieves: {reason}")
         figures = moves[0]["value"]
+        progress = "in the Hot Tub" if state.setup.variant == "hot-tub" else "photos"
         lines.append(f"expected: {figures['stress']:+.2f} stress"
                      + (f", {fouls:.2f} party fouls" if fouls is not None else "")
-                     + f", {figures['photos']:.2f} photos, win {100 * figures['win']:.1f}%"
-                     + f", table score {figures['table']:.1f}")
+                     + f", {figures['photos']:.2f} {progress}, win "
+                     + f"{100 * figures['win']:.1f}%, table score {figures['table']:.1f}")
         met = _checked_now(hint)
         if met:
             lines.append("met before the turn: " + ", ".join(met))
-        lines.append("alternatives (ranked: win, loss, stress, photos, table score):")
-        lines.append(table(["#", "turn", "stress", "photos", "table", "win"], rows,
+        column = "hot tub" if state.setup.variant == "hot-tub" else "photos"
+        lines.append(f"alternatives (ranked: win, loss, stress, {column}, table score):")
+        lines.append(table(["#", "turn", "stress", column, "table", "win"], rows,
                            right=(0, 2, 3, 4, 5)))
         return Report(out, "\n".join(lines))
 
@@ -277,10 +292,11 @@ class MeeplePartyCommands(GameCommands):
         exact = True
         for outcome, p in state.chance_outcomes():
             child = state.apply(outcome)
-            if not searchable(child) or child.current_player() == CHANCE:
-                value, steps = None, []
-                from ..solvers.meeple_party.turn import TurnSearch
-                value = TurnSearch(child, budget).value(child)[0] if searchable(child) else None
+            steps: list[str] = []
+            value: Value | None
+            if child.current_player() == CHANCE:
+                value = TurnSearch(child, budget).value(child)[0]
+                steps = ["a surprise card is drawn first: see the hint once it is known"]
             else:
                 hint = turn_hint(child, budget)
                 exact = exact and hint.status == "optimal"
@@ -291,9 +307,10 @@ class MeeplePartyCommands(GameCommands):
             for i in range(5):
                 total[i] += float(p) * value[i]
             figures = _figures(value)
-            draws.append({"outcome": state.describe_action(outcome), "probability":
+            label = state.describe_action(outcome).replace("_", " ")
+            draws.append({"outcome": label, "probability":
                           round(float(p), 6), "value": figures, "best": steps})
-            rows.append((state.describe_action(outcome), f"{100 * float(p):.1f}%",
+            rows.append((label, f"{100 * float(p):.1f}%",
                          f"{figures['stress']:+.2f}", f"{figures['photos']:.2f}",
                          ("; ".join(steps))[:70]))
         expected = _figures((total[0], total[1], total[2], total[3], total[4]))

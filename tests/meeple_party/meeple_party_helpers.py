@@ -90,3 +90,28 @@ def random_small(seed: int, guests: int = 3, players: int = 2, difficulty: str =
     bag = list(state.bag)
     bag[kind] -= 1
     return replace(state, phase=PLACE, drawn=kind, bag=tuple(bag))
+
+
+def random_ordered(seed: int, guests: int = 4, players: int = 2, taken: int = 11
+                   ) -> MeeplePartyState:
+    """A perfect-information position (bag and decks in order) with the house decks, one
+    photo from the win: refreshes draw a known card, so the brute force stays cheap while the
+    refresh logic meets the whole house deck."""
+    rng = random.Random(seed)
+    state = new_game(players, rng, difficulty="hard")
+    for _ in range(guests):
+        kind = rng.choice([k for k in range(6) if state.bag[k] > 0])
+        state = place(state, rng.randrange(state.setup.house.size), kind)
+    kind = rng.choice([k for k in range(5) if state.bag[k] > 0])
+    bag = list(state.bag)
+    bag[kind] -= 1
+    order = [k for k, n in enumerate(bag) for _ in range(n)]
+    rng.shuffle(order)
+    decks = {}
+    for name in ("photo_deck", "disaster_deck", "surprise_deck"):
+        cards = list(getattr(state, name))
+        rng.shuffle(cards)
+        decks[name] = tuple(cards)
+    setup = replace(state.setup, ordered=True)
+    return replace(state, setup=setup, phase=PLACE, drawn=kind, bag=tuple(order), taken=taken,
+                   **decks)

@@ -250,3 +250,32 @@ def test_turn_search_equals_the_brute_force_on_more_positions(seed: int) -> None
     fast, _ = TurnSearch(state).value(state)
     slow, _ = brute_force(state, "rules")
     assert rank_key(fast) == rank_key(slow)
+
+
+def test_a_refresh_that_wins_is_found_and_agrees_with_the_brute_force() -> None:
+    from pathlib import Path
+
+    from partysolver.models.documents import read_document
+
+    path = Path(__file__).parent / "data" / "refresh-wins.toml"
+    state = load_state(*read_document(str(path)))
+    state = state.apply(state.chance_outcomes()[0][0])
+    fast, _ = TurnSearch(state).value(state)
+    assert fast[0] == 1.0
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
+    most, _ = TurnSearch(state, photos_first=True).value(state)
+    assert most[0] == 1.0
+
+
+@pytest.mark.parametrize("seed", [9, 6] + [pytest.param(s, marks=pytest.mark.slow)
+                                           for s in (0, 1, 2, 3, 4, 5, 7, 8)])
+def test_search_equals_brute_force_with_ordered_house_decks(seed: int) -> None:
+    """Ordered decks (a refresh draws a known card) let the brute force meet the refresh logic
+    on the whole house deck, one photo from the win."""
+    from meeple_party_helpers import random_ordered
+
+    state = random_ordered(seed, guests=2, players=1 + seed % 3, taken=10 + seed % 2)
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)

@@ -131,11 +131,15 @@ class Position:
         return [self.surprise] if self.surprise >= 0 else []
 
     def deck(self, name: str) -> tuple[int, ...]:
+        """The deck as given (an ordered deck may give only its top: the cards neither at the
+        table nor discarded follow in the cards file's order), or every such card."""
         given = self.decks.get(name)
-        if given is not None:
-            return given if self.setup.ordered else tuple(sorted(given))
+        if given is not None and not self.setup.ordered:
+            return tuple(sorted(given))
         used = set(self.table_cards(name)) | set(self.discards.get(name, ()))
-        return tuple(c for c in self.setup.deck_cards(name) if c not in used)
+        top = given or ()
+        used |= set(top)
+        return top + tuple(c for c in self.setup.deck_cards(name) if c not in used)
 
     # -- the rules --------------------------------------------------------------------------
 

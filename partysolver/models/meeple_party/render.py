@@ -66,16 +66,25 @@ def _room_boxes(state: MeeplePartyState) -> dict[int, tuple[float, float, float,
             h = (max(rows) - min(rows) + 1) * CELL_H - GAP
             boxes[room] = (x, y, w, h)
         return boxes
-    positions = nx.kamada_kawai_layout(house.graph) if house.size > 1 else {0: (0.0, 0.0)}
-    xs = [p[0] for p in positions.values()]
-    ys = [p[1] for p in positions.values()]
+    positions = nx.spring_layout(house.graph, seed=7, iterations=200) \
+        if house.size > 1 else {0: (0.0, 0.0)}
+    xs = [float(p[0]) for p in positions.values()]
+    ys = [float(p[1]) for p in positions.values()]
+    columns = max(3, math.ceil(math.sqrt(house.size)) + 1)
+    lines = max(2, math.ceil(house.size / columns) + 1)
     span_x = max(max(xs) - min(xs), 1e-9)
     span_y = max(max(ys) - min(ys), 1e-9)
-    columns = max(3, math.ceil(math.sqrt(house.size)) + 1)
-    for room, (px, py) in positions.items():
-        left = MARGIN + float(px - min(xs)) / span_x * (columns - 1) * CELL_W
-        top = HEADER + MARGIN + float(py - min(ys)) / span_y * (columns - 2) * CELL_H
-        boxes[int(room)] = (left, top, CELL_W - 2 * GAP, CELL_H - 3 * GAP)
+    free = {(c, r) for c in range(columns) for r in range(lines)}
+    # each room takes the free grid cell nearest to its spring-layout place (no overlaps)
+    order = sorted(positions, key=lambda n: (float(positions[n][1]), float(positions[n][0])))
+    for room in order:
+        px = (float(positions[room][0]) - min(xs)) / span_x * (columns - 1)
+        py = (float(positions[room][1]) - min(ys)) / span_y * (lines - 1)
+        cell = min(free, key=lambda c: ((c[0] - px) ** 2 + (c[1] - py) ** 2, c))
+        free.discard(cell)
+        left = MARGIN + cell[0] * CELL_W
+        top = HEADER + MARGIN + cell[1] * CELL_H
+        boxes[int(room)] = (left, top, CELL_W - 3 * GAP, CELL_H - 3 * GAP)
     return boxes
 
 
@@ -117,8 +126,10 @@ def render_svg(state: MeeplePartyState, arrows: Sequence[Arrow] = (), caption: s
     drawn = f"; drew a {BAG_KINDS[state.drawn].replace('_', ' ')}" if state.drawn >= 0 else ""
     svg.text(MARGIN, 28, f"Meeple Party — {house.title or house.name}", font_size=17,
              font_weight="bold")
+    progress = (f"{state.hot_tub_count()} in the Hot Tub" if setup.variant == "hot-tub" else
+                f"clock {state.clock_time()}, {state.taken}/{setup.photos_to_win} photos")
     svg.text(MARGIN, 52, f"turn {state.turn}, {who} to play{drawn} ({PHASES[state.phase]}); "
-             f"clock {state.clock_time()}, {state.taken}/{setup.photos_to_win} photos; stress "
+             f"{progress}; stress "
              + ", ".join(f"{n} {s}" for n, s in zip(setup.players, state.stress, strict=True)),
              font_size=13)
     if house.grid is None:
@@ -143,7 +154,7 @@ def render_svg(state: MeeplePartyState, arrows: Sequence[Arrow] = (), caption: s
             _figure(svg, px, py, piece, n)
             px += 40 if n > 1 else 28
     _legend(svg, width - 140, HEADER + MARGIN)
-    for src, dst, kind in arrows:
+    for i, (src, dst, kind) in enumerate(arrows):
         dx, dy, dw, dh = boxes[dst]
         end = (dx + dw / 2, dy + dh / 2 + 10)
         if src < 0:
@@ -151,7 +162,13 @@ def render_svg(state: MeeplePartyState, arrows: Sequence[Arrow] = (), caption: s
         else:
             sx, sy, sw, sh = boxes[src]
             start = (sx + sw / 2, sy + sh / 2 + 10)
-        svg.arrow(start[0], start[1], end[0], end[1], color=ARROW_COLOURS.get(kind, "#d62728"))
+        # each arrow a little aside from the others, so that a pull and a mingle between the
+        # same two rooms both show
+        length = math.hypot(end[0] - start[0], end[1] - start[1]) or 1.0
+        shift = 8.0 * (i - (len(arrows) - 1) / 2)
+        ox, oy = -(end[1] - start[1]) / length * shift, (end[0] - start[0]) / length * shift
+        svg.arrow(start[0] + ox, start[1] + oy, end[0] + ox, end[1] + oy,
+                  color=ARROW_COLOURS.get(kind, "#d62728"))
     if caption:
         svg.text(MARGIN, height - 14, caption, font_size=13)
     return str(svg)

@@ -191,8 +191,12 @@ class Evaluator:
     """Evaluates the ends of one turn.  Built from any state of the turn before step 3: the
     cards at the table and the decks do not change until the refresh."""
 
-    def __init__(self, root: MeeplePartyState) -> None:
+    def __init__(self, root: MeeplePartyState, photos_first: bool = False) -> None:
         self.root = root
+        self.photos_first = photos_first
+        """Rank photos (then the win) before everything else: the most photos a turn can take
+        (the scenario solver's bound).  Values then read (photos, P(win), -P(loss), -stress,
+        table)."""
         setup = root.setup
         self.setup = setup
         a = self.active = root.active
@@ -253,6 +257,13 @@ class Evaluator:
     def assemble(self, board: Board, stress: Sequence[int], m: Sequence[int], refreshed: bool
                  ) -> Value:
         """The value of ending the turn on ``board`` with ``stress`` and term costs ``m``."""
+        value = self._assemble(board, stress, m, refreshed)
+        if self.photos_first:
+            return (value[3], value[0], value[1], value[2], value[4])
+        return value
+
+    def _assemble(self, board: Board, stress: Sequence[int], m: Sequence[int],
+                  refreshed: bool) -> Value:
         a = self.active
         s = list(stress)
         if refreshed:
@@ -322,25 +333,23 @@ class Evaluator:
                           for p in self.setup.roommates)
         if not self.party:
             extra += (sum(counted(board[r]) for r in self.hot_tubs),)
-        key: tuple[object, ...] = (tuple(m), stress, extra)
+        # The memo key holds everything the answer reads: the cards' costs, the stress, the
+        # Hot Tub, and (only when they matter) how many deck cards this board meets.
+        photo_count = self.photo_met_count(board) if self._photo_gate(stress, m) else -1
+        key: tuple[object, ...] = (tuple(m), stress, extra, photo_count)
         found = self.summaries.get(key)
         if found is not None:
             return found
-        a = self.active
         best = self.assemble(board, stress, m, False)
-        if stress[a] >= MAX_STRESS or not self.refresh_order:
-            self.summaries[key] = (best, None)
-            return best, None
-        candidates = self._candidates(board, stress, m)
+        candidates = self._candidates(board, stress, m, photo_count)
         if not candidates:
             self.summaries[key] = (best, None)
             return best, None
-        met = self.met_count(board) if self.decks["disaster"] and any(
-            slot[0] != "photo" for slot in candidates) else -1
-        key = key + (met,)
-        found = self.summaries.get(key)
-        if found is not None:
-            return found
+        if self.decks["disaster"] and any(slot[0] != "photo" for slot in candidates):
+            key = key + (self.met_count(board),)
+            found = self.summaries.get(key)
+            if found is not None:
+                return found
         board_dependent = False
         best_key = rank_key(best)
         best_order = -1
@@ -351,8 +360,7 @@ class Evaluator:
         order = {slot: k for k, slot in enumerate(self.refresh_order)}
         for slot in sorted(candidates, key=lambda c: (c[0] == "photo", order[c])):
             deck_name = "photo" if slot[0] == "photo" else "disaster"
-            deck = self.decks[deck_name]
-            if not deck:
+            if not self.decks[deck_name]:
                 continue
             rank = order[slot]
             i = self.term_of(slot)
@@ -373,35 +381,43 @@ class Evaluator:
             self.summaries[key] = (best, choice)
         return best, choice
 
-    def _candidates(self, board: Board, stress: tuple[int, ...], m: Sequence[int]
-                    ) -> list[Slot]:
-        """The refreshes that can beat not refreshing (see :meth:`end`)."""
+    def _photo_gate(self, stress: tuple[int, ...], m: Sequence[int]) -> bool:
+        """Whether a refresh of an unmet own photo could matter (bonus or win), so that the
+        number of deck photos met on the board is worth counting."""
+        if not self.party or stress[self.active] >= MAX_STRESS or not self.decks["photo"]:
+            return False
+        met = sum(1 for i in self.own_photos if m[i] == 0)
+        unmet = len(self.own_photos) - met
+        return bool(unmet) and (met == 1 or self.taken0 + met + 1 >= self.target
+                                or self.photos_first)
+
+    def _candidates(self, board: Board, stress: tuple[int, ...], m: Sequence[int],
+                    photo_count: int) -> list[Slot]:
+        """The refreshes that can beat not refreshing (see :meth:`end`); ``photo_count`` is
+        how many deck photos the board meets (``-1``: not counted, not needed)."""
         a = self.active
+        if stress[a] >= MAX_STRESS or not self.refresh_order:
+            return []
         fouls = 0
         for i in self.checked:
             if m[i] == 0:
                 fouls += 1
         met = [i for i in self.own_photos if m[i] == 0] if self.party else []
         after_fouls = min(MAX_STRESS, stress[a] + fouls)
-        if (not fouls and len(met) != 1 and not self.relief_rooms and after_fouls < MAX_STRESS
-                and (not self.party or self.taken0 + len(met) + 1 < self.target)
-                and (len(met) < 2 or after_fouls >= 1)):
-            return []
         reliefs = int(len(met) == 2)
         if self.relief_rooms and roommate_room(board, self.setup.roommates[a]) in \
                 self.relief_rooms:
             reliefs += 1
-        if after_fouls >= MAX_STRESS or after_fouls < reliefs:
+        if after_fouls >= MAX_STRESS or after_fouls < reliefs or self.photos_first:
             return self.refresh_order
         found = []
         for slot in self.refresh_order:
             i = self.term_of(slot)
-            if i in (self.own_disaster, self.communal):
+            if i in self.checked:
                 if m[i] == 0:
                     found.append(slot)
-            elif (i in self.own_photos and m[i] > 0
-                  and (len(met) == 1 or self.taken0 + len(met) + 1 >= self.target)
-                  and self.photo_met_count(board)):
+            elif (i in self.own_photos and m[i] > 0 and photo_count > 0
+                  and (len(met) == 1 or self.taken0 + len(met) + 1 >= self.target)):
                 # only a new card that is met can bring the bonus or the win
                 found.append(slot)
         return found

@@ -80,6 +80,7 @@ class ScenarioSearch:
         self.best_line: list[tuple[MeeplePartyState, Action]] = []
         self.won: list[tuple[MeeplePartyState, Action]] | None = None
         self.hints: dict[Hashable, TurnSearch] = {}
+        self.most: dict[Hashable, int] = {}
 
     def run(self) -> bool:
         """Search until a win (``True``) or exhaustion (``False``)."""
@@ -114,26 +115,31 @@ class ScenarioSearch:
                 state.taken + 2 * turns_left < setup.photos_to_win:
             return False  # two photos a turn at most: neither a win nor a better count
         self.meter.node()
-        if turns_left == 1 and searchable(state) and state.current_player() >= 0 and \
-                not self._last_turn_can_win(state):
-            self._finish(key, state)
-            return False
+        if searchable(state) and state.current_player() >= 0:
+            most = state.taken + self._most_photos(state)
+            if most >= setup.photos_to_win and turns_left == 1:
+                pass  # this turn can win: search it for the line
+            elif turns_left == 1 or (most + 2 * (turns_left - 1) < setup.photos_to_win
+                                     and most + 2 * (turns_left - 1) <= self.best_photos):
+                if turns_left == 1 and most > self.best_photos:
+                    self.best_photos, self.best_line = most, []
+                self._finish(key, state)
+                return False
         for action, child in self._ordered(state):
             if self._search(child, line + [(state, action)]):
                 return True
         self._finish(key, state)
         return False
 
-    def _last_turn_can_win(self, state: MeeplePartyState) -> bool:
-        """In the scenario's last turn the turn search is the whole answer: it is exact (the
-        decks are ordered) and sees every outcome of the turn.  Records the turn's best count
-        of photos; ``True`` when the turn can win (then the line is searched for)."""
-        value, _ = self._turn_search(state).value(state)
-        photos = state.taken + round(value[3])
-        if photos > self.best_photos and value[0] < 1.0:
-            self.best_photos = photos
-            self.best_line = []
-        return value[0] >= 1.0
+    def _most_photos(self, state: MeeplePartyState) -> int:
+        """The most photos the rest of this turn can take: exact, from the turn search ranking
+        photos first (the decks are ordered, so nothing is left to chance)."""
+        key = state.key()
+        found = self.most.get(key)
+        if found is None:
+            value, _ = TurnSearch(state, self._left(), photos_first=True).value(state)
+            found = self.most[key] = round(value[0])
+        return found
 
     def _finish(self, key: Hashable, state: MeeplePartyState) -> None:
         self.done[key] = 1
@@ -175,11 +181,17 @@ class ScenarioSearch:
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
         return [(action, child) for _, _, action, child in scored]
 
+    def _left(self) -> Budget:
+        """What is left of the time budget, for the turn searches inside the scenario search
+        (their nodes are not the scenario's positions)."""
+        limit = self.meter.budget.time
+        return Budget(time=None if limit is None else max(0.0, limit - self.meter.elapsed))
+
     def _turn_search(self, state: MeeplePartyState) -> TurnSearch:
         key = (state.turn, state.active)
         found = self.hints.get(key)
         if found is None or found.root.turn != state.turn:
-            found = TurnSearch(state)
+            found = TurnSearch(state, self._left())
             self.hints = {key: found}
         return found
 

@@ -110,13 +110,15 @@ class TurnHint:
 class TurnSearch:
     """One exact search of the rest of a turn."""
 
-    def __init__(self, root: MeeplePartyState, budget: Budget | None = None) -> None:
+    def __init__(self, root: MeeplePartyState, budget: Budget | None = None,
+                 photos_first: bool = False) -> None:
         if not searchable(root):
             raise ValueError("the turn hint needs a position before step 3 of a turn "
                              f"(this one is in phase {root.phase})")
         self.root = root
         self.meter: Meter = (budget or Budget()).start()
-        self.evaluator = Evaluator(root)
+        self.evaluator = Evaluator(root, photos_first)
+        self.photos_first = photos_first
         self.ends: dict[tuple[Board, tuple[int, ...]], tuple[Value, Slot | None]] = {}
         self.table: dict[Hashable, tuple[Value, Action | None]] = {}
 
@@ -138,8 +140,11 @@ class TurnSearch:
         if phase == OVER:
             added = float(sum(state.stress) - self.evaluator.sum0)
             won = state.outcome == "won"
-            return (1.0 if won else 0.0, -1.0 if state.outcome == "lost" else 0.0, -added,
-                    0.0, 0.0), None
+            value = (1.0 if won else 0.0, -1.0 if state.outcome == "lost" else 0.0, -added,
+                     0.0, 0.0)
+            if self.photos_first:
+                value = (0.0, value[0], value[1], value[2], 0.0)
+            return value, None
         if phase == REFRESH:
             value, slot = self.end(state.board, state.stress)
             return value, Refresh(slot)
