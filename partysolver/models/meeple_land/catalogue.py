@@ -93,7 +93,7 @@ def parse_counts(fields: Fields, key: str, default: Any = None) -> Counts:
     """A ``{ green = 2, pink = 1 }`` table of visitors."""
     if default is not None and not fields.has(key):
         fields.raw(key, default)
-        return default  # type: ignore[no-any-return]
+        return default
     table = fields.table(key)
     counts = [0, 0, 0, 0]
     for name in list(table.keys()):

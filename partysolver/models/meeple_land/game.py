@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import lru_cache
 
 from ..protocol import GameInfo
 
@@ -322,6 +323,7 @@ class Footprint:
     ends: tuple[Edge, ...]
 
 
+@lru_cache(maxsize=65536)
 def footprint(tile: Tile, at: Cell, rotation: int) -> Footprint:
     """The cells and path-end edges of ``tile`` placed at ``at`` turned by ``rotation``."""
     quarters = (rotation // 90) % 4

@@ -63,7 +63,8 @@ def document_kind(document: Mapping[str, Any], source: str) -> str:
     game = root.text("game")
     if game != INFO.key:
         raise root.error("game", repr(INFO.key), game)
-    return root.text("kind", "game", choices=KINDS)  # type: ignore[no-any-return]
+    kind: str = root.text("kind", "game", choices=KINDS)
+    return kind
 
 
 def _check_game(root: Fields, kind: str) -> None:

@@ -111,13 +111,19 @@ class Market:
     entrances: int = ENTRANCES_IN_GAME
 
     def of(self, size: str) -> tuple[str, ...]:
-        return getattr(self, size)  # type: ignore[no-any-return]
+        ids: tuple[str, ...] = getattr(self, size)
+        return ids
 
     def tiles(self) -> tuple[str, ...]:
         return self.small + self.medium + self.large
 
     def with_size(self, size: str, ids: Sequence[str]) -> Market:
-        return replace(self, **{size: tuple(sorted(ids))})
+        ordered = tuple(sorted(ids))
+        if size == "small":
+            return replace(self, small=ordered)
+        if size == "medium":
+            return replace(self, medium=ordered)
+        return replace(self, large=ordered)
 
 
 @dataclass(frozen=True)

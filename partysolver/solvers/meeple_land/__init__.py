@@ -1,0 +1,1 @@
+"""Meeple Land solvers: CP-SAT layout puzzles, the brute-force oracle and market hints."""

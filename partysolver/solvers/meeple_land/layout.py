@@ -1,0 +1,663 @@
+"""Layout puzzles in CP-SAT: which pool tiles to place, where and how turned.
+
+One model, built in named steps (:class:`LayoutModel`), every variable named:
+
+1. *placements*: a literal per (tile, anchor cell, rotation) that lies inside the park; turns
+   that give the same cells and path ends are one literal (a symmetric tile is not counted
+   four times); copies of a tile share its literals (``sum <= copies``), so copies need no
+   symmetry breaking.  Each pre-placed tile has one literal, ``keep``;
+2. *coverage*: ``add_at_most_one`` over the literals covering each cell; ``cover[c]``;
+3. *path ends*: ``end[c,d]`` = a placed tile has a path end on side ``d`` of cell ``c``;
+4. *connections*: ``conn`` across each inner segment needs a path end on both sides;
+5. *connectivity* inside the model, as a rank/parent tree rooted at the entrances: every
+   covered cell picks exactly one parent arc, either from an entrance its tile's path end lies
+   on, or from a neighbouring cell of the same tile, or across a connection, and ranks grow
+   along arcs (so the arcs form a tree and every tile is reachable);
+6. *dead ends*: ``dead`` >= a path end facing a covered cell without a path end back (and an
+   entrance running into a tile with no path end there);
+7. *services*: ``served[p,s]`` only when a tile providing ``s`` has a path end facing one of
+   placement ``p``'s path ends (a direct connection);
+8. *seating*: a transportation of the visitors (by colour) to space classes (colour or joker,
+   special or not), whose capacities count the placed tiles' spaces and the served special
+   ones: the exact weighted matching of :mod:`~partysolver.models.meeple_land.seating`;
+9. *variety*: ``has[type]`` and the variety table as an element constraint;
+10. *requirements*: budget, no dead ends, seat everybody, targets, required and pre-placed
+    tiles, each enforced by its own literal (assumptions name the conflicting ones);
+11. *redundant* constraints, labelled: every placed tile has a path end facing a path end or
+    an entrance, and the placed area fits the free area.
+
+Every returned layout is re-checked by the park verifier (:meth:`Puzzle.check` and the
+:class:`~partysolver.models.meeple_land.park.Layout` score).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ortools.sat.python import cp_model
+
+from ...models.meeple_land.game import (
+    COLOURS,
+    JOKER,
+    SERVICES,
+    SIDES,
+    VISITOR_VALUE,
+    Cell,
+    Edge,
+    Placement,
+    Tile,
+    facing,
+    neighbour,
+    variety_points,
+)
+from ...models.meeple_land.park import Layout, Piece, candidate_pieces
+from ...models.meeple_land.puzzle import Puzzle, Requirement
+from ...models.meeple_land.seating import CLASSES
+from ..budget import Status, Verdict
+
+DEFAULT_COUNT_LIMIT = 1000
+Mode = Literal["optimize", "explain", "count"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A placement the model may choose (``fixed``: a pre-placed tile)."""
+
+    placement: Placement
+    piece: Piece
+    literal: cp_model.IntVar
+    fixed: int | None = None
+    """Index of the pre-placed tile, ``None`` for a pool tile."""
+
+    @property
+    def tile(self) -> Tile:
+        return self.piece.tile
+
+
+@dataclass(frozen=True)
+class LayoutResult:
+    """A solved (or not) layout puzzle."""
+
+    status: Status
+    objective: int | None
+    """The objective's value of the layout found (from the park verifier)."""
+    bound: int | None
+    """The best proven bound on the objective (equals ``objective`` when optimal)."""
+    placements: tuple[Placement, ...] = ()
+    """The pool tiles placed (pre-placed tiles are not repeated)."""
+    layout: Layout | None = None
+    build_order: tuple[int, ...] = ()
+    """Indices into ``layout.pieces``: every tile connects when placed."""
+    conflict: tuple[Requirement, ...] = ()
+    """For ``infeasible``: requirements that cannot all hold together (minimal)."""
+    count: int | None = None
+    """Distinct optimal layouts (projected onto placements), when counted."""
+    count_complete: bool = False
+    usage: dict[str, Any] = field(default_factory=dict)
+
+
+# -- the model --------------------------------------------------------------------------------
+
+
+class LayoutModel:
+    """The CP-SAT model of one puzzle (see the module docstring for the steps)."""
+
+    def __init__(self, puzzle: Puzzle, mode: Mode = "optimize") -> None:
+        self.puzzle = puzzle
+        self.plot = puzzle.plot
+        self.mode = mode
+        self.explain = mode == "explain"
+        self.exact = mode == "count"
+        """Counting: every auxiliary variable is a function of the placement literals, so
+        each solution of the model is a different layout (but for the seating flows)."""
+        self.model = cp_model.CpModel()
+        self.model.name = f"meeple-land layout {puzzle.name or ''}".strip()
+        self.cells: list[Cell] = self.plot.sorted_cells()
+        self.requirement_literals: dict[str, cp_model.IntVar] = {}
+        self._add_placements()
+        self._add_coverage()
+        self._add_path_ends()
+        self._add_connections()
+        if self.exact:
+            self._add_distances()
+        else:
+            self._add_connectivity()
+        self._add_dead_ends()
+        self._add_services()
+        self._add_seating()
+        self._add_variety()
+        self._add_requirements()
+        self._add_redundant()
+        if mode == "optimize":
+            self.model.maximize(self.objective_expr())
+
+    # 1. placements -------------------------------------------------------------------------
+
+    def _add_placements(self) -> None:
+        self.candidates: list[Candidate] = []
+        self.by_tile: dict[str, list[Candidate]] = {}
+        for i, placement in enumerate(self.puzzle.pre_placed()):
+            tile = self.puzzle.catalogue.tile(placement.tile)
+            piece = Piece.make(0, placement, tile)
+            literal = self.model.new_bool_var(f"keep_{i}_{placement}")
+            self.candidates.append(Candidate(placement, piece, literal, i))
+        for tile in self.puzzle.pool_tiles():
+            seen: set[tuple[tuple[Cell, ...], tuple[Edge, ...]]] = set()
+            options = []
+            for placement, piece in candidate_pieces(self.plot, tile)[0]:
+                if (piece.cells, piece.ends) in seen:
+                    continue
+                seen.add((piece.cells, piece.ends))
+                literal = self.model.new_bool_var(f"place_{tile.id}_{placement.at[0]}_"
+                                                  f"{placement.at[1]}_r{placement.rotation}")
+                options.append(Candidate(placement, piece, literal))
+            self.by_tile[tile.id] = options
+            self.candidates += options
+            copies = self.puzzle.pool_counts()[tile.id]
+            self.model.add(sum(c.literal for c in options) <= copies)
+        self.covering: dict[Cell, list[Candidate]] = {c: [] for c in self.cells}
+        self.ending: dict[Edge, list[Candidate]] = {}
+        for cand in self.candidates:
+            for cell in cand.piece.cells:
+                self.covering[cell].append(cand)
+            for edge in cand.piece.ends:
+                self.ending.setdefault(edge, []).append(cand)
+
+    # 2. coverage ---------------------------------------------------------------------------
+
+    def _add_coverage(self) -> None:
+        self.cover: dict[Cell, cp_model.IntVar] = {}
+        for cell in self.cells:
+            literals = [c.literal for c in self.covering[cell]]
+            var = self.model.new_bool_var(f"cover_{cell[0]}_{cell[1]}")
+            self.model.add_at_most_one(literals)
+            self.model.add(var == sum(literals))
+            self.cover[cell] = var
+
+    # 3. path ends --------------------------------------------------------------------------
+
+    def _add_path_ends(self) -> None:
+        self.end: dict[Edge, cp_model.IntVar] = {}
+        for edge, cands in sorted(self.ending.items()):
+            var = self.model.new_bool_var(f"end_{edge[0][0]}_{edge[0][1]}_{edge[1].name}")
+            self.model.add(var == sum(c.literal for c in cands))
+            self.end[edge] = var
+
+    # 4. connections ------------------------------------------------------------------------
+
+    def _add_connections(self) -> None:
+        """``conn[(a, d)]``: the tiles on both sides of the segment have a path end on it."""
+        self.conn: dict[Edge, cp_model.IntVar] = {}
+        for edge, here in self.end.items():
+            other = facing(edge)
+            there = self.end.get(other)
+            if there is None or edge > other:
+                continue
+            var = self.model.new_bool_var(f"conn_{edge[0][0]}_{edge[0][1]}_{edge[1].name}")
+            self.model.add_implication(var, here)
+            self.model.add_implication(var, there)
+            if self.exact:
+                self.model.add_bool_or([var, here.negated(), there.negated()])
+            self.conn[edge] = self.conn[other] = var
+
+    # 5. connectivity -----------------------------------------------------------------------
+
+    def _add_connectivity(self) -> None:
+        """A rank/parent tree rooted at the entrances spans every covered cell."""
+        n = len(self.cells)
+        self.rank = {c: self.model.new_int_var(0, n, f"rank_{c[0]}_{c[1]}") for c in self.cells}
+        self.arcs: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        for cell in self.cells:
+            parents = []
+            for edge in self.plot.entrances:
+                if edge[0] == cell and edge in self.end:
+                    root = self.model.new_bool_var(f"root_{cell[0]}_{cell[1]}_{edge[1].name}")
+                    self.model.add_implication(root, self.end[edge])
+                    self.model.add(self.rank[cell] == 0).only_enforce_if(root)
+                    parents.append(root)
+            for side in SIDES:
+                other = neighbour(cell, side)
+                if other not in self.cover:
+                    continue
+                same = [c.literal for c in self.covering[cell]
+                        if other in c.piece.cells]
+                link = self.conn.get((cell, side))
+                if not same and link is None:
+                    continue
+                arc = self.model.new_bool_var(f"arc_{other[0]}_{other[1]}_to_{cell[0]}_"
+                                              f"{cell[1]}")
+                self.model.add(arc <= sum(same) + (link if link is not None else 0))
+                self.model.add(self.rank[cell] >= self.rank[other] + 1).only_enforce_if(arc)
+                self.arcs[(other, cell)] = arc
+                parents.append(arc)
+            self.model.add(sum(parents) == self.cover[cell])
+
+    def _add_distances(self) -> None:
+        """Connectivity for counting: ``dist[c]`` is the exact number of steps from an
+        entrance (the unique solution of ``dist = min(0 at an entrance path end, neighbour +
+        1 across a connection or inside a tile)``); a covered cell must have a finite one."""
+        far = len(self.cells) + 1
+        self.dist = {c: self.model.new_int_var(0, far, f"dist_{c[0]}_{c[1]}")
+                     for c in self.cells}
+        for cell in self.cells:
+            terms: list[Any] = []
+            for edge in self.plot.entrances:
+                if edge[0] == cell and edge in self.end:
+                    terms.append(far - far * self.end[edge])
+            for side in SIDES:
+                other = neighbour(cell, side)
+                if other not in self.cover:
+                    continue
+                same = [c.literal for c in self.covering[cell] if other in c.piece.cells]
+                link = self.conn.get((cell, side))
+                if not same and link is None:
+                    continue
+                active = self.model.new_bool_var(f"step_{other[0]}_{other[1]}_to_{cell[0]}_"
+                                                 f"{cell[1]}")
+                self.model.add(active == sum(same) + (link if link is not None else 0))
+                term = self.model.new_int_var(1, far, f"via_{other[0]}_{other[1]}_to_"
+                                              f"{cell[0]}_{cell[1]}")
+                self.model.add(term == self.dist[other] + 1).only_enforce_if(active)
+                self.model.add(term == far).only_enforce_if(active.negated())
+                terms.append(term)
+            if terms:
+                self.model.add_min_equality(self.dist[cell], terms)
+            else:
+                self.model.add(self.dist[cell] == far)
+            self.model.add(self.dist[cell] < far).only_enforce_if(self.cover[cell])
+
+    # 6. dead ends --------------------------------------------------------------------------
+
+    def _add_dead_ends(self) -> None:
+        self.dead: dict[Edge, cp_model.IntVar] = {}
+        self.entrance_dead: dict[Edge, cp_model.IntVar] = {}
+        for edge, here in self.end.items():
+            other = facing(edge)
+            if other[0] not in self.cover:
+                continue  # the park's boundary: no cost
+            var = self.model.new_bool_var(f"dead_{edge[0][0]}_{edge[0][1]}_{edge[1].name}")
+            back = self.end.get(other, 0)
+            self.model.add(var >= here + self.cover[other[0]] - back - 1)
+            if self.exact:
+                self.model.add_implication(var, here)
+                self.model.add_implication(var, self.cover[other[0]])
+                self.model.add(var + back <= 1)
+            self.dead[edge] = var
+        for edge in self.plot.entrances:
+            if edge[0] not in self.cover:
+                continue
+            var = self.model.new_bool_var(f"dead_entrance_{edge[0][0]}_{edge[0][1]}_"
+                                          f"{edge[1].name}")
+            self.model.add(var >= self.cover[edge[0]] - self.end.get(edge, 0))
+            if self.exact:
+                self.model.add_implication(var, self.cover[edge[0]])
+                self.model.add(var + self.end.get(edge, 0) <= 1)
+            self.entrance_dead[edge] = var
+        self.dead_count = sum(self.dead.values()) + sum(self.entrance_dead.values())
+
+    # 7. services ---------------------------------------------------------------------------
+
+    def _add_services(self) -> None:
+        """``served[(candidate, service)]`` only when a tile providing the service is directly
+        connected to the candidate attraction."""
+        self.service_end: dict[tuple[Edge, str], Any] = {}
+        for edge, cands in self.ending.items():
+            for service in SERVICES:
+                providers = [c.literal for c in cands if service in c.tile.services]
+                if providers:
+                    self.service_end[(edge, service)] = sum(providers)
+        self.served: dict[tuple[int, str], cp_model.IntVar] = {}
+        for k, cand in enumerate(self.candidates):
+            needed = sorted({s.service for s in cand.tile.spaces if s.service})
+            for service in needed:
+                supply = [self.service_end[(facing(e), service)] for e in cand.piece.ends
+                          if (facing(e), service) in self.service_end]
+                var = self.model.new_bool_var(f"served_{cand.placement}_{service}")
+                self.model.add_implication(var, cand.literal)
+                self.model.add(var <= sum(supply))
+                if self.exact:
+                    for one in supply:
+                        self.model.add(var >= cand.literal + one - 1)
+                self.served[(k, service)] = var
+
+    # 8. seating ----------------------------------------------------------------------------
+
+    def _add_seating(self) -> None:
+        visitors = self.puzzle.visitors
+        self.seated: list[Any] = [0, 0, 0, 0]
+        puzzle = self.puzzle
+        matters = puzzle.objective != "variety" or puzzle.seat_all \
+            or puzzle.min_reputation is not None
+        if not any(visitors) or not matters:
+            return
+        capacity: list[Any] = [0] * len(CLASSES)
+        for k, cand in enumerate(self.candidates):
+            for space in cand.tile.spaces:
+                cls = CLASSES.index((space.colour, space.service is not None))
+                literal = self.served[(k, space.service)] if space.service else cand.literal
+                capacity[cls] = capacity[cls] + literal
+        flows: dict[tuple[int, int], cp_model.IntVar] = {}
+        for c, colour in enumerate(COLOURS):
+            if not visitors[c]:
+                continue
+            for k, (accepts, _) in enumerate(CLASSES):
+                if accepts in (colour, JOKER) and not isinstance(capacity[k], int):
+                    flows[(c, k)] = self.model.new_int_var(0, visitors[c],
+                                                           f"seat_{colour}_on_{accepts}_{k}")
+            self.seated[c] = sum(v for (cc, _), v in flows.items() if cc == c)
+            self.model.add(self.seated[c] <= visitors[c])
+        for k in range(len(CLASSES)):
+            into = [v for (_, kk), v in flows.items() if kk == k]
+            if into:
+                self.model.add(sum(into) <= capacity[k])
+
+    def seated_value(self) -> Any:
+        return sum(VISITOR_VALUE[c] * self.seated[c] for c in range(len(COLOURS)))
+
+    # 9. variety ----------------------------------------------------------------------------
+
+    def _add_variety(self) -> None:
+        kinds: dict[str, list[cp_model.IntVar]] = {}
+        for cand in self.candidates:
+            if cand.tile.attraction is not None:
+                kinds.setdefault(cand.tile.attraction, []).append(cand.literal)
+        self.has = {}
+        for kind, literals in sorted(kinds.items()):
+            var = self.model.new_bool_var(f"has_{kind}")
+            self.model.add(var <= sum(literals))
+            if self.exact:
+                for literal in literals:
+                    self.model.add_implication(literal, var)
+            self.has[kind] = var
+        self.types = self.model.new_int_var(0, len(kinds), "types")
+        self.model.add(self.types == sum(self.has.values()))
+        self.variety = self.model.new_int_var(0, variety_points(len(kinds)), "variety_points")
+        self.model.add_element(self.types, [variety_points(i) for i in range(len(kinds) + 1)],
+                               self.variety)
+
+    def reputation_expr(self) -> Any:
+        total = sum(n * v for n, v in zip(self.puzzle.visitors, VISITOR_VALUE, strict=True))
+        return self.variety + 2 * self.seated_value() - total - 2 * self.dead_count
+
+    def objective_expr(self) -> Any:
+        if self.puzzle.objective == "variety":
+            return self.types
+        if self.puzzle.objective == "seated":
+            return sum(self.seated)
+        return self.reputation_expr()
+
+    # 10. requirements ----------------------------------------------------------------------
+
+    def _requirement(self, requirement: Requirement) -> cp_model.IntVar:
+        literal = self.model.new_bool_var(f"require_{requirement.key}")
+        if not self.explain:
+            self.model.add(literal == 1)
+        self.requirement_literals[requirement.key] = literal
+        return literal
+
+    def _add_requirements(self) -> None:
+        puzzle = self.puzzle
+        self.requirements = puzzle.requirements()
+        by_key = {r.key: r for r in self.requirements}
+        pool = [c for c in self.candidates if c.fixed is None]
+        self.spent = sum(c.tile.cost * c.literal for c in pool)
+        for requirement in self.requirements:
+            literal = self._requirement(requirement)
+            key = requirement.key
+            if key == "budget":
+                assert puzzle.budget is not None
+                self.model.add(self.spent <= puzzle.budget).only_enforce_if(literal)
+            elif key == "no-dead-ends":
+                self.model.add(self.dead_count == 0).only_enforce_if(literal)
+            elif key == "seat-all":
+                self.model.add(sum(self.seated) == sum(puzzle.visitors)).only_enforce_if(literal)
+            elif key == "min-reputation":
+                self.model.add(self.reputation_expr() >= puzzle.min_reputation
+                               ).only_enforce_if(literal)
+            elif key == "min-variety":
+                self.model.add(self.types >= puzzle.min_variety).only_enforce_if(literal)
+            elif key.startswith("required:"):
+                tile_id = key.split(":", 1)[1]
+                wanted = puzzle.required.count(tile_id)
+                self.model.add(sum(c.literal for c in self.by_tile[tile_id]) >= wanted
+                               ).only_enforce_if(literal)
+            elif key.startswith("placed:"):
+                index = int(key.split(":", 1)[1])
+                keep = next(c for c in self.candidates if c.fixed == index)
+                self.model.add(keep.literal == 1).only_enforce_if(literal)
+            else:  # pragma: no cover - every requirement kind is handled above
+                raise ValueError(f"unknown requirement {by_key[key]}")
+
+    # 11. redundant constraints -------------------------------------------------------------
+
+    def _add_redundant(self) -> None:
+        """Implied by the rules; stated to help propagation."""
+        entrances = set(self.plot.entrances)
+        for cand in self.candidates:
+            # Redundant: a placed tile is reachable, so one of its path ends meets a path end
+            # of another tile or an entrance.
+            if any(e in entrances for e in cand.piece.ends):
+                continue
+            facing_ends = [self.end[facing(e)] for e in cand.piece.ends if facing(e) in self.end]
+            self.model.add(sum(facing_ends) >= cand.literal)
+        # Redundant: the placed area fits the park.
+        self.model.add(sum(c.tile.area * c.literal for c in self.candidates) <= len(self.cells))
+
+    # -- reading a solution ------------------------------------------------------------------
+
+    def chosen(self, solver: cp_model.CpSolver) -> list[Candidate]:
+        return [c for c in self.candidates if solver.boolean_value(c.literal)]
+
+
+# -- solving ----------------------------------------------------------------------------------
+
+
+PORTFOLIO = ("default_lp", "max_lp", "core", "quick_restart", "reduced_costs", "no_lp")
+"""Full-problem CP-SAT subsolvers, in the order workers get them: ``max_lp`` (the full
+linear relaxation) closes the objective bound of layouts that ``default_lp`` alone leaves
+wide open, and the reverse happens too, so even one worker interleaves the two."""
+
+
+def _parameters(solver: cp_model.CpSolver, time_limit: float | None, workers: int | None,
+                seed: int | None) -> int:
+    """One worker with a seed (deterministic); otherwise ``workers`` threads (default: one
+    per core, up to 8).  Below 8 workers the subsolvers of :data:`PORTFOLIO` are interleaved
+    (CP-SAT would otherwise give a 2-worker search a single full-problem subsolver)."""
+    count = 1 if seed is not None else (workers or default_workers())
+    params = solver.parameters
+    params.num_workers = count
+    if seed is not None:
+        params.random_seed = seed
+    if count < 8:  # CP-SAT's own portfolio from 8 workers on has both
+        params.interleave_search = True
+        params.subsolvers.extend(PORTFOLIO[:max(2, count)])
+    if time_limit is not None:
+        params.max_time_in_seconds = max(0.01, time_limit)
+    return count
+
+
+def default_workers() -> int:
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
+                 seed: int | None = None, count: bool = False,
+                 count_limit: int = DEFAULT_COUNT_LIMIT) -> LayoutResult:
+    """Solve ``puzzle`` to proven optimality within ``time_limit`` seconds (``None``: no
+    limit).  With ``seed`` the search uses one worker and is reproducible."""
+    started = time.perf_counter()
+    built = LayoutModel(puzzle)
+    build_seconds = time.perf_counter() - started
+    solver = cp_model.CpSolver()
+    used_workers = _parameters(solver, time_limit, workers, seed)
+    code = solver.solve(built.model)
+    usage: dict[str, Any] = {
+        "seconds": round(time.perf_counter() - started, 3),
+        "build_seconds": round(build_seconds, 3), "workers": used_workers,
+        "variables": len(built.model.proto.variables),
+        "constraints": len(built.model.proto.constraints),
+        "placements": len(built.candidates), "conflicts": solver.num_conflicts,
+        "branches": solver.num_branches,
+    }
+    if code == cp_model.INFEASIBLE:
+        remaining = None if time_limit is None else max(
+            0.5, time_limit - (time.perf_counter() - started))
+        conflict = explain_infeasible(puzzle, remaining)
+        usage["seconds"] = round(time.perf_counter() - started, 3)
+        return LayoutResult("infeasible", None, None, conflict=conflict, usage=usage)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return LayoutResult("unknown", None, None, usage=usage)
+    chosen = built.chosen(solver)
+    placements = tuple(sorted(c.placement for c in chosen if c.fixed is None))
+    layout, value = verify_layout(puzzle, placements)
+    optimal = code == cp_model.OPTIMAL
+    model_value = round(solver.objective_value)
+    if optimal and value != model_value:
+        raise RuntimeError(f"the park verifier scores the optimal layout {value}, the model "
+                           f"{model_value}: the model is wrong")
+    bound = model_value if optimal else int(solver.best_objective_bound)
+    order = layout.build_order(range(len(puzzle.placed)))
+    assert order is not None
+    result = LayoutResult("optimal" if optimal else "feasible", value, bound, placements, layout,
+                          tuple(order), usage=usage)
+    if count and optimal:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        n, complete = count_optimal(puzzle, value, left, count_limit)
+        usage["seconds"] = round(time.perf_counter() - started, 3)
+        return LayoutResult(result.status, value, bound, placements, layout, tuple(order),
+                            count=n, count_complete=complete, usage=usage)
+    return result
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    """Whether a puzzle's requirements can all hold: a witness layout or the conflict."""
+
+    verdict: Verdict
+    layout: Layout | None = None
+    conflict: tuple[Requirement, ...] = ()
+
+
+def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
+                seed: int | None = None) -> Feasibility:
+    """Any layout meeting every requirement (no objective), or the requirements that
+    conflict; ``unknown`` when the time runs out first."""
+    started = time.perf_counter()
+    built = LayoutModel(puzzle)
+    built.model.clear_objective()
+    solver = cp_model.CpSolver()
+    _parameters(solver, time_limit, workers, seed)
+    code = solver.solve(built.model)
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        placements = sorted(c.placement for c in built.chosen(solver) if c.fixed is None)
+        layout, _ = verify_layout(puzzle, placements)
+        return Feasibility("solvable", layout)
+    if code == cp_model.INFEASIBLE:
+        left = None if time_limit is None else max(
+            0.5, time_limit - (time.perf_counter() - started))
+        return Feasibility("unsolvable", conflict=explain_infeasible(puzzle, left))
+    return Feasibility("unknown")
+
+
+def verify_layout(puzzle: Puzzle, placements: Sequence[Placement]) -> tuple[Layout, int]:
+    """Re-check a layout with the park verifier; its objective value.  A layout the verifier
+    rejects is a bug of the model, never an answer."""
+    problems = puzzle.check(placements)
+    if problems:
+        listed = "; ".join(p.message for p in problems)
+        raise RuntimeError(f"the park verifier rejects the model's layout: {listed}")
+    layout = puzzle.layout_of(placements)
+    return layout, puzzle.value(layout.score(puzzle.visitors))
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Collects the distinct layouts (sets of pool placements) of an enumeration."""
+
+    def __init__(self, pool: list[Candidate], limit: int) -> None:
+        super().__init__()
+        self.pool = pool
+        self.limit = limit
+        self.layouts: set[frozenset[Placement]] = set()
+        self.stopped = False
+
+    def on_solution_callback(self) -> None:
+        self.layouts.add(frozenset(c.placement for c in self.pool
+                                   if self.boolean_value(c.literal)))
+        if len(self.layouts) >= self.limit:
+            self.stopped = True
+            self.stop_search()
+
+
+def count_optimal(puzzle: Puzzle, value: int, time_limit: float | None,
+                  limit: int = DEFAULT_COUNT_LIMIT) -> tuple[int, bool]:
+    """How many distinct layouts (sets of placements) reach ``value``.
+
+    The counting model (``mode="count"``) defines every auxiliary variable as a function of
+    the placement literals (exact distances instead of a parent tree, reified connections,
+    dead ends, services and types), requires the objective to reach ``value`` and lets CP-SAT
+    enumerate every solution (one worker, as enumeration needs); layouts are collected as
+    sets of placements, so alternative seatings of the same layout count once.  Every layout
+    is re-checked by the park verifier.  Returns the count and whether it is complete (not cut
+    by the time limit or ``limit``)."""
+    built = LayoutModel(puzzle, "count")
+    built.model.add(built.objective_expr() >= value)
+    pool = [c for c in built.candidates if c.fixed is None]
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    collector = _Collector(pool, limit)
+    code = solver.solve(built.model, collector)
+    for layout in collector.layouts:
+        _, again = verify_layout(puzzle, sorted(layout))
+        if again != value:
+            raise RuntimeError(f"a counted layout scores {again}, not the optimum {value}: "
+                               "the counting model is wrong")
+    complete = code == cp_model.OPTIMAL and not collector.stopped
+    return len(collector.layouts), complete
+
+
+def explain_infeasible(puzzle: Puzzle, time_limit: float | None = None
+                       ) -> tuple[Requirement, ...]:
+    """A minimal set of the puzzle's requirements that cannot hold together.
+
+    The model is built with one literal per requirement, passed to CP-SAT as assumptions (no
+    objective, one worker: what assumptions need); the core CP-SAT returns
+    (``sufficient_assumptions_for_infeasibility``) is then shrunk by deletion: a requirement
+    stays only if dropping it makes the rest feasible.
+    """
+    built = LayoutModel(puzzle, "explain")
+    literals = built.requirement_literals
+    by_index = {literals[r.key].index: r.key for r in built.requirements}
+    started = time.perf_counter()
+
+    def core_of(keys: list[str]) -> list[str] | None:
+        """The core of ``keys`` when they are infeasible together, else ``None``."""
+        built.model.clear_assumptions()
+        built.model.add_assumptions([literals[k] for k in keys])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(
+                0.05, time_limit - (time.perf_counter() - started))
+        if solver.solve(built.model) != cp_model.INFEASIBLE:
+            return None
+        core = {by_index[i] for i in solver.sufficient_assumptions_for_infeasibility()
+                if i in by_index}
+        return [k for k in keys if k in core] or keys
+
+    needed = core_of([r.key for r in built.requirements])
+    if needed is None:  # out of time: every requirement is a suspect
+        return tuple(built.requirements)
+    for key in list(needed):
+        if key not in needed:
+            continue
+        smaller = core_of([k for k in needed if k != key])
+        if smaller is not None:
+            needed = smaller
+    return tuple(r for r in built.requirements if r.key in needed)
