@@ -24,8 +24,10 @@ EXACT_NODES = click.Option(["--exact-nodes"], type=click.IntRange(min=1),
 ITERATIONS = click.Option(["--mcts-iterations"], type=click.IntRange(min=1), default=None,
                           help="tea-party: MCTS iterations when the exact search does not fit "
                                f"(default {solver.DEFAULT_MCTS_ITERATIONS}).")
-SOLVE_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
-                           help="Node budget of an exact search (default: unlimited).")
+SOLVE_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1),
+                           default=solver.DEFAULT_SOLVE_NODES, show_default=True,
+                           help="Node budget of an exact search (its table grows with it: "
+                                "about 300 bytes a node).")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:

@@ -38,6 +38,9 @@ DEFAULT_EXACT_NODES = 300_000
 
 DEFAULT_MCTS_ITERATIONS = 10_000
 
+DEFAULT_SOLVE_NODES = 10_000_000
+"""Nodes an exact ``solve`` may use by default (the table holds about as many entries)."""
+
 ENDGAME_LOOSE = 5
 """MCTS leaves with at most this many heroes outside the stomachs are valued exactly..."""
 ENDGAME_NODES = 4_000
