@@ -68,6 +68,10 @@ VARIANT = click.Option(["--variant"], type=click.Choice(list(VARIANTS)), default
                        show_default=True, help="meeple-party: a party, or the Hot Tub challenge.")
 START = click.Option(["--start"], type=click.Choice([str(t) for t in START_TIMES]), default="12",
                      show_default=True, help="meeple-party: the hour the party starts.")
+HINT_NODES = click.Option(["--hint-nodes"], type=click.IntRange(min=0),
+                          default=policies.SIMULATION_NODES, show_default=True,
+                          help="meeple-party: the hint policy's budget per decision in played "
+                               "games (nodes; 0: the exact hint every time, slow).")
 PLOT = click.Option(["--plot"], type=click.Path(dir_okay=False, path_type=Path), default=None,
                     help="meeple-party: draw the distribution of photos and stress to a PNG.")
 
@@ -203,8 +207,8 @@ class MeeplePartyCommands(GameCommands):
         "hint": [MAX_NODES],
         "solve": [MAX_NODES],
         "render": [MAX_NODES],
-        "verify": [VERIFY_GAMES],
-        "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT],
+        "verify": [VERIFY_GAMES, HINT_NODES],
+        "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT, HINT_NODES],
     }
     policies = ("hint", "random")
 
@@ -387,8 +391,9 @@ class MeeplePartyCommands(GameCommands):
             if state.phase == OVER:
                 raise InputError(document.source, None, "a party that is not over, to play "
                                  "games from")
-            result = simulate(policies.FromPosition(state), [policies.HintPolicy()], games,
-                              seed=options.rng_seed, stats=policies.party_figures)
+            budget = options.extra.get("hint_nodes", policies.SIMULATION_NODES) or None
+            result = simulate(policies.FromPosition(state), [policies.HintPolicy(budget)],
+                              games, seed=options.rng_seed, stats=policies.party_figures)
             rate = result.seat_rates()[0]
             wins = [i for i, r in enumerate(result.records) if r.figures["won"]]
             out["simulation"] = {"games": games, "policy": "hint", "win": rate.as_json()}
@@ -418,11 +423,18 @@ class MeeplePartyCommands(GameCommands):
             raise InputError("--house", None, f"a house that seats {n} player(s)",
                              str(error)) from None
         names = policies_ or ("hint",)
-        chosen = [policies.make_policy(name) for name in names]
+        budget = extra.get("hint_nodes", policies.SIMULATION_NODES) or None
+        chosen = [policies.make_policy(name, budget) for name in names]
         result = simulate(factory, chosen, games, seed=options.rng_seed,
                           rotate=extra.get("rotate", False), stats=policies.party_figures,
                           workers=extra.get("workers", 1), progress=progress)
         report = _simulation_report(result, factory, names)
+        if "hint" in names:
+            report.data["hint_nodes"] = budget
+            report = Report(report.data, report.text + "\nhint policy: " + (
+                "the exact turn hint at every decision" if budget is None else
+                f"exact when a decision fits in {budget:,} nodes, else the most promising "
+                "options first (--hint-nodes)"))
         plot = extra.get("plot")
         if plot is not None:
             _plot(result, factory, plot)

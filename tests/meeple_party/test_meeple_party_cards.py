@@ -226,3 +226,31 @@ effects = [
     again = load_cards(Fields(cards.as_document(), "again"))
     assert again == cards
     assert all(e.describe() for e in cards.surprises[0].effects)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.sampled_from(PIECES)), max_size=14),
+       st.sampled_from([FLIRT, COOL, JERK]))
+def test_deck_tables_agree_with_each_condition(placed: list[tuple[int, int]],
+                                               active: int) -> None:
+    """The solver's whole-deck shortcuts (per-room cost vectors, met bit masks) give what each
+    condition says on its own, multi-clause cards included."""
+    from partysolver.solvers.meeple_party.evaluate import MetMasks, TermTable
+
+    house = data.house("easy")
+    cards = data.cards("house")
+
+    def resolve(selector: str) -> tuple[int, ...]:
+        return tuple(range(house.size)) if selector == "any" else house.of_kind(selector)
+
+    board = [0] * house.size
+    for room, piece in placed:
+        if piece >= ROOMMATE and any(r >> 3 * piece & 7 for r in board):
+            continue
+        board[room] += UNIT[piece]
+    conditions = [CompiledCondition(c.condition, resolve, active)
+                  for c in (*cards.photos, *cards.disasters)]
+    table = TermTable(conditions, house.size)
+    assert table.values(tuple(board)) == [c.cost(tuple(board)) for c in conditions]
+    masks = MetMasks(conditions, house.size)
+    assert masks.count(tuple(board)) == sum(c.met(tuple(board)) for c in conditions)

@@ -9,7 +9,7 @@ from meeple_party_helpers import random_small
 
 from partysolver.models.documents import parse_document
 from partysolver.models.meeple_party import data, load_state
-from partysolver.models.meeple_party.game import CAT, DOG, WHITE, Mingle
+from partysolver.models.meeple_party.game import CAT, DOG, WHITE, Dealt, Drawn, Mingle
 from partysolver.models.meeple_party.state import (
     SURPRISE,
     WELCOMED_WHITE,
@@ -279,3 +279,52 @@ def test_search_equals_brute_force_with_ordered_house_decks(seed: int) -> None:
     fast, _ = TurnSearch(state).value(state)
     slow, _ = brute_force(state, "rules")
     assert rank_key(fast) == rank_key(slow)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_incremental_evaluation_of_mingles_equals_the_full_one(seed: int) -> None:
+    from partysolver.models.meeple_party.board import mingle_boards
+    from partysolver.solvers.meeple_party.evaluate import Evaluator
+    from partysolver.solvers.meeple_party.turn import touched
+
+    state = random_small(seed, guests=6, players=3, difficulty="hard")
+    state = state.apply(state.legal_actions()[0])
+    terms = Evaluator(state).terms
+    near = terms.near(state.board)
+    for code, board in mingle_boards(state.board, state.setup.house):
+        if code[4] is None and code[2] >= 0:
+            continue
+        assert near.values(board, touched(code)) == terms.values(board)
+
+
+def test_mingled_surprises_on_packed_boards_equal_the_brute_force() -> None:
+    """Two white meeples at the party: every mingle of one draws a surprise card (the small
+    deck has a Conga Line, a removal, an arrival from the bag and a card that stays)."""
+    state = random_small(12, guests=0, players=3, difficulty="hard")
+    board = list(state.board)
+    board[3] += 1 << 3 * WHITE
+    board[6] += 1 << 3 * WHITE
+    bag = list(state.bag)
+    bag[WHITE] -= 2
+    state = replace(state, board=tuple(board), bag=tuple(bag))
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(fast) == rank_key(slow)
+
+
+def test_an_ordered_bag_of_flirts_is_not_empty() -> None:
+    """An ordered bag is a sequence of kinds, and the Flirt is kind 0: a bag of Flirts must
+    still deal (an early version asked ``any(bag)``)."""
+    from meeple_party_helpers import random_ordered
+
+    from partysolver.models.meeple_party.state import EFFECT
+
+    state = random_ordered(1, guests=0, players=1)
+    card = state.setup.cards.surprise_ids["party-crasher"]
+    deck = (card,) + tuple(c for c in state.surprise_deck if c != card)
+    state = replace(state, bag=(0, 0, 0), phase=SURPRISE, drawn=-1, white=WELCOMED_WHITE,
+                    surprise_deck=deck)
+    assert state.chance_outcomes()[0][0] == Dealt("surprise", card)
+    resolved = state.apply(Dealt("surprise", card))
+    assert resolved.phase == EFFECT and resolved.bag_size() == 3
+    assert resolved.chance_outcomes()[0][0] == Drawn(0)

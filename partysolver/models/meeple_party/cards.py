@@ -78,11 +78,22 @@ SUPPLY_BY_TYPE = (6, 6, 6, 6, 6, 5, 1, 1, 1, 1, 1)
 """The most meeples of each type the game has (for "impossible card" checks)."""
 
 
+_TYPES: dict[int, tuple[int, ...]] = {}
+
+
 def room_types(room: int) -> tuple[int, ...]:
-    """Counted meeples of each type in a packed room (standing and laid down; no pets)."""
-    f = [(room >> (BITS * i)) & 7 for i in range(22)]
-    return (f[0] + f[6], f[1] + f[7], f[2] + f[8], f[3] + f[9], f[4] + f[10], f[5] + f[11],
-            f[12] + f[17], f[13] + f[18], f[14] + f[19], f[15] + f[20], f[16] + f[21])
+    """Counted meeples of each type in a packed room (standing and laid down; no pets);
+    memoised, as every clause asks it of the same room contents."""
+    found = _TYPES.get(room)
+    if found is None:
+        f = [(room >> (BITS * i)) & 7 for i in range(22)]
+        found = (f[0] + f[6], f[1] + f[7], f[2] + f[8], f[3] + f[9], f[4] + f[10],
+                 f[5] + f[11], f[12] + f[17], f[13] + f[18], f[14] + f[19], f[15] + f[20],
+                 f[16] + f[21])
+        if len(_TYPES) > 500_000:
+            _TYPES.clear()
+        _TYPES[room] = found
+    return found
 
 
 # -- room selectors -----------------------------------------------------------------------------

@@ -238,6 +238,10 @@ class MeeplePartyState:
         return {"photo": self.photo_deck, "disaster": self.disaster_deck,
                 "surprise": self.surprise_deck}[name]
 
+    def bag_size(self) -> int:
+        """Meeples in the bag (an ordered bag is a sequence of kinds, so not ``any(bag)``)."""
+        return len(self.bag) if self.setup.ordered else sum(self.bag)
+
     def bag_counts(self) -> tuple[int, ...]:
         if not self.setup.ordered:
             return self.bag
@@ -376,7 +380,7 @@ class MeeplePartyState:
                 continue
             if effect.do == "add":
                 adding = state.adding or effect.count
-                if not any(state.bag):
+                if not state.bag_size():
                     state = state._with(effect=state.effect + 1, adding=0)
                     continue
                 return state._with(phase=EFFECT, adding=adding, drawn=-1)
@@ -425,7 +429,7 @@ class MeeplePartyState:
     def _added(self, kind: int, door: int) -> MeeplePartyState:
         adding = self.adding - 1
         state = self._with(board=add(self.board, kind, door), drawn=-1, adding=adding)
-        if adding <= 0 or not any(state.bag):
+        if adding <= 0 or not state.bag_size():
             state = state._with(effect=state.effect + 1, adding=0)
         return state._run_effects()
 

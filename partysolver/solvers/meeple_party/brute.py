@@ -9,8 +9,9 @@ the turn:
 * ``"rules"`` (the oracle, small positions only): the refresh is a decision like any other, its
   new card a chance node over the deck, and steps 3 and 4 are played by the rules engine; the
   value is read off the position after step 4 (:func:`naive_value`);
-* ``"evaluator"`` (the benchmark baseline): each end of the turn is scored by a fresh
-  :meth:`Evaluator.end` call, with nothing remembered between calls.
+* ``"evaluator"`` (the benchmark baseline): each end of the turn is scored by
+  :meth:`Evaluator.end`, the search's own scoring, but without its memo of end values: the
+  baseline differs from the search only in how it enumerates.
 """
 
 from __future__ import annotations
@@ -192,6 +193,7 @@ class BruteForce:
         self.hood = Neighbourhood(root.setup.house)
         self.meter: Meter = (budget or Budget()).start()
         self.leaves = 0
+        self.evaluator = Evaluator(root, memo=False)
 
     def value(self, state: MeeplePartyState) -> Value:
         self.meter.node()
@@ -201,7 +203,7 @@ class BruteForce:
             return naive_value(self.root, state)
         if state.phase == REFRESH and self.scoring == "evaluator":
             self.leaves += 1
-            value, _ = Evaluator(self.root).end(state.board, state.stress)
+            value, _ = self.evaluator.end(state.board, state.stress)
             return value
         if state.current_player() == CHANCE:
             return mean([(float(p), self.value(state.apply(o)))

@@ -105,6 +105,13 @@ class TermTable:
             found = memo[r].get(content)
             vectors.append(found if found is not None else self.vector(r, content))
         mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
+        return self._combine(mins, vectors)
+
+    def near(self, base: Board) -> NearBoard:
+        """Evaluation of boards that differ from ``base`` in a few rooms (a mingle's)."""
+        return NearBoard(self, base)
+
+    def _combine(self, mins: list[int], vectors: Sequence[tuple[int, ...]]) -> list[int]:
         if self.simple:
             return [mins[ks[0]] if kind == "one" else CAP for kind, ks in self.plan]
         result = []
@@ -124,51 +131,171 @@ class TermTable:
         return result
 
 
+class NearBoard:
+    """:meth:`TermTable.values` for boards close to a base board: the element-wise minimum of
+    the unchanged rooms' vectors is kept per set of changed rooms, so a board costs one lookup
+    per changed room."""
+
+    def __init__(self, table: TermTable, base: Board) -> None:
+        self.table = table
+        self.base = base
+        self.vectors = [table.vector(r, content) for r, content in enumerate(base)]
+        self.rest: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.columns = [[[v[k] for v in self.vectors] for k in ks] if kind in ("same", "different")
+                        else [] for kind, ks in table.plan]
+        """Per-room costs of the base board for each clause of a several-clause condition."""
+        self.masks: dict[tuple[int, tuple[int, ...]], int] = {}
+        """Unions of met masks over the unchanged rooms (see :meth:`MetMasks.count_near`)."""
+
+    def values(self, board: Board, changed: tuple[int, ...]) -> list[int]:
+        """Term costs of ``board``, which equals the base outside the rooms ``changed``
+        (sorted, without repeats)."""
+        table = self.table
+        if not table.columns:
+            return [CAP] * len(table.plan)
+        rest = self.rest.get(changed)
+        if rest is None:
+            others = [v for r, v in enumerate(self.vectors) if r not in changed]
+            if not others:
+                rest = (CAP,) * len(table.columns)
+            elif len(others) == 1:
+                rest = others[0]
+            else:
+                rest = tuple(map(min, *others))
+            self.rest[changed] = rest
+        memo = table.memo
+        fresh = []
+        for r in changed:
+            content = board[r]
+            found = memo[r].get(content)
+            fresh.append(found if found is not None else table.vector(r, content))
+        mins = list(map(min, rest, *fresh))
+        if table.simple:
+            return table._combine(mins, ())
+        result = []
+        for (kind, ks), base in zip(table.plan, self.columns, strict=True):
+            if kind == "one":
+                result.append(mins[ks[0]])
+            elif kind == "impossible":
+                result.append(CAP)
+            elif kind == "any":
+                result.append(min(CAP, sum(mins[k] for k in ks)))
+            else:
+                columns = [column[:] for column in base]
+                for r, v in zip(changed, fresh, strict=True):
+                    for column, k in zip(columns, ks, strict=True):
+                        column[r] = v[k]
+                if kind == "same":
+                    result.append(min(CAP, min(map(sum, zip(*columns, strict=True)))))
+                else:
+                    result.append(min(CAP, _different_rooms(columns)))
+        return result
+
+
 def _different_rooms(columns: list[list[int]]) -> int:
     """The least total cost of putting each clause (a column of per-room costs) in its own
     room."""
     if len(columns) == 2:
         first, second = columns
-        a = min(range(len(first)), key=first.__getitem__)
-        b = min(range(len(second)), key=second.__getitem__)
+        low1, low2 = min(first), min(second)
+        a, b = first.index(low1), second.index(low2)
         if a != b:
-            return first[a] + second[b]
-        others_second = min((c for r, c in enumerate(second) if r != a), default=CAP)
-        others_first = min((c for r, c in enumerate(first) if r != b), default=CAP)
-        return min(first[a] + others_second, others_first + second[b])
+            return low1 + low2
+        # both want the same room: one of them takes its best other room
+        rest2 = min(second[:a] + second[a + 1:], default=CAP)
+        rest1 = min(first[:b] + first[b + 1:], default=CAP)
+        return min(low1 + rest2, rest1 + low2)
     options = [sorted((c, r) for r, c in enumerate(column)) for column in columns]
     return _best_assignment(options)
 
 
 class MetMasks:
-    """Which of many conditions are met on a board, as a bit mask per room content (a condition
-    of one clause is met on a board when it is met in one of its rooms)."""
+    """How many of many conditions are met on a board, from a bit mask per room content: bit
+    ``k`` is set when clause ``k`` (of any condition) holds in that room.  A one-clause
+    condition is met when its bit is set in some room; several clauses need rooms of their own
+    (a distinct room for each), one room for all, or any rooms, as their relation says."""
 
     def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
-        self.conditions = list(conditions)
-        self.simple = [(i, c.clauses[0], frozenset(c.clauses[0].rooms))
-                       for i, c in enumerate(conditions) if len(c.clauses) == 1 and c.possible]
-        simple = {i for i, _, _ in self.simple}
-        self.complex = [c for i, c in enumerate(conditions) if i not in simple]
+        self.columns: list[tuple[CompiledClause, frozenset[int]]] = []
+        self.simple_bits = 0
+        self.multi: list[tuple[str, tuple[int, ...]]] = []
+        for condition in conditions:
+            if not condition.possible:
+                continue
+            first = len(self.columns)
+            for clause in condition.clauses:
+                self.columns.append((clause, frozenset(clause.rooms)))
+            if len(condition.clauses) == 1:
+                self.simple_bits |= 1 << first
+            else:
+                self.multi.append((condition.relation,
+                                   tuple(range(first, len(self.columns)))))
         self.memo: list[dict[int, int]] = [{} for _ in range(rooms)]
 
     def mask(self, room: int, content: int) -> int:
         found = self.memo[room].get(content)
         if found is None:
             found = 0
-            for i, clause, rooms in self.simple:
+            for k, (clause, rooms) in enumerate(self.columns):
                 if room in rooms and clause.cost(content) == 0:
-                    found |= 1 << i
+                    found |= 1 << k
             self.memo[room][content] = found
         return found
 
     def count(self, board: Board) -> int:
         memo = self.memo
+        masks = []
         total = 0
         for r, content in enumerate(board):
             found = memo[r].get(content)
-            total |= found if found is not None else self.mask(r, content)
-        return total.bit_count() + sum(1 for c in self.complex if c.met(board))
+            if found is None:
+                found = self.mask(r, content)
+            masks.append(found)
+            total |= found
+        return self._count(total, masks)
+
+    def count_near(self, board: Board, near: NearBoard, changed: tuple[int, ...]) -> int:
+        """:meth:`count` for a board that differs from ``near``'s base in ``changed`` rooms:
+        the union over the other rooms is kept per set of changed rooms."""
+        key = (id(self), changed)
+        rest = near.masks.get(key)
+        if rest is None:
+            rest = 0
+            for r, content in enumerate(near.base):
+                if r not in changed:
+                    rest |= self.mask(r, content)
+            near.masks[key] = rest
+        total = rest
+        memo = self.memo
+        for r in changed:
+            found = memo[r].get(board[r])
+            total |= found if found is not None else self.mask(r, board[r])
+        if not self.multi:
+            return (total & self.simple_bits).bit_count()
+        masks = [self.mask(r, content) for r, content in enumerate(board)]
+        return self._count(total, masks)
+
+    def _count(self, total: int, masks: list[int]) -> int:
+        met = (total & self.simple_bits).bit_count()
+        for relation, bits in self.multi:
+            need = sum(1 << k for k in bits)
+            if total & need != need:
+                continue
+            if relation == "any":
+                met += 1
+            elif relation == "same":
+                met += any(m & need == need for m in masks)
+            else:
+                rooms = [[r for r, m in enumerate(masks) if m >> k & 1] for k in bits]
+                met += _distinct_rooms(rooms)
+        return met
+
+
+def _distinct_rooms(rooms: list[list[int]], used: frozenset[int] = frozenset()) -> bool:
+    """Whether each clause can have a room of its own among those where it holds."""
+    if not rooms:
+        return True
+    return any(_distinct_rooms(rooms[1:], used | {r}) for r in rooms[0] if r not in used)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +318,11 @@ class Evaluator:
     """Evaluates the ends of one turn.  Built from any state of the turn before step 3: the
     cards at the table and the decks do not change until the refresh."""
 
-    def __init__(self, root: MeeplePartyState, photos_first: bool = False) -> None:
+    def __init__(self, root: MeeplePartyState, photos_first: bool = False,
+                 memo: bool = True) -> None:
         self.root = root
+        self.memo = memo
+        """Remember end values by their summary (the brute-force baseline turns this off)."""
         self.photos_first = photos_first
         """Rank photos (then the win) before everything else: the most photos a turn can take
         (the scenario solver's bound).  Values then read (photos, P(win), -P(loss), -stress,
@@ -234,6 +364,7 @@ class Evaluator:
         else:
             self.decks = {"photo": root.photo_deck, "disaster": root.disaster_deck}
         self.disaster_masks: MetMasks | None = None
+        self._near: tuple[NearBoard | None, tuple[int, ...]] = (None, ())
         self.deck_tables: dict[str, TermTable] = {}
         self.photo_masks: MetMasks | None = None
         self._deck_counts: tuple[Board | None, dict[int, int]] = (None, {})
@@ -312,7 +443,9 @@ class Evaluator:
 
     # -- the end of a turn, with the optional refresh ---------------------------------------------
 
-    def end(self, board: Board, stress: tuple[int, ...]) -> tuple[Value, Slot | None]:
+    def end(self, board: Board, stress: tuple[int, ...], m: list[int] | None = None,
+            near: NearBoard | None = None, changed: tuple[int, ...] = ()
+            ) -> tuple[Value, Slot | None]:
         """The best value of ending the turn here and the refresh that reaches it (``None``:
         no refresh).  Exact; a refresh is skipped only when it provably cannot beat the best:
 
@@ -326,7 +459,16 @@ class Evaluator:
           bound does not beat the best value found.
         """
         self.evaluations += 1
-        m = self.terms.values(board)
+        if m is None:
+            m = near.values(board, changed) if near is not None else self.terms.values(board)
+        self._near = (near, changed)
+        try:
+            return self._end(board, stress, m)
+        finally:
+            self._near = (None, ())
+
+    def _end(self, board: Board, stress: tuple[int, ...], m: list[int]
+             ) -> tuple[Value, Slot | None]:
         extra: tuple[int, ...] = ()
         if self.relief_rooms:
             extra = tuple(int(roommate_room(board, p) in self.relief_rooms)
@@ -337,6 +479,8 @@ class Evaluator:
         # Hot Tub, and (only when they matter) how many deck cards this board meets.
         photo_count = self.photo_met_count(board) if self._photo_gate(stress, m) else -1
         key: tuple[object, ...] = (tuple(m), stress, extra, photo_count)
+        if not self.memo:
+            self.summaries.clear()
         found = self.summaries.get(key)
         if found is not None:
             return found
@@ -369,6 +513,18 @@ class Evaluator:
             bound = rank_key(self.assemble(board, stress, ideal, True))
             if bound < best_key or (bound == best_key and rank > best_order):
                 continue
+            if deck_name == "photo" and photo_count >= 0:
+                # the new card is met with probability photo_count / n, whatever the costs
+                # of the others: with every unmet card at its best cost (1) this bound is
+                # exact but for the table score, and usually settles the comparison
+                n = len(self.decks["photo"])
+                unmet = list(m)
+                unmet[i] = 1
+                parts = [(photo_count / n, self.assemble(board, stress, ideal, True)),
+                         ((n - photo_count) / n, self.assemble(board, stress, unmet, True))]
+                bound = rank_key(mean([part for part in parts if part[0] > 0]))
+                if bound < best_key or (bound == best_key and rank > best_order):
+                    continue
             board_dependent = board_dependent or deck_name == "photo"
             value = self.refresh_value(board, stress, m, i, deck_name,
                                        best_key if rank > best_order else None)
@@ -429,6 +585,12 @@ class Evaluator:
             masks = self.photo_masks = MetMasks(
                 [self.condition("photo", c) for c in self.decks["photo"]],
                 self.setup.house.size)
+        return self._masks_count(masks, board)
+
+    def _masks_count(self, masks: MetMasks, board: Board) -> int:
+        near, changed = self._near
+        if near is not None and near.base is not board:
+            return masks.count_near(board, near, changed)
         return masks.count(board)
 
     def met_count(self, board: Board) -> int:
@@ -438,7 +600,7 @@ class Evaluator:
             masks = self.disaster_masks = MetMasks(
                 [self.condition("disaster", c) for c in self.decks["disaster"]],
                 self.setup.house.size)
-        return masks.count(board)
+        return self._masks_count(masks, board)
 
     def refresh_value(self, board: Board, stress: tuple[int, ...], m: Sequence[int],
                       term: int, deck: str, best_key: tuple[float, ...] | None = None

@@ -1,8 +1,11 @@
 """Meeple Party simulation: the hint policy, new games, and the figures of a finished party.
 
-* ``hint``: every decision of the turn is the exact turn hint's first step
-  (:func:`~.turn.best_action`); the clock's decisions between turns (Lay One Down, a guest at
-  a Door, a clock welcome, a surprise's choices) are the :func:`clock_choice` look-ahead.
+* ``hint``: every decision of the turn is the turn hint's first step
+  (:func:`~.turn.best_action`: exact; in simulations under a budget per decision,
+  :data:`SIMULATION_NODES` by default, with the best-first fallback of
+  :func:`~.turn.anytime_action` when a decision does not fit); the clock's decisions between
+  turns (Lay One Down, a guest at a Door, a clock welcome, a surprise's choices) are the
+  :func:`clock_choice` look-ahead.
 * ``random``: uniformly random among the legal actions (refreshes included).
 """
 
@@ -16,10 +19,9 @@ from ...models.meeple_party import new_game
 from ...models.meeple_party.game import MAX_STRESS
 from ...models.meeple_party.state import MeeplePartyState
 from ...models.protocol import Action
-from ..budget import Budget
 from ..simulate import RandomPolicy
 from .evaluate import Evaluator, rank_key
-from .turn import best_action, searchable
+from .turn import anytime_action, best_action, searchable
 
 CATEGORIES = ("total perfection", "legendary", "awesome", "great")
 """Score categories of a won party by the highest stress of any roommate (0 to 3)."""
@@ -54,20 +56,34 @@ def clock_choice(state: MeeplePartyState) -> Action:
     return best[1]
 
 
+SIMULATION_NODES = 4000
+"""The hint policy's default budget in simulations: end positions (and searched positions)
+per decision.  Most decisions fit and are exact; a crowded welcome is searched best-first."""
+
+
 @dataclass
 class HintPolicy:
-    """Plays the exact turn hint (see the module docstring); picklable for worker processes."""
+    """Plays the turn hint (see the module docstring); picklable for worker processes.
+
+    ``max_nodes`` ``None``: the exact hint at every decision; a number: the exact hint when the
+    decision fits in that many nodes, else :func:`~.turn.anytime_action` (counted in
+    ``cut``)."""
 
     max_nodes: int | None = None
     name: str = "hint"
+    cut: int = 0
 
     def __call__(self, state: Any, rng: random.Random) -> Action:
-        if searchable(state):
-            return best_action(state, Budget(nodes=self.max_nodes))
-        return clock_choice(state)
+        if not searchable(state):
+            return clock_choice(state)
+        if self.max_nodes is None:
+            return best_action(state)
+        action, exact = anytime_action(state, self.max_nodes)
+        self.cut += not exact
+        return action
 
 
-def make_policy(name: str, max_nodes: int | None = None) -> Any:
+def make_policy(name: str, max_nodes: int | None = SIMULATION_NODES) -> Any:
     if name == "random":
         return RandomPolicy()
     if name == "hint":

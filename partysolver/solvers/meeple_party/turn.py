@@ -19,8 +19,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models.meeple_party.board import Board, MingleCode, mingle_boards
-from ...models.meeple_party.game import Refresh, Slot
+from ...models.meeple_party import effects as fx
+from ...models.meeple_party.board import UNIT, Board, MingleCode, add, mingle_boards, roommate_room
+from ...models.meeple_party.cards import Effect
+from ...models.meeple_party.game import MAX_STRESS, WHITE, Dealt, Refresh, Slot
 from ...models.meeple_party.state import (
     CLOCK,
     DRAW,
@@ -31,14 +33,55 @@ from ...models.meeple_party.state import (
     REFRESH,
     SURPRISE,
     MeeplePartyState,
+    bag_with,
+    bag_without,
+    deck_outcomes,
     mingle_action,
 )
 from ...models.protocol import CHANCE, Action
 from ..budget import Budget, BudgetExhausted, Meter
-from .evaluate import Evaluator, Outcome, Value, mean, rank_key
+from .evaluate import Evaluator, NearBoard, Outcome, Value, mean, rank_key
 
 SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
 """Phases of the turn before step 3 (with the turn's own stage)."""
+
+
+def stress_after(state: MeeplePartyState, effect: Effect, board: Board,
+                 stress: tuple[int, ...]) -> tuple[int, ...]:
+    """A stress effect (see :meth:`MeeplePartyState._stress_effect`) on packed values."""
+    n = state.num_players
+    who = effect.who
+    active = state.active
+    if who == "active":
+        seats = [active]
+    elif who == "all":
+        seats = list(range(n))
+    elif who == "others":
+        seats = [s for s in range(n) if s != active]
+    elif who == "next":
+        seats = [(active + 1) % n]
+    else:
+        rooms = set(fx.resolve_rooms(effect.source, state.setup.house, board,
+                                     state.active_personality))
+        seats = [s for s in range(n)
+                 if roommate_room(board, state.setup.roommates[s]) in rooms]
+    changed = list(stress)
+    for seat in seats:
+        changed[seat] = max(0, min(MAX_STRESS, changed[seat] + effect.amount))
+    return tuple(changed)
+
+
+def touched(code: MingleCode) -> tuple[int, ...]:
+    """The rooms a mingle changes (its move and its action's steps), sorted."""
+    piece, src, dst, _, steps = code
+    if dst < 0:
+        return (src,)
+    rooms = {src, dst}
+    if steps:
+        for _, a, b in steps:
+            rooms.add(a)
+            rooms.add(b)
+    return tuple(sorted(rooms))
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
@@ -121,16 +164,24 @@ class TurnSearch:
         self.photos_first = photos_first
         self.ends: dict[tuple[Board, tuple[int, ...]], tuple[Value, Slot | None]] = {}
         self.table: dict[Hashable, tuple[Value, Action | None]] = {}
+        self.keys: dict[int, tuple[float, ...]] = {}
+        """Rank keys of end values by the value's identity (the ends memo keeps them alive)."""
 
     # -- values -------------------------------------------------------------------------------
 
-    def end(self, board: Board, stress: tuple[int, ...]) -> tuple[Value, Slot | None]:
-        """The value of a turn whose meeple moves ended on ``board`` (memoised)."""
+    def end(self, board: Board, stress: tuple[int, ...], near: NearBoard | None = None,
+            code: MingleCode | None = None) -> tuple[Value, Slot | None]:
+        """The value of a turn whose meeple moves ended on ``board`` (memoised).  With
+        ``near`` (the board before the mingle) and the mingle's ``code``, only the rooms the
+        mingle touched are looked up."""
         key = (board, stress)
         found = self.ends.get(key)
         if found is None:
             self.meter.node()
-            found = self.evaluator.end(board, stress)
+            if near is not None and code is not None:
+                found = self.evaluator.end(board, stress, None, near, touched(code))
+            else:
+                found = self.evaluator.end(board, stress)
             self.ends[key] = found
         return found
 
@@ -177,16 +228,128 @@ class TurnSearch:
         choice: MingleCode | None = None
         stress = state.stress
         end = self.end
+        near = self.evaluator.terms.near(state.board)
+        keys = self.keys
         for code, board in mingle_boards(state.board, state.setup.house):
             if code[4] is None and code[2] >= 0:
-                value, _ = self.value(state.apply(mingle_action(code)))
+                value = self.white_mingle(state, code)
+                key = rank_key(value)
             else:
-                value, _ = end(board, stress)
-            key = rank_key(value)
+                value, _ = end(board, stress, near, code)
+                cached = keys.get(id(value))
+                if cached is None:
+                    cached = keys[id(value)] = rank_key(value)
+                key = cached
             if best is None or key > best_key:
                 best, best_key, choice = value, key, code
         assert best is not None and choice is not None
         return best, mingle_action(choice)
+
+    # -- a mingled white meeple's surprise, on packed boards ------------------------------------
+
+    def white_mingle(self, state: MeeplePartyState, code: MingleCode) -> Value:
+        """The value of mingling a white meeple: the surprise card is a chance node over the
+        deck, its effects run on packed boards exactly as the rules engine runs them (the
+        white meeple leaves the board while its card is resolved), and the turn ends on the
+        resulting board (the refresh is next)."""
+        _, src, dst, _, _ = code
+        rooms = list(state.board)
+        rooms[src] -= UNIT[WHITE]
+        board = tuple(rooms)
+        key = ("white", board, state.stress, state.bag, state.surprise_deck, dst)
+        found = self.table.get(key)
+        if found is not None:
+            return found[0]
+        self.meter.node()
+        parts = []
+        for outcome, p in deck_outcomes("surprise", state.surprise_deck, state.setup.ordered):
+            assert isinstance(outcome, Dealt)
+            if outcome.card < 0:
+                value = self._surprise_end(board, state.stress, dst, False)
+            else:
+                value = self._effects(state, outcome.card, 0, board, state.stress, state.bag, 0,
+                                      dst)
+            parts.append((float(p), value))
+        value = mean(parts)
+        self.table[key] = (value, None)
+        return value
+
+    def _effects(self, state: MeeplePartyState, card: int, index: int, board: Board,
+                 stress: tuple[int, ...], bag: tuple[int, ...], adding: int, white: int
+                 ) -> Value:
+        """Effects ``index``... of a surprise card (see :meth:`MeeplePartyState._run_effects`)."""
+        key = ("effect", card, index, board, stress, bag, adding, white)
+        found = self.table.get(key)
+        if found is not None:
+            return found[0]
+        self.meter.node()
+        setup = state.setup
+        surprise = setup.cards.surprises[card]
+        effects = surprise.effects
+        value: Value | None = None
+        while index < len(effects):
+            effect = effects[index]
+            if effect.do == "stress":
+                stress = stress_after(state, effect, board, stress)
+                if min(stress) >= MAX_STRESS:
+                    value = (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0)
+                    break
+                index += 1
+                continue
+            if effect.do == "add":
+                adding = adding or effect.count
+                size = len(bag) if setup.ordered else sum(bag)
+                if not size:
+                    index, adding = index + 1, 0
+                    continue
+                draws = [(bag[0], 1.0)] if setup.ordered else \
+                    [(k, n / size) for k, n in enumerate(bag) if n]
+                parts = []
+                for kind, p in draws:
+                    left = bag_without(bag, kind, setup.ordered)
+                    best: Value | None = None
+                    for door in setup.house.doors:
+                        added = add(board, kind, door)
+                        more = adding - 1
+                        empty = not (len(left) if setup.ordered else sum(left))
+                        if more <= 0 or empty:
+                            result = self._effects(state, card, index + 1, added, stress, left,
+                                                   0, white)
+                        else:
+                            result = self._effects(state, card, index, added, stress, left,
+                                                   more, white)
+                        if best is None or rank_key(result) > rank_key(best):
+                            best = result
+                    assert best is not None
+                    parts.append((p, best))
+                value = mean(parts)
+                break
+            options = fx.choices(effect, setup.house, board, state.active_personality)
+            if len(options) > 1:
+                best = None
+                for _, after, back in options:
+                    result = self._effects(state, card, index + 1, after, stress,
+                                           bag_with(bag, back, setup.ordered), 0, white)
+                    if best is None or rank_key(result) > rank_key(best):
+                        best = result
+                value = best
+                break
+            _, board, back = options[0]
+            bag = bag_with(bag, back, setup.ordered)
+            index += 1
+        if value is None:
+            value = self._surprise_end(board, stress, white, surprise.stays)
+        self.table[key] = (value, None)
+        return value
+
+    def _surprise_end(self, board: Board, stress: tuple[int, ...], white: int, stays: bool
+                      ) -> Value:
+        """The mingled white meeple comes back to its room if its card says it stays (else
+        into the bag, which the rest of the turn does not read); the refresh comes next."""
+        if stays:
+            board = add(board, WHITE, white)
+        value, _ = self.end(board, stress)
+        return value
 
     # -- the ranked options of the root ---------------------------------------------------------
 
@@ -222,17 +385,18 @@ class TurnSearch:
         if phase == MINGLE:
             stress = state.stress
             end = self.end
+            near = self.evaluator.terms.near(state.board)
             for code, board in mingle_boards(state.board, state.setup.house):
                 if code[4] is None and code[2] >= 0:
                     child = state.apply(mingle_action(code))
-                    value, _ = self.value(child)
+                    value = self.white_mingle(state, code)
                     self._add(found, TurnOption(plan, code, value, child.key(), board, stress,
                                                 certain=False))
                     continue
                 key = (board, stress)
                 if key in found:
                     continue
-                value, slot = end(board, stress)
+                value, slot = end(board, stress, near, code)
                 found[key] = TurnOption(plan, code, value, key, board, stress, slot)
             return
         for action, child in state.children():
@@ -271,6 +435,42 @@ def best_action(state: MeeplePartyState, budget: Budget | None = None) -> Action
     _, action = search.value(state)
     assert action is not None
     return action
+
+
+def anytime_action(state: MeeplePartyState, max_nodes: int) -> tuple[Action, bool]:
+    """The hint's choice under a node budget, and whether it is exact.
+
+    The exact search is tried first.  When it does not fit, each option of this decision is
+    searched exactly in turn, the most promising first (ordered by the value of the position
+    it leads to, as if the turn ended there), until the budget is spent; the best option
+    searched is played."""
+    search = TurnSearch(state, Budget(nodes=max_nodes))
+    try:
+        _, action = search.value(state)
+        assert action is not None
+        return action, True
+    except BudgetExhausted:
+        pass
+    search.meter = Budget().start()  # what the first try learnt is kept; ordering is free
+    children = state.children()
+    ranked = []
+    for index, (action, child) in enumerate(children):
+        if child.phase in (MINGLE, REFRESH) and child.turn == state.turn:
+            static, _ = search.end(child.board, child.stress)
+        else:
+            static = (0.0, -1.0, -9.0, 0.0, -99.0)
+        ranked.append((rank_key(static), -index, action, child))
+    ranked.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    search.meter = Budget(nodes=max_nodes).start()
+    best: tuple[tuple[float, ...], Action] | None = None
+    for _, _, action, child in ranked:
+        try:
+            value, _ = search.value(child)
+        except BudgetExhausted:
+            break
+        if best is None or rank_key(value) > best[0]:
+            best = (rank_key(value), action)
+    return (best[1] if best is not None else ranked[0][2]), False
 
 
 def describe_plan(state: MeeplePartyState, plan: tuple[Action, ...]) -> list[str]:

@@ -1,0 +1,161 @@
+"""Meeple Party benchmark: prints the figures of the issue, measured, never asserted.
+
+1. Turn hint on the shipped benchmark positions (8-11 rooms, 15-35 meeples on the board, every
+   drawn kind): CPU seconds per hint and distinct end positions, against the brute force that
+   enumerates every meeple individually (run in the same process), with the best values
+   compared.
+2. Simulation: games per second with the hint policy, and win rates by difficulty and length
+   for 3 players with 95% intervals.
+3. Scenario solving: how many shipped scenarios are decided within 60 s each.
+
+Run everything:  python benchmarks/meeple_party.py
+Parts:           python benchmarks/meeple_party.py --part hint|simulate|scenarios
+Smaller runs:    --positions 6 --games 20 --baseline-limit 120 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from partysolver import puzzles
+from partysolver.models.documents import read_document
+from partysolver.models.meeple_party import load_state
+from partysolver.models.meeple_party.board import counted
+from partysolver.solvers.budget import Budget, BudgetExhausted
+from partysolver.solvers.meeple_party import policies
+from partysolver.solvers.meeple_party.brute import BruteForce
+from partysolver.solvers.meeple_party.evaluate import rank_key
+from partysolver.solvers.meeple_party.scenario import solve_scenario
+from partysolver.solvers.meeple_party.turn import TurnSearch
+from partysolver.solvers.simulate import simulate
+
+GAME = "meeple-party"
+
+
+def line(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def hint_benchmark(count: int | None, baseline_limit: float) -> None:
+    line("== 1. Turn hint: exact search against the per-meeple brute force (CPU seconds) ==")
+    line("baseline: every meeple individually, every choice played through the rules engine,")
+    line("no transposition table; each end of the turn scored by the same evaluator without")
+    line("its memo.  'ends' = distinct end positions the search evaluates; 'leaves' = ends")
+    line("the brute force scores.")
+    files = list(puzzles.files(GAME, "positions").items())[:count]
+    header = (f"{'position':<26}{'rooms':>6}{'meeples':>8}{'ends':>9}{'search s':>10}"
+              f"{'leaves':>10}{'brute s':>10}{'speedup':>9}  same best")
+    line(header)
+    times, ends, ratios, agree, cut = [], [], [], 0, 0
+    for name, path in files:
+        state = load_state(*read_document(str(path)))
+        meeples = sum(counted(room) for room in state.board)
+        start = time.process_time()
+        search = TurnSearch(state)
+        value, _ = search.value(state)
+        fast = time.process_time() - start
+        brute = BruteForce(state, "evaluator", Budget(time=baseline_limit))
+        start = time.process_time()
+        try:
+            slow_value = brute.value(state)
+            finished = True
+        except BudgetExhausted:
+            finished = False
+        slow = time.process_time() - start
+        times.append(fast)
+        ends.append(len(search.ends))
+        if finished:
+            same = rank_key(slow_value) == rank_key(value)
+            agree += same
+            ratios.append(slow / fast)
+            verdict = "yes" if same else "NO"
+            speed = f"{slow / fast:8.1f}x"
+            slow_text = f"{slow:10.2f}"
+        else:
+            cut += 1
+            verdict = "(cut)"
+            speed = f">{slow / fast:7.1f}x"
+            slow_text = f">{slow:9.0f}"
+        line(f"{name:<26}{state.setup.house.size:>6}{meeples:>8}{len(search.ends):>9,}"
+             f"{fast:>10.2f}{brute.leaves:>10,}{slow_text}{speed}  {verdict}")
+    line(f"median search: {statistics.median(times):.2f} s over {statistics.median(ends):,.0f} "
+         f"distinct ends; mean {statistics.mean(times):.2f} s")
+    if ratios:
+        line(f"speedup over the brute force: median {statistics.median(ratios):.1f}x, "
+             f"min {min(ratios):.1f}x, max {max(ratios):.1f}x over {len(ratios)} positions; "
+             f"identical best values on {agree} of {len(ratios)}")
+    if cut:
+        line(f"{cut} brute-force run(s) cut at {baseline_limit:.0f} s (the speedup there is a "
+             "lower bound; no value compared)")
+
+
+def simulate_benchmark(games: int, workers: int, nodes: int | None) -> None:
+    line()
+    line("== 2. Simulation with the hint policy (3 players) ==")
+    budget = "exact" if nodes is None else f"{nodes:,} nodes per decision"
+    line(f"hint policy budget: {budget}; {games} games per cell; {workers} worker(s)")
+    line(f"{'difficulty':<11}{'length':<9}{'win rate':>9}  {'95% interval':<17}{'photos':>7}"
+         f"{'stress':>8}{'turns':>7}{'games/s':>9}")
+    total_games, total_seconds = 0, 0.0
+    for difficulty in ("easy", "standard", "hard"):
+        for length in ("casual", "serious", "epic"):
+            factory = policies.NewParty(3, None, difficulty, length)
+            start = time.perf_counter()
+            result = simulate(factory, [policies.HintPolicy(nodes)], games, seed=1,
+                              stats=policies.party_figures, workers=workers)
+            seconds = time.perf_counter() - start
+            total_games += games
+            total_seconds += seconds
+            rate = result.seat_rates()[0]
+            figures = result.figures()
+            line(f"{difficulty:<11}{length:<9}{100 * rate.rate:>8.1f}%  "
+                 f"[{100 * rate.interval.low:5.1f}%, {100 * rate.interval.high:5.1f}%]"
+                 f"{figures['photos'].mean:>8.1f}{figures['max_stress'].mean:>8.2f}"
+                 f"{figures['turns'].mean:>7.1f}{games / seconds:>9.2f}")
+    line(f"throughput: {total_games / total_seconds:.2f} games per second overall "
+         f"(wall clock, {workers} worker(s))")
+
+
+def scenario_benchmark(limit: float) -> None:
+    line()
+    line(f"== 3. Scenario solving ({limit:.0f} s each) ==")
+    decided = 0
+    files = puzzles.files(GAME, "scenarios")
+    for name, path in files.items():
+        state = load_state(*read_document(str(path)))
+        result = solve_scenario(state, Budget(time=limit))
+        decided += result.verdict != "unknown"
+        line(f"{name:<28}{result.verdict:<12}{result.photos:>3}/{result.target:<3} photos "
+             f"{result.usage.get('nodes', 0):>7,} positions {result.usage.get('seconds', 0):8.2f} s")
+    line(f"decided: {decided} of {len(files)} within {limit:.0f} s each")
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("all", "hint", "simulate", "scenarios"),
+                        default="all")
+    parser.add_argument("--positions", type=int, default=None,
+                        help="only the first N benchmark positions")
+    parser.add_argument("--baseline-limit", type=float, default=900.0,
+                        help="CPU seconds the brute force may take per position")
+    parser.add_argument("--games", type=int, default=200, help="games per simulation cell")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--hint-nodes", type=int, default=policies.SIMULATION_NODES,
+                        help="the simulated hint policy's budget per decision (0: exact)")
+    parser.add_argument("--scenario-limit", type=float, default=60.0)
+    args = parser.parse_args(argv)
+    line(f"Meeple Party benchmark ({Path(__file__).name})")
+    if args.part in ("all", "hint"):
+        hint_benchmark(args.positions, args.baseline_limit)
+    if args.part in ("all", "simulate"):
+        simulate_benchmark(args.games, args.workers, args.hint_nodes or None)
+    if args.part in ("all", "scenarios"):
+        scenario_benchmark(args.scenario_limit)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
