@@ -43,9 +43,10 @@ def line(text: str = "") -> None:
 def hint_benchmark(count: int | None, baseline_limit: float) -> None:
     line("== 1. Turn hint: exact search against the per-meeple brute force (CPU seconds) ==")
     line("baseline: every meeple individually, every choice played through the rules engine,")
-    line("no transposition table; each end of the turn scored by the same evaluator without")
-    line("its memo.  'ends' = distinct end positions the search evaluates; 'leaves' = ends")
-    line("the brute force scores.")
+    line("no transposition table; each end of the turn scored from scratch (the same")
+    line("end-of-turn logic, every card evaluated on the whole board, nothing remembered).")
+    line("'ends' = distinct end positions the search values; 'leaves' = ends the brute force")
+    line("scores.")
     files = list(puzzles.files(GAME, "positions").items())[:count]
     header = (f"{'position':<26}{'rooms':>6}{'meeples':>8}{'ends':>9}{'search s':>10}"
               f"{'leaves':>10}{'brute s':>10}{'speedup':>9}  same best")

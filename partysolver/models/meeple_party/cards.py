@@ -31,7 +31,6 @@ from itertools import combinations, permutations
 from typing import Any
 
 from ..documents import Fields
-from ..errors import InputError
 from .game import BITS, PERSONALITY_KEYS, ROOM_KINDS
 
 # -- categories of meeples ----------------------------------------------------------------------
@@ -111,6 +110,7 @@ def check_selector(fields: Fields, key: str, value: Any, allowed: Sequence[str])
 
 
 def selector_label(selector: str, article: str = "a") -> str:
+    """A room selector as a noun: ``the Kitchen``, ``a Bedroom``, ``any room``."""
     if selector.startswith("@"):
         return "room " + selector[1:]
     if selector in ("any", "everywhere"):
@@ -123,6 +123,17 @@ def selector_label(selector: str, article: str = "a") -> str:
                     "garage", "hot_tub", "office"):
         return "the " + label
     return f"{article} {label}"
+
+
+def where(selector: str) -> str:
+    """A room selector as a place: ``in the Kitchen``, ``outside``, ``at the Door``."""
+    if selector == "outside":
+        return "outside"
+    if selector == "door":
+        return "at the Door"
+    if selector == "everywhere":
+        return "anywhere"
+    return "in " + selector_label(selector)
 
 
 # -- conditions ---------------------------------------------------------------------------------
@@ -148,11 +159,12 @@ class Clause:
 
     def describe(self) -> str:
         wanted = [_count_text(c, n) for c, n in self.counts]
-        where = selector_label(self.room)
+        place = where(self.room)
         if self.exactly:
-            text = (f"exactly {_join(wanted)} in {where}" if wanted else f"{where} empty")
+            text = (f"exactly {_join(wanted)} {place}" if wanted
+                    else f"{selector_label(self.room)} empty".capitalize())
         else:
-            text = f"{_join(wanted) or 'anyone'} in {where}"
+            text = f"{_join(wanted) or 'anyone'} {place}"
         if self.absent:
             text += " with no " + _join(CATEGORY_LABELS[c][1] for c in self.absent)
         return text
@@ -257,29 +269,30 @@ class Effect:
 
     def describe(self) -> str:
         if self.do == "conga":
-            return "every standing meeple of the fullest room moves to the emptiest room"
+            return "every standing meeple of the fullest room moves to the emptiest other room"
         if self.do == "move":
             who = "every standing meeple" if self.who == "meeple" else \
                 f"every standing {CATEGORY_LABELS[self.who][0]}"
-            src = selector_label(self.source)
-            return f"{who} in {src} moves to {selector_label(self.target)}"
+            return f"{who} {where(self.source)} moves to {selector_label(self.target)}"
         if self.do == "add":
-            return f"{self.count} meeple(s) from the bag join the party at a Door (no actions)"
+            many = "1 meeple" if self.count == 1 else f"{self.count} meeples"
+            return f"{many} from the bag join the party at a Door (no actions)"
         if self.do == "stress":
             whom = {"active": "the active roommate", "all": "every roommate",
                     "others": "every other roommate", "next": "the next player's roommate",
-                    "room": f"every roommate in {selector_label(self.source)}"}[self.who]
+                    "room": f"every roommate {where(self.source)}"}[self.who]
             if self.amount >= 0:
                 return f"{whom} takes {self.amount} stress"
             return f"{whom} relieves {-self.amount} stress"
-        many = "every" if self.count == 0 else str(self.count)
-        label = CATEGORY_LABELS[self.who][1 if self.count != 1 else 0]
-        where = selector_label(self.source)
-        verb = {"remove": "leave the party (back into the bag)", "lay_down": "lie down",
-                "stand_up": "stand up"}[self.do]
-        return f"{many} {label} in {where} {verb} (the active player chooses)" \
-            if self.count else f"{many} {label[:-1] if label.endswith('s') else label} in " \
-                               f"{where} {verb}"
+        one, many = CATEGORY_LABELS[self.who]
+        verbs = {"remove": ("leaves the party", "leave the party"),
+                 "lay_down": ("lies down", "lie down"), "stand_up": ("stands up", "stand up")}
+        singular, plural = verbs[self.do]
+        if self.count == 0:
+            return f"every {one} {where(self.source)} {singular}"
+        noun = one if self.count == 1 else many
+        verb = singular if self.count == 1 else plural
+        return f"{self.count} {noun} {where(self.source)} {verb} (the active player chooses)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -598,7 +611,3 @@ def _injective(room_sets: list[tuple[int, ...]]) -> tuple[int, ...] | None:
         if all(r in s for r, s in zip(rooms, room_sets, strict=True)):
             return rooms
     return None
-
-
-def check_error(source: str, field: str, message: str, got: Any) -> InputError:
-    return InputError(source, field, message, got)

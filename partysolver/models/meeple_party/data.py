@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 
 from ... import puzzles
 from ..documents import Fields, parse_document
-from ..errors import InputError
 from .cards import Cards, load_cards
 from .house import House, load_house
 from .setup import Clock, load_clock
@@ -78,13 +77,3 @@ def resolve(fields: Fields, key: str, default: str) -> tuple[Any, str | None]:
         return loader(Fields(document, str(path))), None
     raise fields.error(key, f"a shipped {key} ({', '.join(shipped(key))}) or a .toml/.json "
                        "file", value)
-
-
-def check_known(source: str, field: str, name: str, known: dict[str, int], what: str) -> int:
-    if name not in known:
-        raise InputError(source, field, f"a {what} id of these cards", name)
-    return known[name]
-
-
-def load_named(loader: Callable[[Fields], T], document: dict[str, Any], source: str) -> T:
-    return loader(Fields(document, source))

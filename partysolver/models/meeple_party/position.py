@@ -590,8 +590,6 @@ def state_to_document(state: MeeplePartyState) -> dict[str, Any]:
                                   "stress": state.stress[seat],
                                   "photos": [cards.photos[c].id for c in state.photos[seat]
                                              if c >= 0]}
-        if state.photos[seat][0] < 0 <= state.photos[seat][1]:
-            raise ValueError("photo slots fill in order")  # pragma: no cover
         if state.disasters[seat] >= 0:
             player["disaster"] = cards.disasters[state.disasters[seat]].id
         players.append(player)

@@ -434,25 +434,8 @@ class MeeplePartyState:
         return state._run_effects()
 
     def _stress_effect(self, effect: Any) -> MeeplePartyState:
-        n = self.num_players
-        who = effect.who
-        if who == "active":
-            seats = [self.active]
-        elif who == "all":
-            seats = list(range(n))
-        elif who == "others":
-            seats = [s for s in range(n) if s != self.active]
-        elif who == "next":
-            seats = [(self.active + 1) % n]
-        else:
-            rooms = set(fx.resolve_rooms(effect.source, self.setup.house, self.board,
-                                         self.active_personality))
-            seats = [s for s in range(n)
-                     if roommate_room(self.board, self.setup.roommates[s]) in rooms]
-        stress = list(self.stress)
-        for seat in seats:
-            stress[seat] = max(0, min(MAX_STRESS, stress[seat] + effect.amount))
-        return self._with(stress=tuple(stress))._check_stressed_out()
+        stress = stress_after(self, effect, self.board, self.stress)
+        return self._with(stress=stress)._check_stressed_out()
 
     def _check_stressed_out(self) -> MeeplePartyState:
         if all(s >= MAX_STRESS for s in self.stress):
@@ -643,6 +626,33 @@ FIELD_INDEX = {f.name: i for i, f in enumerate(fields(MeeplePartyState))}
 
 
 # -- bag and decks ------------------------------------------------------------------------------
+
+
+def stress_after(state: MeeplePartyState, effect: Any, board: Board,
+                 stress: tuple[int, ...]) -> tuple[int, ...]:
+    """The stress after a surprise's stress effect on ``board``: ``who`` is the active
+    roommate, all, the others, the next player's, or the players' roommates in ``source``
+    rooms; each roommate stays within 0 and 3."""
+    n = state.num_players
+    who = effect.who
+    active = state.active
+    if who == "active":
+        seats = [active]
+    elif who == "all":
+        seats = list(range(n))
+    elif who == "others":
+        seats = [s for s in range(n) if s != active]
+    elif who == "next":
+        seats = [(active + 1) % n]
+    else:
+        rooms = set(fx.resolve_rooms(effect.source, state.setup.house, board,
+                                     state.active_personality))
+        seats = [s for s in range(n)
+                 if roommate_room(board, state.setup.roommates[s]) in rooms]
+    changed = list(stress)
+    for seat in seats:
+        changed[seat] = max(0, min(MAX_STRESS, changed[seat] + effect.amount))
+    return tuple(changed)
 
 
 def photo_pair(cards: Sequence[int]) -> tuple[int, int]:

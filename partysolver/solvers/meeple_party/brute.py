@@ -10,8 +10,8 @@ the turn:
   new card a chance node over the deck, and steps 3 and 4 are played by the rules engine; the
   value is read off the position after step 4 (:func:`naive_value`);
 * ``"evaluator"`` (the benchmark baseline): each end of the turn is scored by
-  :meth:`Evaluator.end`, the search's own scoring, but without its memo of end values: the
-  baseline differs from the search only in how it enumerates.
+  :meth:`Evaluator.end` in its plain form (``memo=False``): the same end-of-turn logic as the
+  search, but every card evaluated on the whole board and nothing remembered.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...models.meeple_party.board import Board, counted, roommate_room
 from ...models.meeple_party.cards import (
@@ -129,6 +130,38 @@ class TermTable:
                 else:
                     result.append(min(CAP, _different_rooms(columns)))
         return result
+
+
+class PlainTable:
+    """The naive :class:`TermTable`: each condition evaluated on the whole board, every time
+    (the brute-force baseline scores with this)."""
+
+    def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
+        self.conditions = list(conditions)
+
+    def values(self, board: Board) -> list[int]:
+        return [c.cost(board) for c in self.conditions]
+
+    def near(self, base: Board) -> PlainNear:
+        return PlainNear(self)
+
+
+class PlainNear:
+    def __init__(self, table: PlainTable) -> None:
+        self.table = table
+
+    def values(self, board: Board, changed: tuple[int, ...]) -> list[int]:
+        return self.table.values(board)
+
+
+class PlainMasks:
+    """The naive :class:`MetMasks`: each condition asked on the whole board."""
+
+    def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
+        self.conditions = list(conditions)
+
+    def count(self, board: Board) -> int:
+        return sum(1 for c in self.conditions if c.met(board))
 
 
 class NearBoard:
@@ -322,7 +355,9 @@ class Evaluator:
                  memo: bool = True) -> None:
         self.root = root
         self.memo = memo
-        """Remember end values by their summary (the brute-force baseline turns this off)."""
+        """Remember end values by their summary, and evaluate cards through per-room tables.
+        The brute-force baseline turns this off: every card is evaluated on the whole board,
+        every time (the same end-of-turn logic, no shortcut)."""
         self.photos_first = photos_first
         """Rank photos (then the win) before everything else: the most photos a turn can take
         (the scenario solver's bound).  Values then read (photos, P(win), -P(loss), -stress,
@@ -356,17 +391,18 @@ class Evaluator:
                              for i, c in enumerate(root.photos[s]) if c >= 0]
         self.other_disasters = [add(("disaster", s, 0), "disaster", d)
                                 for s, d in enumerate(root.disasters) if s != a and d >= 0]
-        self.terms = TermTable(terms, setup.house.size)
+        self.terms: Any = TermTable(terms, setup.house.size) if memo else \
+            PlainTable(terms, setup.house.size)
         self.slot_terms = {slot: i for i, slot in enumerate(self.slots)}
         self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
         if setup.ordered:  # a perfect-information scenario: a refresh draws the top card
             self.decks = {"photo": root.photo_deck[:1], "disaster": root.disaster_deck[:1]}
         else:
             self.decks = {"photo": root.photo_deck, "disaster": root.disaster_deck}
-        self.disaster_masks: MetMasks | None = None
+        self.disaster_masks: Any = None
         self._near: tuple[NearBoard | None, tuple[int, ...]] = (None, ())
-        self.deck_tables: dict[str, TermTable] = {}
-        self.photo_masks: MetMasks | None = None
+        self.deck_tables: dict[str, Any] = {}
+        self.photo_masks: Any = None
         self._deck_counts: tuple[Board | None, dict[int, int]] = (None, {})
         self.summaries: dict[tuple[object, ...], tuple[Value, Slot | None]] = {}
         self.refresh_order = [slot for slot in root.slots() if root.card_at(slot) >= 0
@@ -582,14 +618,14 @@ class Evaluator:
         """How many cards of the photo deck are met on ``board``."""
         masks = self.photo_masks
         if masks is None:
-            masks = self.photo_masks = MetMasks(
+            masks = self.photo_masks = (MetMasks if self.memo else PlainMasks)(
                 [self.condition("photo", c) for c in self.decks["photo"]],
                 self.setup.house.size)
         return self._masks_count(masks, board)
 
-    def _masks_count(self, masks: MetMasks, board: Board) -> int:
+    def _masks_count(self, masks: Any, board: Board) -> int:
         near, changed = self._near
-        if near is not None and near.base is not board:
+        if isinstance(masks, MetMasks) and near is not None and near.base is not board:
             return masks.count_near(board, near, changed)
         return masks.count(board)
 
@@ -597,7 +633,7 @@ class Evaluator:
         """How many cards of the disaster deck are met on ``board``."""
         masks = self.disaster_masks
         if masks is None:
-            masks = self.disaster_masks = MetMasks(
+            masks = self.disaster_masks = (MetMasks if self.memo else PlainMasks)(
                 [self.condition("disaster", c) for c in self.decks["disaster"]],
                 self.setup.house.size)
         return self._masks_count(masks, board)
@@ -632,11 +668,11 @@ class Evaluator:
             parts.append((counts[cost] / n, self.assemble(board, stress, changed, True)))
         return mean(parts)
 
-    def deck_table(self, deck: str) -> TermTable:
+    def deck_table(self, deck: str) -> Any:
         table = self.deck_tables.get(deck)
         if table is None:
-            table = TermTable([self.condition(deck, c) for c in self.decks[deck]],
-                              self.setup.house.size)
+            table = (TermTable if self.memo else PlainTable)(
+                [self.condition(deck, c) for c in self.decks[deck]], self.setup.house.size)
             self.deck_tables[deck] = table
         return table
 

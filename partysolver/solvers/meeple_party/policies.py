@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...models.meeple_party import new_game
@@ -21,7 +21,7 @@ from ...models.meeple_party.state import MeeplePartyState
 from ...models.protocol import Action
 from ..simulate import RandomPolicy
 from .evaluate import Evaluator, rank_key
-from .turn import anytime_action, best_action, searchable
+from .turn import TurnSearch, anytime_action, best_action, searchable
 
 CATEGORIES = ("total perfection", "legendary", "awesome", "great")
 """Score categories of a won party by the highest stress of any roommate (0 to 3)."""
@@ -56,7 +56,7 @@ def clock_choice(state: MeeplePartyState) -> Action:
     return best[1]
 
 
-SIMULATION_NODES = 4000
+SIMULATION_NODES = 300
 """The hint policy's default budget in simulations: end positions (and searched positions)
 per decision.  Most decisions fit and are exact; a crowded welcome is searched best-first."""
 
@@ -72,15 +72,20 @@ class HintPolicy:
     max_nodes: int | None = None
     name: str = "hint"
     cut: int = 0
+    search: TurnSearch | None = field(default=None, repr=False, compare=False)
 
     def __call__(self, state: Any, rng: random.Random) -> Action:
         if not searchable(state):
+            self.search = None
             return clock_choice(state)
         if self.max_nodes is None:
             return best_action(state)
-        action, exact = anytime_action(state, self.max_nodes)
+        action, exact, self.search = anytime_action(state, self.max_nodes, self.search)
         self.cut += not exact
         return action
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"max_nodes": self.max_nodes, "name": self.name, "cut": 0, "search": None}
 
 
 def make_policy(name: str, max_nodes: int | None = SIMULATION_NODES) -> Any:

@@ -9,8 +9,9 @@ choice (the state counts pieces), every position is searched once (a transpositi
 the state's key), and the hot loop, the mingle, works on packed boards: each distinct end board
 is evaluated once, with the refresh options decided there (:meth:`Evaluator.end`).
 
-The result is exact, never sampled; under a budget that runs out it is the best found so far,
-marked ``unknown``.
+The result is exact, never sampled.  When a budget runs out, :func:`turn_hint` says
+``unknown`` and claims no turn best; simulations use :func:`anytime_action` instead, which plays
+the best option it searched exactly.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models.meeple_party import effects as fx
-from ...models.meeple_party.board import UNIT, Board, MingleCode, add, mingle_boards, roommate_room
-from ...models.meeple_party.cards import Effect
+from ...models.meeple_party.board import UNIT, Board, MingleCode, add, mingle_boards
 from ...models.meeple_party.game import MAX_STRESS, WHITE, Dealt, Refresh, Slot
 from ...models.meeple_party.state import (
     CLOCK,
@@ -37,6 +37,7 @@ from ...models.meeple_party.state import (
     bag_without,
     deck_outcomes,
     mingle_action,
+    stress_after,
 )
 from ...models.protocol import CHANCE, Action
 from ..budget import Budget, BudgetExhausted, Meter
@@ -44,31 +45,6 @@ from .evaluate import Evaluator, NearBoard, Outcome, Value, mean, rank_key
 
 SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
 """Phases of the turn before step 3 (with the turn's own stage)."""
-
-
-def stress_after(state: MeeplePartyState, effect: Effect, board: Board,
-                 stress: tuple[int, ...]) -> tuple[int, ...]:
-    """A stress effect (see :meth:`MeeplePartyState._stress_effect`) on packed values."""
-    n = state.num_players
-    who = effect.who
-    active = state.active
-    if who == "active":
-        seats = [active]
-    elif who == "all":
-        seats = list(range(n))
-    elif who == "others":
-        seats = [s for s in range(n) if s != active]
-    elif who == "next":
-        seats = [(active + 1) % n]
-    else:
-        rooms = set(fx.resolve_rooms(effect.source, state.setup.house, board,
-                                     state.active_personality))
-        seats = [s for s in range(n)
-                 if roommate_room(board, state.setup.roommates[s]) in rooms]
-    changed = list(stress)
-    for seat in seats:
-        changed[seat] = max(0, min(MAX_STRESS, changed[seat] + effect.amount))
-    return tuple(changed)
 
 
 def touched(code: MingleCode) -> tuple[int, ...]:
@@ -437,18 +413,35 @@ def best_action(state: MeeplePartyState, budget: Budget | None = None) -> Action
     return action
 
 
-def anytime_action(state: MeeplePartyState, max_nodes: int) -> tuple[Action, bool]:
+def same_turn(search: TurnSearch | None, state: MeeplePartyState) -> bool:
+    """Whether ``search`` (rooted earlier in a turn) still serves ``state``: the same party,
+    turn and player, the same cards at the table (they change only at the refresh)."""
+    if search is None:
+        return False
+    root = search.root
+    return (root.setup is state.setup and root.turn == state.turn
+            and root.active == state.active and root.photos == state.photos
+            and root.disasters == state.disasters and root.communal == state.communal
+            and root.photo_deck == state.photo_deck and root.disaster_deck == state.disaster_deck
+            and searchable(state))
+
+
+def anytime_action(state: MeeplePartyState, max_nodes: int,
+                   search: TurnSearch | None = None) -> tuple[Action, bool, TurnSearch]:
     """The hint's choice under a node budget, and whether it is exact.
 
     The exact search is tried first.  When it does not fit, each option of this decision is
     searched exactly in turn, the most promising first (ordered by the value of the position
     it leads to, as if the turn ended there), until the budget is spent; the best option
-    searched is played."""
-    search = TurnSearch(state, Budget(nodes=max_nodes))
+    searched is played.  A search from earlier in the same turn is reused (what it learnt
+    stays true until the refresh)."""
+    if search is None or not same_turn(search, state):
+        search = TurnSearch(state)
+    search.meter = Budget(nodes=max_nodes).start()
     try:
         _, action = search.value(state)
         assert action is not None
-        return action, True
+        return action, True, search
     except BudgetExhausted:
         pass
     search.meter = Budget().start()  # what the first try learnt is kept; ordering is free
@@ -470,7 +463,7 @@ def anytime_action(state: MeeplePartyState, max_nodes: int) -> tuple[Action, boo
             break
         if best is None or rank_key(value) > best[0]:
             best = (rank_key(value), action)
-    return (best[1] if best is not None else ranked[0][2]), False
+    return (best[1] if best is not None else ranked[0][2]), False, search
 
 
 def describe_plan(state: MeeplePartyState, plan: tuple[Action, ...]) -> list[str]:
