@@ -1,0 +1,53 @@
+"""Party-Time (``party-time``): 2-6 players move a champagne bottle round a track with cards;
+whoever carries it over the star loses a garment strip."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .game import (
+    HOUSE_RULES,
+    INFO,
+    Card,
+    Draw,
+    Play,
+    Reveal,
+    Rules,
+)
+from .position import (
+    DEFAULT_NAMES,
+    Position,
+    load_position,
+    load_rules,
+    load_state,
+    state_to_document,
+    view_to_document,
+)
+from .state import PartyTimeState, PartyTimeView, resolve, win_shares
+
+
+class PartyTimeGame:
+    """The registry entry for Party-Time (house board and deck; see ``INFO.house_data``)."""
+
+    info = INFO
+
+    def initial_state(self, num_players: int, rng: random.Random,
+                      rules: Rules = HOUSE_RULES) -> PartyTimeState:
+        if num_players not in INFO.player_counts():
+            raise ValueError(f"party-time takes 2 to 6 players, not {num_players}")
+        return PartyTimeState.new_game(rules, DEFAULT_NAMES[:num_players], rng)
+
+    def state_to_document(self, state: PartyTimeState) -> dict[str, Any]:
+        return state_to_document(state)
+
+    def state_from_document(self, document: Mapping[str, Any], source: str) -> PartyTimeState:
+        return load_state(document, source)
+
+
+GAME = PartyTimeGame()
+
+__all__ = ["GAME", "HOUSE_RULES", "INFO", "Card", "Draw", "PartyTimeState", "PartyTimeView",
+           "Play", "Position", "Reveal", "Rules", "load_position", "load_rules", "load_state",
+           "resolve", "state_to_document", "view_to_document", "win_shares"]
