@@ -1,0 +1,128 @@
+"""The command line end to end: every verb on the shipped examples and puzzles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from partysolver.cli.main import cli
+from partysolver.models.documents import parse_document
+from partysolver.models.meeple_land.puzzle import load_puzzle
+from partysolver.puzzles import examples, files
+
+EXAMPLES = {name: str(item) for name, item in examples("meeple-land").items()}
+PUZZLES = {name: str(item) for name, item in files("meeple-land", "puzzles").items()}
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args))
+
+
+def as_json(*args: str) -> dict[str, Any]:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    assert data["game"] == "meeple-land"
+    return data
+
+
+def test_games_lists_meeple_land_with_its_house_data() -> None:
+    data = json.loads(run("games", "--json").output)
+    row = next(r for r in data["games"] if r["game"] == "meeple-land")
+    assert {"hint", "solve", "verify", "simulate", "render", "example"} <= set(row["verbs"])
+    assert "house" in row["house_data"]
+
+
+def test_example_prints_a_loadable_file() -> None:
+    result = run("example", "meeple-land", "puzzle")
+    assert result.exit_code == 0
+    load_puzzle(parse_document(result.output, "p.toml"), "p.toml")
+
+
+def test_hint_ranks_every_kind_of_action() -> None:
+    data = as_json("hint", EXAMPLES["default"])
+    moves = data["moves"]
+    assert data["player"] == "Green" and moves
+    values = [m["value"] for m in moves]
+    assert values == sorted(values, reverse=True)
+    kinds = {m["move"].split()[0] for m in moves}
+    assert {"buy", "pass", "extension", "entrance", "advertise"} <= kinds
+    bought = [m["move"].split()[1].split("@")[0] for m in moves if m["move"].startswith("buy")]
+    assert len(bought) == len(set(bought))  # one (best) placement per market tile
+    assert all(m["reason"] and m["text"] for m in moves)
+    assert len(as_json("hint", EXAMPLES["default"], "--top", "3")["moves"]) == 3
+
+
+def test_solve_a_puzzle_with_count_and_seed() -> None:
+    data = as_json("solve", EXAMPLES["puzzle"], "--count", "--seed", "4")
+    assert data["status"] == "optimal"
+    assert data["objective"]["value"] == data["objective"]["bound"] == 8
+    assert data["count"] == {"layouts": 111, "complete": True}
+    solution = data["solution"]
+    assert solution["placements"][0]["tile"] == "S15"  # the pre-placed fountain
+    assert solution["spent"] <= 12
+    assert solution["breakdown"]["reputation"] == 8
+    assert "E" in solution["picture"]
+    again = as_json("solve", EXAMPLES["puzzle"], "--count", "--seed", "4")
+    assert again["solution"] == solution
+
+
+def test_solve_an_infeasible_puzzle_names_the_conflict() -> None:
+    data = as_json("solve", PUZZLES["08-impossible-promise"])
+    assert data["status"] == "infeasible" and data["solution"] is None
+    assert {c["requirement"] for c in data["conflict"]} == {"budget", "required:L02"}
+    text = run("solve", PUZZLES["08-impossible-promise"]).output
+    assert "spend at most $6" in text and "place L02" in text
+
+
+def test_solve_a_park_seats_the_visitors() -> None:
+    data = as_json("solve", EXAMPLES["welcome"])
+    assert data["status"] == "optimal"
+    assert data["solution"]["seated"] == {"green": 3, "pink": 2}
+    assert data["solution"]["waiting"] == {"yellow": 1}
+    assert data["objective"] == {"points": 3 + 4 - 2, "revenue": 6}
+
+
+def test_solve_refuses_a_game_position() -> None:
+    result = run("solve", EXAMPLES["default"])
+    assert result.exit_code == 2 and "hint" in result.output
+
+
+def test_verify_a_puzzle_gives_a_verdict() -> None:
+    data = as_json("verify", EXAMPLES["puzzle"])
+    assert data["valid"] is True and data["verdict"] == "solvable" and data["witness"]
+    impossible = run("verify", PUZZLES["08-impossible-promise"], "--json")
+    verdict = json.loads(impossible.output)
+    assert verdict["verdict"] == "unsolvable" and verdict["conflict"]
+
+
+def test_verify_a_game() -> None:
+    data = as_json("verify", EXAMPLES["default"])
+    assert data["valid"] is True and len(data["standings"]) == 3
+
+
+@pytest.mark.parametrize("name", ["default", "park", "puzzle", "welcome"])
+def test_render_writes_svg(tmp_path: Path, name: str) -> None:
+    out = tmp_path / f"{name}.svg"
+    result = run("render", EXAMPLES[name], "-o", str(out), "--build-order", "--hint")
+    assert result.exit_code == 0, result.output
+    svg = out.read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "IN" in svg
+    if name == "default":
+        assert "hint:" in svg and "marker" in svg  # the suggested tile and its arrow
+
+
+def test_simulate_plays_games() -> None:
+    data = as_json("simulate", "meeple-land", "--games", "2", "--policy", "random",
+                   "--seed", "1")
+    assert data["games"] == 2 and len(data["seats"]) == 2
+    assert "reputation_1" in data["figures"]
+
+
+def test_options_of_other_verbs_are_refused() -> None:
+    result = run("verify", EXAMPLES["park"], "--count")
+    assert result.exit_code == 2
