@@ -208,3 +208,54 @@ def test_any_document_loads_or_fails_cleanly(edits: list[tuple[Any, Any, bool]])
             position.to_state()
     except InputError as error:
         assert str(error).startswith("fuzz.toml")
+
+
+def _data_file(folder: str, name: str) -> str:
+    return Path(puzzles.folder("meeple-party", folder).joinpath(name)).read_text()
+
+
+@pytest.mark.parametrize(("files", "reference", "field", "expected"), [
+    ({"my-cards.toml": _data_file("cards", "house.toml").replace('do = "conga"', 'do = "congo"',
+                                                                 1)},
+     ('cards = "house"', 'cards = "my-cards.toml"'), "my-cards.toml: surprises[0].effects[0].do",
+     "one of"),
+    ({"my-house.toml": _data_file("houses", "hard.toml").replace('kind = "garage"',
+                                                                 'kind = "attic"', 1)},
+     ('house = "easy"', 'house = "my-house.toml"'), "my-house.toml: rooms[0].kind", "one of"),
+    ({"my-clock.toml": _data_file("clocks", "house.toml").replace('= "welcome"', '= "nap"', 1)},
+     ('clock = "house"', 'clock = "my-clock.toml"'), "my-clock.toml: spaces.", "one of"),
+    ({}, ('cards = "house"', 'cards = "missing.toml"'), "cards", "an existing cards file"),
+])
+def test_bad_user_data_files_fail_cleanly_in_every_verb(tmp_path: Path, files: dict[str, str],
+                                                       reference: tuple[str, str], field: str,
+                                                       expected: str) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    game = tmp_path / "game.toml"
+    game.write_text(EXAMPLE.replace(*reference))
+    runner = CliRunner()
+    for args in (["hint", str(game)], ["verify", str(game)], ["solve", str(game)],
+                 ["render", str(game), "-o", str(tmp_path / "out.svg")]):
+        result = runner.invoke(cli, args)
+        message = result.output.strip()
+        assert result.exit_code == 2, (args, message)
+        assert len(message.splitlines()) == 1 and "Traceback" not in message
+        assert field in message and expected in message, message
+    assert not (tmp_path / "out.svg").exists()
+
+
+def test_verify_names_the_house_photos_this_house_can_never_take(tmp_path: Path) -> None:
+    cards = _data_file("cards", "house.toml").replace(
+        '{ room = "kitchen", mode = "at_least", flirt = 2 },',
+        '{ room = "hot_tub", mode = "at_least", flirt = 2 },', 1).replace(
+        '{ room = "bedroom", mode = "at_least", flirt = 2 },',
+        '{ room = "bedroom", mode = "at_least", flirt = 8 },', 1)
+    (tmp_path / "my-cards.toml").write_text(cards)
+    game = tmp_path / "game.toml"
+    game.write_text(EXAMPLE.replace('cards = "house"', 'cards = "my-cards.toml"'))
+    result = CliRunner().invoke(cli, ["verify", str(game), "--json"])
+    assert result.exit_code == 0, result.output
+    found = {p["id"]: p["why"] for p in json.loads(result.output)["impossible_photos"]}
+    # The easy house has no Hot Tub; the game has 7 Flirts (6 guests and a roommate).
+    assert found == {"kitchen-flirting": "no hot tub in this house",
+                     "pillow-talk": "more meeples than the game has, or not enough different rooms"}

@@ -389,3 +389,69 @@ def test_hot_tub_challenge_takes_out_the_eight_named_disasters() -> None:
     left = {cards.disasters[c].id for c in (*state.disaster_deck, *state.disasters)}
     assert not left & named and len(left) == 16
     assert state.photos == ((-1, -1), (-1, -1))
+
+
+def count(state: MeeplePartyState, room_id: str, piece: int) -> int:
+    return state.board[EASY.index(room_id)] >> (3 * piece) & 7
+
+
+def test_a_kind_from_everywhere_moves_standing_meeples_roommates_included() -> None:
+    body = ROOMMATES + ("[rooms.outside]\nparty_animal = 2\n"
+                        "[rooms.living_room]\nlaid = { party_animal = 1 }\n")
+    after = surprise("pizza-delivery", body)  # every Party Animal to the Kitchen
+    assert after.phase == MINGLE  # one Kitchen: nothing to choose
+    assert count(after, "kitchen", PARTY_ANIMAL_PIECE) == 2
+    assert count(after, "kitchen", ROOMMATE + PARTY_ANIMAL_PIECE) == 1
+    assert count(after, "outside", PARTY_ANIMAL_PIECE) == 0
+    assert count(after, "living_room", PARTY_ANIMAL_PIECE + LAID) == 1  # laid ones stay
+
+
+def test_a_move_from_any_room_is_the_active_players_choice() -> None:
+    body = ROOMMATES.replace("[rooms.kitchen]\n", "[rooms.kitchen]\njerk = 1\n")
+    after = surprise("fire-drill", body)  # every meeple of one room goes Outside
+    assert after.phase == EFFECT and after.current_player() == 0
+    sources = {names(EASY, [p.rooms[0]]).pop() for p in after.legal_actions()}
+    # Every room but the Outside and the empty rooms (empty ones change nothing).
+    assert {"kitchen", "dining_room", "bathroom", "bedroom_1", "bedroom_2"} <= sources
+    moved = after.apply(next(p for p in after.legal_actions()
+                             if p.rooms[0] == EASY.index("kitchen")))
+    assert count(moved, "outside", JERK_PIECE) == 1
+    assert count(moved, "outside", ROOMMATE + WALLFLOWER_PIECE) == 1
+    assert moved.board[EASY.index("kitchen")] == 0
+
+
+def test_lay_down_one_of_a_kind_is_a_choice_and_all_of_a_room_is_not() -> None:
+    body = ROOMMATES.replace("[rooms.kitchen]\n", "[rooms.kitchen]\nflirt = 2\njerk = 1\n") + \
+        "[rooms.outside]\nflirt = 1\n"
+    after = surprise("snooping-ex", body)  # the active player takes 1; lay down 1 Flirt
+    assert after.stress == (1, 0) and after.phase == EFFECT
+    options = after.legal_actions()
+    # The Flirt roommate (Bedroom 1), a Kitchen Flirt, the Outside Flirt: two Kitchen Flirts are one.
+    assert len(options) == 3
+    laid = after.apply(next(p for p in options if p.meeples[0][0] == EASY.index("kitchen")))
+    assert count(laid, "kitchen", FLIRT_PIECE) == 1 and count(laid, "kitchen", FLIRT_PIECE + LAID) == 1
+    coma = surprise("food-coma", body)  # every guest in the Kitchen lies down
+    assert coma.phase == MINGLE
+    assert count(coma, "kitchen", FLIRT_PIECE + LAID) == 2 and count(coma, "kitchen", JERK_PIECE + LAID) == 1
+    assert count(coma, "kitchen", ROOMMATE + WALLFLOWER_PIECE) == 1  # roommates are not guests
+
+
+def test_stand_up_everywhere_and_stress_relief_floored_at_zero() -> None:
+    body = ROOMMATES + "[rooms.outside]\nlaid = { jerk = 2, cool = 1 }\n"
+    woken = surprise("wake-up-call", body)
+    assert count(woken, "outside", JERK_PIECE) == 2 and count(woken, "outside", COOL_PIECE) == 1
+    assert count(woken, "outside", JERK_PIECE + LAID) == 0
+    spa = position(ROOMMATES + "[progress]\nphase = \"surprise\"\nstage = \"welcome\"\n"
+                   "white = \"hand\"\n")._with(stress=(2, 0))
+    relaxed = spa.apply(Dealt("surprise", spa.setup.cards.surprise_ids["group-hug"]))
+    assert relaxed.stress == (1, 0)  # every roommate relieves 1; none goes below 0
+    own = spa.apply(Dealt("surprise", spa.setup.cards.surprise_ids["spa-day"]))
+    assert own.stress == (1, 0)
+
+
+def test_stress_to_the_roommates_in_a_room() -> None:
+    body = ROOMMATES.replace("[rooms.bedroom_2]\nroommates = [\"cool\"]",
+                             "[rooms.living_room]\nroommates = [\"cool\"]")
+    after = surprise("the-landlord", body)  # roommates in the Living Room take 1
+    assert after.stress == (0, 1)
+    assert count(after, "door", WHITE) == 1  # the Landlord stays at the party
