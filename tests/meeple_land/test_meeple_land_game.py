@@ -104,7 +104,8 @@ def test_a_small_tile_comes_from_the_pile_top_showing_its_advert() -> None:
     assert after.pending == ("small", "advert")
     front = after.chance_outcomes()
     # The new market tile is the pile's top: its back shows the advert that was on top.
-    assert all(CATALOGUE.tile(o.tile).advert == state.advert for o, _ in front)
+    assert all(isinstance(o, DrawTile) and CATALOGUE.tile(o.tile).advert == state.advert
+               for o, _ in front)
     drawn = after.apply(front[0][0])
     assert drawn.advert is None and drawn.pending == ("advert",)
     backs = drawn.chance_outcomes()

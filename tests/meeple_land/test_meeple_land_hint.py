@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from partysolver.models.documents import parse_document
 from partysolver.models.meeple_land import GAME
-from partysolver.models.meeple_land.game import Buy, Pass
+from partysolver.models.meeple_land.game import Buy, Pass, add_counts
 from partysolver.models.meeple_land.park import legal_placements
 from partysolver.models.meeple_land.state import MeepleLandState, ParkState
 from partysolver.puzzles import examples
@@ -50,7 +50,7 @@ def test_passing_seats_the_bus_exactly() -> None:
         park, incoming, can_act = _after(state, Pass(bus))
         value = estimate(state, park, incoming, can_act)
         layout = park.layout(state.catalogue)
-        exact = layout.score(tuple(a + b for a, b in zip(park.visitors, on_board, strict=True)))
+        exact = layout.score(add_counts(park.visitors, on_board))
         assert value.terms["now"] == exact.total
         assert not can_act
 

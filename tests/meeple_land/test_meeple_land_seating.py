@@ -39,7 +39,7 @@ visitors_strategy = st.tuples(*[st.integers(0, 3)] * 4)
 def test_seating_matches_brute_force(spaces: list[SpaceClass],
                                      visitors: tuple[int, int, int, int]) -> None:
     for goal in ("points", "revenue"):
-        result = seat(spaces, visitors, goal)  # type: ignore[arg-type]
+        result = seat(spaces, visitors, goal)
         got = (result.points, result.revenue) if goal == "points" else \
             (result.revenue, result.points)
         assert got == brute(spaces, visitors, goal)

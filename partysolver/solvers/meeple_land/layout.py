@@ -496,7 +496,9 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     built = LayoutModel(puzzle)
     build_seconds = time.perf_counter() - started
     solver = cp_model.CpSolver()
-    used_workers = _parameters(solver, time_limit, workers, seed)
+    # The time limit covers building the model too.
+    used_workers = _parameters(solver, None if time_limit is None else
+                               time_limit - build_seconds, workers, seed)
     code = solver.solve(built.model)
     usage: dict[str, Any] = {
         "seconds": round(time.perf_counter() - started, 3),
@@ -553,7 +555,8 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
     built = LayoutModel(puzzle)
     built.model.clear_objective()
     solver = cp_model.CpSolver()
-    _parameters(solver, time_limit, workers, seed)
+    _parameters(solver, None if time_limit is None else
+                time_limit - (time.perf_counter() - started), workers, seed)
     code = solver.solve(built.model)
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         placements = sorted(c.placement for c in built.chosen(solver) if c.fixed is None)
