@@ -11,6 +11,7 @@
 Run everything:  python benchmarks/meeple_party.py
 Parts:           python benchmarks/meeple_party.py --part hint|simulate|scenarios
 Smaller runs:    --positions 6 --games 20 --baseline-limit 120 --workers 2
+Loaded machine:  --baseline-nodes 400000 (cut the brute force by nodes, not wall clock)
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def line(text: str = "") -> None:
     print(text, flush=True)
 
 
-def hint_benchmark(count: int | None, baseline_limit: float) -> None:
+def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int | None) -> None:
     line("== 1. Turn hint: exact search against the per-meeple brute force (CPU seconds) ==")
     line("baseline: every meeple individually, every choice played through the rules engine,")
     line("no transposition table; each end of the turn scored from scratch (the same")
@@ -59,7 +60,8 @@ def hint_benchmark(count: int | None, baseline_limit: float) -> None:
         search = TurnSearch(state)
         value, _ = search.value(state)
         fast = time.process_time() - start
-        brute = BruteForce(state, "evaluator", Budget(time=baseline_limit))
+        budget = Budget(nodes=baseline_nodes) if baseline_nodes else Budget(time=baseline_limit)
+        brute = BruteForce(state, "evaluator", budget)
         start = time.process_time()
         try:
             slow_value = brute.value(state)
@@ -90,8 +92,10 @@ def hint_benchmark(count: int | None, baseline_limit: float) -> None:
              f"min {min(ratios):.1f}x, max {max(ratios):.1f}x over {len(ratios)} positions; "
              f"identical best values on {agree} of {len(ratios)}")
     if cut:
-        line(f"{cut} brute-force run(s) cut at {baseline_limit:.0f} s (the speedup there is a "
-             "lower bound; no value compared)")
+        limit = (f"{baseline_nodes:,} nodes" if baseline_nodes
+                 else f"{baseline_limit:.0f} s of wall clock")
+        line(f"{cut} brute-force run(s) cut at {limit} (the speedup there is a lower bound; "
+             "no value compared)")
 
 
 def simulate_benchmark(games: int, workers: int, nodes: int | None) -> None:
@@ -142,7 +146,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--positions", type=int, default=None,
                         help="only the first N benchmark positions")
     parser.add_argument("--baseline-limit", type=float, default=900.0,
-                        help="CPU seconds the brute force may take per position")
+                        help="wall-clock seconds the brute force may take per position")
+    parser.add_argument("--baseline-nodes", type=int, default=None,
+                        help="cut the brute force at this many nodes instead (independent of "
+                             "the machine's load)")
     parser.add_argument("--games", type=int, default=200, help="games per simulation cell")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--hint-nodes", type=int, default=policies.SIMULATION_NODES,
@@ -151,7 +158,7 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     line(f"Meeple Party benchmark ({Path(__file__).name})")
     if args.part in ("all", "hint"):
-        hint_benchmark(args.positions, args.baseline_limit)
+        hint_benchmark(args.positions, args.baseline_limit, args.baseline_nodes)
     if args.part in ("all", "simulate"):
         simulate_benchmark(args.games, args.workers, args.hint_nodes or None)
     if args.part in ("all", "scenarios"):

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import click
 
 from ..models.errors import InputError
-from ..models.meeple_party import INFO, data, load_position
+from ..models.meeple_party import INFO, data, default_house, load_position
 from ..models.meeple_party.cards import CompiledCondition
 from ..models.meeple_party.game import (
     BAG_KINDS,
@@ -500,16 +500,18 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
         else:
             label = "lost"
         counts[label] = counts.get(label, 0) + 1
+    chosen = factory.house or default_house(factory.players, factory.variant)
+    house = chosen if isinstance(chosen, str) else chosen.name
     data_out: dict[str, Any] = {
         "game": INFO.key, "players": factory.players, "games": games,
-        "policies": list(names), "house": factory.house if isinstance(factory.house, str)
-        else getattr(factory.house, "name", "easy"),
+        "policies": list(names), "house": house,
         "difficulty": factory.difficulty, "length": factory.length, "variant": factory.variant,
         "win": rate.as_json(), "categories": counts,
         "figures": {k: f.as_json() for k, f in figures.items()},
         "decisions_per_game": round(sum(r.decisions for r in result.records) / games, 2)}
     lines = [f"{games} {factory.variant} game(s), {factory.players} players, "
-             f"{factory.difficulty} {factory.length}, policy {'/'.join(names)}"]
+             f"{factory.difficulty} {factory.length}, house {house}, "
+             f"policy {'/'.join(names)}"]
     if not hot_tub:
         lines.append(f"win rate: {rate} (95% interval)")
     rows = [(k, v, f"{100 * v / games:.1f}%") for k, v in sorted(counts.items(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from partysolver.models.documents import Fields, parse_document
 from partysolver.models.meeple_party import MeeplePartyState, new_game
@@ -107,7 +108,7 @@ def random_ordered(seed: int, guests: int = 4, players: int = 2, taken: int = 11
     bag[kind] -= 1
     order = [k for k, n in enumerate(bag) for _ in range(n)]
     rng.shuffle(order)
-    decks = {}
+    decks: dict[str, Any] = {}
     for name in ("photo_deck", "disaster_deck", "surprise_deck"):
         cards = list(getattr(state, name))
         rng.shuffle(cards)

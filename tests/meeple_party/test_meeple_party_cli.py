@@ -74,7 +74,7 @@ def test_verify_reports_problems_and_plays_games(tmp_path: Path) -> None:
     data = json.loads(out)
     assert code == 0 and data["valid"] and data["problems"] == [] and data["easy_house"]
     bad = tmp_path / "bad.toml"
-    bad.write_text(Path(EXAMPLES["default"]).read_text().replace(
+    bad.write_text(Path(str(EXAMPLES["default"])).read_text().replace(
         "[rooms.kitchen]\nflirt = 1", "[rooms.kitchen]\nflirt = 5"))
     code, out = run("verify", str(bad), "--json")
     data = json.loads(out)
@@ -105,6 +105,7 @@ def test_simulate_the_hot_tub_challenge() -> None:
     code, out = run("simulate", "meeple-party", "--games", "2", "--policy", "random",
                     "--variant", "hot-tub", "--players", "1")
     assert code == 0 and "hot tub" in out
+    assert "house spa" in out  # the default house of the challenge has the Hot Tub
 
 
 def test_render_draws_the_house_and_the_hint(tmp_path: Path) -> None:

@@ -166,7 +166,9 @@ laid_roommates = ["party_animal"]
                    len(mingle.steps)))
     assert moves == {(4, "kitchen", "dining_room", 0), (4, "kitchen", "bedroom_2", 0),
                      (0, "outside", "dining_room", 1)}
-    assert not hint.explain(hint.best).fouls
+    assert hint.best is not None
+    explained = hint.explain(hint.best)
+    assert explained is not None and not explained.fouls
 
 
 UNAVOIDABLE = """
@@ -208,8 +210,10 @@ def test_a_refresh_is_taken_only_when_it_lowers_the_expected_stress() -> None:
     no refresh.  With three roommates the foul costs 3 and the refresh 1 plus 3 times the
     chance that the new disaster is met too: refresh."""
     alone = turn_hint(solo("easy", UNAVOIDABLE, phase="mingle"))
+    assert alone.best is not None
     assert alone.best.refresh is None and alone.best.value[2] == -1.0
     table = turn_hint(solo("easy", UNAVOIDABLE, phase="mingle", players=THREE))
+    assert table.best is not None
     assert table.best.refresh == ("disaster", 0, 0)
     assert -3.0 < table.best.value[2] <= -1.0
 
@@ -233,7 +237,9 @@ def test_the_shipped_example_takes_both_photos() -> None:
     path = examples("meeple-party")["default"]
     state = load_state(*read_document(str(path)))
     hint = turn_hint(state)
+    assert hint.best is not None
     outcome = hint.explain(hint.best)
+    assert outcome is not None
     names = {state.setup.cards.photos[c].id for c in outcome.photos}
     assert names == {"kitchen-flirting", "velvet-rope"}
     assert data.cards().disasters[state.disasters[0]].id == "fight-club"

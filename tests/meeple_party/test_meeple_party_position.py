@@ -101,14 +101,14 @@ roommates = ["jerk", "wallflower", "party_animal"]
 
 
 def test_users_can_load_their_own_house_cards_and_clock(tmp_path: Path) -> None:
-    base = Path(puzzles.folder("meeple-party", "houses").joinpath("hard.toml")).read_text()
+    base = Path(str(puzzles.folder("meeple-party", "houses").joinpath("hard.toml"))).read_text()
     (tmp_path / "my-house.toml").write_text(base.replace('name = "hard"', 'name = "mine"'))
-    cards = Path(puzzles.folder("meeple-party", "cards").joinpath("house.toml")).read_text()
+    cards = Path(str(puzzles.folder("meeple-party", "cards").joinpath("house.toml"))).read_text()
     (tmp_path / "my-cards.toml").write_text(cards)
-    clock = Path(puzzles.folder("meeple-party", "clocks").joinpath("house.toml")).read_text()
+    clock = Path(str(puzzles.folder("meeple-party", "clocks").joinpath("house.toml"))).read_text()
     (tmp_path / "my-clock.toml").write_text(clock.replace('"12:30" = "welcome"',
                                                           '"12:30" = "surprise"'))
-    example = Path(puzzles.examples("meeple-party")["default"]).read_text()
+    example = Path(str(puzzles.examples("meeple-party")["default"])).read_text()
     text = example.replace('house = "easy"', 'house = "my-house.toml"').replace(
         'cards = "house"', 'cards = "my-cards.toml"').replace('clock = "house"',
                                                           'clock = "my-clock.toml"')
@@ -123,7 +123,7 @@ def test_users_can_load_their_own_house_cards_and_clock(tmp_path: Path) -> None:
 
 # -- bad input through the command line ------------------------------------------------------------
 
-EXAMPLE = Path(puzzles.examples("meeple-party")["default"]).read_text()
+EXAMPLE = Path(str(puzzles.examples("meeple-party")["default"])).read_text()
 
 
 @pytest.mark.parametrize(("change", "field", "expected"), [
@@ -211,7 +211,7 @@ def test_any_document_loads_or_fails_cleanly(edits: list[tuple[Any, Any, bool]])
 
 
 def _data_file(folder: str, name: str) -> str:
-    return Path(puzzles.folder("meeple-party", folder).joinpath(name)).read_text()
+    return Path(str(puzzles.folder("meeple-party", folder).joinpath(name))).read_text()
 
 
 @pytest.mark.parametrize(("files", "reference", "field", "expected"), [

@@ -298,7 +298,10 @@ def test_the_hot_tub_relieves_and_takes_no_welcome() -> None:
             board[r] -= 1 << (3 * mine)
     board[hot_tub] += 1 << (3 * mine)
     state = state._with(board=tuple(board), phase=PLACE, drawn=0)
-    assert all(a.room not in (hot_tub, spa.index("office")) for a in state.legal_actions())
+    welcomes = state.legal_actions()
+    assert all(isinstance(a, Welcome) for a in welcomes)
+    assert all(a.room not in (hot_tub, spa.index("office"))  # type: ignore[attr-defined]
+               for a in welcomes)
     ended = state._with(phase=REFRESH, drawn=-1).apply(Refresh(None))
     assert ended.stress == (1, 2)
 
@@ -316,6 +319,13 @@ def test_sunrise_ends_a_party_that_never_finishes() -> None:
 # -- surprises -------------------------------------------------------------------------------------
 
 
+def pick_actions(state: MeeplePartyState) -> list[Pick]:
+    """The legal actions of a choice inside a surprise (each a :class:`Pick`)."""
+    found = list(state.legal_actions())
+    assert all(isinstance(a, Pick) for a in found)
+    return found  # type: ignore[return-value]
+
+
 def surprise(card: str, body: str) -> MeeplePartyState:
     state = position(body + "[progress]\nphase = \"surprise\"\nstage = \"welcome\"\nwhite = \"hand\"\n")
     return state.apply(Dealt("surprise", state.setup.cards.surprise_ids[card]))
@@ -328,7 +338,7 @@ def test_the_conga_line_moves_the_fullest_room_to_the_emptiest() -> None:
     kitchen = EASY.index("kitchen")
     # Kitchen (5 counted) is the fullest; Outside, Door and the Living Room are empty: a choice.
     assert after.phase == EFFECT and after.current_player() == 0
-    picks = after.legal_actions()
+    picks = pick_actions(after)
     assert {names(EASY, [p.rooms[1]]).pop() for p in picks} == {"outside", "door", "living_room"}
     moved = after.apply(Pick((kitchen, EASY.index("outside"))))
     assert moved.board[kitchen] == 1 << 3 * (COOL_PIECE + LAID)  # the laid Cool stays
@@ -410,10 +420,10 @@ def test_a_move_from_any_room_is_the_active_players_choice() -> None:
     body = ROOMMATES.replace("[rooms.kitchen]\n", "[rooms.kitchen]\njerk = 1\n")
     after = surprise("fire-drill", body)  # every meeple of one room goes Outside
     assert after.phase == EFFECT and after.current_player() == 0
-    sources = {names(EASY, [p.rooms[0]]).pop() for p in after.legal_actions()}
+    sources = {names(EASY, [p.rooms[0]]).pop() for p in pick_actions(after)}
     # Every room but the Outside and the empty rooms (empty ones change nothing).
     assert {"kitchen", "dining_room", "bathroom", "bedroom_1", "bedroom_2"} <= sources
-    moved = after.apply(next(p for p in after.legal_actions()
+    moved = after.apply(next(p for p in pick_actions(after)
                              if p.rooms[0] == EASY.index("kitchen")))
     assert count(moved, "outside", JERK_PIECE) == 1
     assert count(moved, "outside", ROOMMATE + WALLFLOWER_PIECE) == 1
@@ -425,7 +435,7 @@ def test_lay_down_one_of_a_kind_is_a_choice_and_all_of_a_room_is_not() -> None:
         "[rooms.outside]\nflirt = 1\n"
     after = surprise("snooping-ex", body)  # the active player takes 1; lay down 1 Flirt
     assert after.stress == (1, 0) and after.phase == EFFECT
-    options = after.legal_actions()
+    options = pick_actions(after)
     # The Flirt roommate (Bedroom 1), a Kitchen Flirt, the Outside Flirt: two Kitchen Flirts are one.
     assert len(options) == 3
     laid = after.apply(next(p for p in options if p.meeples[0][0] == EASY.index("kitchen")))
