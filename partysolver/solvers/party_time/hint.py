@@ -1,0 +1,201 @@
+"""The Party-Time hint: every play ranked by the strips it costs me, with the reason in words.
+
+:func:`hint` runs :class:`~.belief.BeliefSearch` (exact expectimax over the unseen cards by type
+counts, opponents playing greedy) from one player's view and ranks every play (card × tokens
+returned) by, in order: the expected strips I lose over the horizon (``depth`` = 1: until my
+next turn), the tokens I keep, and the strips the others are expected to lose (more is better
+for me).  For each play it reports the probability that I lose a strip before my next turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...models.party_time.game import GAIN, RETURN, Card, Play, Rules
+from ...models.party_time.state import (
+    CARRY_OUT,
+    PLAY,
+    Outcome,
+    PartyTimeState,
+    PartyTimeView,
+)
+from ...models.protocol import State
+from ..budget import Budget, BudgetExhausted, Status
+from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
+from .policies import GreedyPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlay:
+    """One play with its values (for the player asking) and the reason in words."""
+
+    play: Play
+    loss: float
+    """Strips I am expected to lose over the horizon."""
+    lose_chance: float
+    """The probability that I lose a strip before my next turn."""
+    others: float
+    """Strips the other players are expected to lose over the horizon."""
+    losses: tuple[float, ...]
+    tokens_kept: int
+    reason: str
+    outcome: Outcome = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The ranked plays of ``view``'s player and how the search went."""
+
+    view: PartyTimeView
+    depth: int
+    """The horizon the values are for (the one asked for, or less when the budget ran out)."""
+    asked: int
+    """The horizon asked for."""
+    status: Status
+    """``optimal``: every value is exact under the model at ``asked``; ``unknown``: the budget
+    ran out before (the moves are then those of the deepest horizon finished, if any)."""
+    moves: tuple[RankedPlay, ...]
+    usage: dict[str, Any]
+    truncated: bool = False
+    """Whether some question-mark chain was cut at :data:`~.belief.MAX_CHAIN`."""
+
+    @property
+    def best(self) -> RankedPlay | None:
+        return self.moves[0] if self.moves else None
+
+
+def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> Hint:
+    """Rank every play of ``view``'s player, who must be the one to act.
+
+    Horizons 1, 2, ... ``depth`` are searched in turn under one budget (iterative deepening):
+    when it runs out, the deepest finished horizon's ranking is returned, marked ``unknown``.
+    """
+    me = view.player
+    if view.turn != me or view.phase not in (PLAY, CARRY_OUT):
+        raise ValueError(f"{view.names[me]} has no decision to take now")
+    if depth < 1:
+        raise ValueError("the horizon is at least one turn (depth >= 1)")
+    meter = (budget or Budget()).start()
+    found: tuple[RankedPlay, ...] = ()
+    reached, truncated = 0, False
+    for horizon in range(1, depth + 1):
+        search = BeliefSearch(view.rules, view.num_players, me, horizon, meter=meter)
+        node = search.root(view)
+        assert node is not None
+        try:
+            ranked = rank_root(search, node)
+        except BudgetExhausted:
+            break
+        moves = [_ranked(view, play, value, outcome) for play, value, outcome in ranked]
+        found = tuple(sorted(moves, key=_sort_key))
+        reached, truncated = horizon, truncated or search.truncated
+    status: Status = "optimal" if reached == depth else "unknown"
+    return Hint(view, reached, depth, status, found, meter.usage(), truncated)
+
+
+def _sort_key(move: RankedPlay) -> tuple[float, float, float]:
+    # Rounded so that floating-point noise does not reorder equal plays (the engine's move
+    # order breaks remaining ties: the sort is stable).
+    return round(move.loss, 9), -move.tokens_kept, round(-move.others, 9)
+
+
+def _ranked(view: PartyTimeView, play: Play, value: Value, outcome: Outcome) -> RankedPlay:
+    me = view.player
+    losses, safe = value
+    others = sum(losses) - losses[me]
+    return RankedPlay(play, losses[me], 1.0 - safe, others, losses, outcome.tokens[me],
+                      reason(view, play, outcome, losses[me], 1.0 - safe), outcome)
+
+
+# -- reasons in words ---------------------------------------------------------------------------
+
+
+def reason(view: PartyTimeView, play: Play, outcome: Outcome, loss: float,
+           lose_chance: float) -> str:
+    """What ``play`` does, in the game's words, then the risk it leaves me."""
+    return f"{what_it_does(view, play, outcome)}; {_risk(lose_chance, loss)}"
+
+
+def what_it_does(view: PartyTimeView, play: Play, outcome: Outcome) -> str:
+    rules, card = view.rules, play.card
+    names = view.names
+    nxt = names[outcome.next_player]
+    if card.is_number:
+        tokens = "" if not play.tokens else \
+            f" returning {play.tokens} token{'s' if play.tokens > 1 else ''}"
+        if play.moves == 0:
+            return f"{card.label}{tokens} moves 0: the bottle stays, nothing crossed"
+        if outcome.crossed:
+            return (f"{card.label}{tokens} crosses the star: you lose a strip "
+                    f"(the bottle stops {_where(rules, outcome.bottle)})")
+        if outcome.bottle == rules.length:
+            return (f"{card.label}{tokens} stops exactly on the star: safe, and {nxt} "
+                    "must leave it (any number card crosses it)")
+        return (f"{card.label}{tokens} is safe: the bottle stops {_where(rules, outcome.bottle)}"
+                f"{_square_effect(outcome)}, leaving {nxt} {rules.length - outcome.bottle} "
+                "squares from the star")
+    if card == Card.R:
+        turn = ("play now goes the other way" if rules.r_card == "reverse"
+                else f"{nxt}, on your right, plays again")
+        return (f"{card.label} keeps the bottle {_where(rules, outcome.bottle)}, "
+                f"{view.rules.length - outcome.bottle if outcome.bottle else rules.length} "
+                f"squares from the star; {turn}")
+    if card == Card.BLACK:
+        return f"{card.label} makes {nxt} remove a strip before playing"
+    if card == Card.STAR:
+        return (f"{card.label} puts the bottle on the star, nothing crossed: {nxt} must "
+                "leave it, and any number card crosses it")
+    return f"{card.label} makes {nxt} carry out the top card of the pile"
+
+
+def _where(rules: Rules, bottle: int) -> str:
+    square = bottle % rules.length
+    if square == 0:
+        return "on the star"
+    return f"on square {square} ({rules.square_name(square)})"
+
+
+def _square_effect(outcome: Outcome) -> str:
+    if outcome.landed == GAIN:
+        return ": you gain a token" if outcome.token_change > 0 else \
+            ": a fourth token, so you lose them all"
+    if outcome.landed == RETURN and outcome.token_change < 0:
+        return ": you return a token"
+    return ""
+
+
+def _risk(lose_chance: float, loss: float) -> str:
+    if lose_chance <= 1e-12 and loss <= 1e-12:
+        return "no risk to you before your next turn"
+    return (f"{100 * lose_chance:.1f}% chance you lose a strip before your next turn "
+            f"(expected loss {loss:.3f})")
+
+
+# -- the simulation policy --------------------------------------------------------------------------
+
+
+class HintPolicy:
+    """Plays the hint's best play from the player's own view (depth 1 by default), falling back
+    on greedy when the budget runs out."""
+
+    name = "hint"
+
+    def __init__(self, depth: int = 1, nodes: int | None = 200_000) -> None:
+        self.depth = depth
+        self.nodes = nodes
+
+    def __call__(self, state: State, rng: random.Random) -> Hashable:
+        assert isinstance(state, PartyTimeState)
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        found = hint(state.view(state.turn), self.depth, Budget(nodes=self.nodes))
+        if found.best is None:
+            return GreedyPolicy()(state, rng)
+        return found.best.play
+
+
+__all__ = ["MAX_CHAIN", "Hint", "HintPolicy", "RankedPlay", "hint", "reason"]

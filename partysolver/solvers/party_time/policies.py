@@ -1,0 +1,130 @@
+"""The opponents' documented policy, and the simulation policies.
+
+**Greedy** (avoid losing a strip now) ranks the nine card types from public information alone
+(the bottle, the player's own tokens and the board) and plays the best-ranked card in hand:
+
+1. a *safe number card* (one that does not cross the star, returning the fewest tokens that
+   make it safe): fewest tokens returned first, then the best square to stop on (a token gained
+   before nothing before a token returned), then the longest move (the bottle ends nearer the
+   star, for the next player; the small cards stay in hand);
+2. otherwise a *special card*, saved until now: the black square, then the star card, then the
+   question mark, then the R card;
+3. otherwise a number card that crosses: no token returned, the best square to stop on, then
+   the highest card (the small, precise cards stay in hand).
+
+A revealed number card is carried out with the fewest tokens that make it safe, or none when
+no number of tokens can.  Because the ranking depends only on public information, an
+opponent's play is the best-ranked type among three cards dealt from the unseen cards, whose
+probability the hint computes in closed form (:func:`opponent_plays`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from functools import lru_cache
+from math import comb
+
+from ...models.party_time.game import CARDS, HAND_SIZE, Card, Counts, Play, Rules
+from ...models.party_time.state import (
+    CARRY_OUT,
+    PLAY,
+    PartyTimeState,
+    move_bottle,
+    square_effect,
+)
+from ...models.protocol import State
+
+SPECIAL_RANK = {Card.BLACK: 4, Card.STAR: 3, Card.QUESTION: 2, Card.R: 1}
+"""Greedy's order of the special cards (higher first)."""
+
+Choice = tuple[int, int]
+"""A card type and the tokens returned with it."""
+
+
+def number_choice(rules: Rules, bottle: int, tokens: int, card: int) -> tuple[int, bool]:
+    """Greedy's tokens for number ``card``: the fewest that keep it from crossing, if it can
+    afford them; else none.  Also whether the card is then safe."""
+    value = card + 1
+    needed = max(0, value - (rules.length - bottle))
+    if needed <= min(tokens, value):
+        return needed, True
+    return 0, False
+
+
+def _score(rules: Rules, bottle: int, tokens: int, card: int) -> tuple[tuple[int, ...], int]:
+    """Greedy's preference for ``card`` (higher is better) and the tokens it returns."""
+    if card > Card.FIVE:
+        return (1, SPECIAL_RANK[Card(card)]), 0
+    returned, safe = number_choice(rules, bottle, tokens, card)
+    steps = card + 1 - returned
+    gain = 0
+    if steps:
+        stop, _ = move_bottle(rules.length, bottle, steps)
+        gain = square_effect(rules.square(stop), tokens - returned)
+    if safe:
+        return (2, -returned, gain, steps), returned
+    return (0, gain, card), returned
+
+
+@lru_cache(maxsize=4096)
+def greedy_order(rules: Rules, bottle: int, tokens: int) -> tuple[Choice, ...]:
+    """Every card type with greedy's tokens, best first, for a player holding ``tokens``."""
+    scored = [(_score(rules, bottle, tokens, card), card) for card in range(len(CARDS))]
+    scored.sort(key=lambda item: item[0][0], reverse=True)
+    return tuple((card, returned) for (_, returned), card in scored)
+
+
+def greedy_choice(rules: Rules, bottle: int, tokens: int, hand: Counts) -> Choice:
+    """The card greedy plays from ``hand`` (and the tokens it returns)."""
+    for card, returned in greedy_order(rules, bottle, tokens):
+        if hand[card]:
+            return card, returned
+    raise ValueError("an empty hand")
+
+
+def opponent_plays(order: tuple[Choice, ...], unseen: Counts, hand_size: int = HAND_SIZE
+                   ) -> list[tuple[int, int, float]]:
+    """The distribution of greedy's play from ``hand_size`` cards dealt from ``unseen``.
+
+    The best-ranked type present is played: with ``A_j`` the unseen cards of the ``j`` best
+    types, P(the ``j``-th type is played) = (C(N - A_{j-1}, h) - C(N - A_j, h)) / C(N, h).
+    Returns (card, tokens, probability) for every play of positive probability.
+    """
+    total = sum(unseen)
+    hands = comb(total, hand_size)
+    plays = []
+    without = hands  # hands holding none of the types ranked so far
+    covered = 0
+    for card, returned in order:
+        here = unseen[card]
+        if not here:
+            continue
+        covered += here
+        rest = comb(total - covered, hand_size)
+        if without > rest:
+            plays.append((card, returned, (without - rest) / hands))
+        without = rest
+        if not without:
+            break
+    return plays
+
+
+# -- simulation policies -------------------------------------------------------------------------
+
+
+class GreedyPolicy:
+    """Avoid losing a strip now (see the module's documentation for the full order)."""
+
+    name = "greedy"
+
+    def __call__(self, state: State, rng: random.Random) -> Hashable:
+        assert isinstance(state, PartyTimeState)
+        me = state.turn
+        tokens = state.tokens[me]
+        if state.phase == CARRY_OUT:
+            returned, _ = number_choice(state.rules, state.bottle, tokens, state.revealed)
+            return Play(Card(state.revealed), returned)
+        assert state.phase == PLAY
+        card, returned = greedy_choice(state.rules, state.bottle, tokens, state.hands[me])
+        return Play(Card(card), returned)
