@@ -256,3 +256,59 @@ def test_deck_tables_agree_with_each_condition(placed: list[tuple[int, int]],
     assert table.values(tuple(board)) == [c.cost(tuple(board)) for c in conditions]
     masks = MetMasks(conditions, house.size)
     assert masks.count(tuple(board)) == sum(c.met(tuple(board)) for c in conditions)
+
+
+SMALL_DECK = parse_document("""
+[[photos]]
+id = "p"
+rooms = "different"
+clauses = [{ room = "kitchen", mode = "exactly", flirt = 2 },
+           { room = "bedroom", roommate = 1, absent = ["jerk"] }]
+[[disasters]]
+id = "d"
+clauses = [{ room = "any", meeple = 6 }]
+[[surprises]]
+id = "s"
+effects = [{ do = "remove", count = 2, who = "guest", room = "any" },
+           { do = "stress", amount = 1, who = "active" }]
+""", "deck.toml")
+EDITS = st.one_of(st.none(), st.booleans(), st.integers(-2, 9), st.text(max_size=6),
+                  st.sampled_from(["flirt", "kitchen", "any", "same", "exactly", "conga",
+                                   "stress", "everywhere", "@kitchen", "roommate_jerk"]),
+                  st.lists(st.sampled_from(["jerk", "white", "x"]), max_size=2),
+                  st.dictionaries(st.sampled_from(["flirt", "room", "do", "x"]),
+                                  st.sampled_from([1, "kitchen", "conga"]), max_size=2))
+
+
+def _card_paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = []
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) \
+        else ()
+    for key, value in items:
+        found.append((*prefix, key))
+        found += _card_paths(value, (*prefix, key))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(edits=st.lists(st.tuples(st.sampled_from(_card_paths(SMALL_DECK)), EDITS), max_size=3))
+def test_any_cards_document_loads_or_fails_cleanly(edits: list[tuple[Any, Any]]) -> None:
+    """A cards file gives cards that write and load back the same, or one clean InputError."""
+    import copy
+    import json
+
+    document = copy.deepcopy(SMALL_DECK)
+    for path, value in edits:
+        target = document
+        try:
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        cards = load_cards(Fields(json.loads(json.dumps(document)), "deck.toml"))
+    except InputError as error:
+        assert str(error).startswith("deck.toml")
+        return
+    assert load_cards(Fields(cards.as_document(), "again")) == cards
