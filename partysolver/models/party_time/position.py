@@ -121,22 +121,7 @@ class Position:
         return found
 
     def _rules_problems(self) -> list[Problem]:
-        rules, found = self.rules, []
-        if rules.length <= 5:
-            found.append(Problem("board", f"the track has {rules.length} squares: it needs more "
-                                 "than 5, so that no card can take the bottle round it twice",
-                                 "rules.board"))
-        if STAR in rules.board[1:]:
-            found.append(Problem("board", "the star must be the first square and the only one",
-                                 "rules.board"))
-        if not any(rules.deck[: Card.FIVE + 1]):
-            found.append(Problem("deck", "the deck holds no number card", "rules.deck"))
-        needed = HAND_SIZE * len(self.players) + 1
-        if rules.deck_size < needed:
-            found.append(Problem("deck", f"the deck holds {rules.deck_size} cards: "
-                                 f"{len(self.players)} hands of {HAND_SIZE} and a pile need at "
-                                 f"least {needed}", "rules.deck"))
-        return found
+        return rules_problems(self.rules, len(self.players))
 
     def _table_problems(self) -> list[Problem]:
         found = []
@@ -264,6 +249,26 @@ class Position:
         return cls(view.rules, view.names, view.player, view.turn, view.phase, view.refill,
                    view.revealed, view.direction, view.bottle % view.rules.length,
                    view.bottle == 0, hands, view.played, view.tokens, view.strips)
+
+
+def rules_problems(rules: Rules, players: int) -> list[Problem]:
+    """Every problem of a board and deck for ``players`` players."""
+    found = []
+    if rules.length <= 5:
+        found.append(Problem("board", f"the track has {rules.length} squares: it needs more "
+                             "than 5, so that no card can take the bottle round it twice",
+                             "rules.board"))
+    if STAR in rules.board[1:]:
+        found.append(Problem("board", "the star must be the first square and the only one",
+                             "rules.board"))
+    if not any(rules.deck[: Card.FIVE + 1]):
+        found.append(Problem("deck", "the deck holds no number card", "rules.deck"))
+    needed = HAND_SIZE * players + 1
+    if rules.deck_size < needed:
+        found.append(Problem("deck", f"the deck holds {rules.deck_size} cards: {players} "
+                             f"hands of {HAND_SIZE} and a pile need at least {needed}",
+                             "rules.deck"))
+    return found
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -460,5 +465,5 @@ def describe_position(position: Position) -> str:
 
 
 __all__ = ["DEFAULT_NAMES", "Position", "describe_position", "load_position", "load_rules",
-           "load_state", "position_to_document", "rules_to_document", "state_to_document",
-           "view_to_document"]
+           "load_state", "position_to_document", "rules_problems", "rules_to_document",
+           "state_to_document", "view_to_document"]

@@ -228,9 +228,11 @@ class BeliefSearch:
             card = node[REVEALED]
             for play in plays_for(card, held):
                 outcome = self.resolve(node, me, card, play.tokens)
+                # Carrying out a card a question mark made me turn over is one of my actions
+                # (it ends a stretch of the horizon), unless it is the root's own action.
                 moves.append((play, self.after_card(node, outcome, card, node[REFILL],
                                                     node[HAND], node[UNSEEN], node[PLAYED],
-                                                    True), outcome))
+                                                    node[CHAIN] > 0), outcome))
             return moves
         hand = node[HAND]
         for card, count in enumerate(hand):

@@ -135,14 +135,12 @@ def what_it_does(view: PartyTimeView, play: Play, outcome: Outcome) -> str:
             return (f"{card.label}{tokens} stops exactly on the star: safe, and {nxt} "
                     "must leave it (any number card crosses it)")
         return (f"{card.label}{tokens} is safe: the bottle stops {_where(rules, outcome.bottle)}"
-                f"{_square_effect(outcome)}, leaving {nxt} {rules.length - outcome.bottle} "
-                "squares from the star")
+                f"{_square_effect(outcome)}, leaving {nxt} {_squares(rules.length - outcome.bottle)} "
+                "from the star")
     if card == Card.R:
-        turn = ("play now goes the other way" if rules.r_card == "reverse"
-                else f"{nxt}, on your right, plays again")
-        return (f"{card.label} keeps the bottle {_where(rules, outcome.bottle)}, "
-                f"{view.rules.length - outcome.bottle if outcome.bottle else rules.length} "
-                f"squares from the star; {turn}")
+        turn = (f"play now goes the other way: {nxt} plays next" if rules.r_card == "reverse"
+                else f"{nxt}, on your right, plays next")
+        return f"{card.label} keeps the bottle {_where(rules, outcome.bottle)}; {turn}"
     if card == Card.BLACK:
         return f"{card.label} makes {nxt} remove a strip before playing"
     if card == Card.STAR:
@@ -158,6 +156,10 @@ def _where(rules: Rules, bottle: int) -> str:
     return f"on square {square} ({rules.square_name(square)})"
 
 
+def _squares(count: int) -> str:
+    return f"{count} square{'s' if count != 1 else ''}"
+
+
 def _square_effect(outcome: Outcome) -> str:
     if outcome.landed == GAIN:
         return ": you gain a token" if outcome.token_change > 0 else \
@@ -170,8 +172,7 @@ def _square_effect(outcome: Outcome) -> str:
 def _risk(lose_chance: float, loss: float) -> str:
     if lose_chance <= 1e-12 and loss <= 1e-12:
         return "no risk to you before your next turn"
-    return (f"{100 * lose_chance:.1f}% chance you lose a strip before your next turn "
-            f"(expected loss {loss:.3f})")
+    return f"{100 * lose_chance:.1f}% chance you lose a strip before your next turn"
 
 
 # -- the simulation policy --------------------------------------------------------------------------

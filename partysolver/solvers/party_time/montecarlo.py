@@ -83,9 +83,8 @@ def playout(view: PartyTimeView, play: Play, rng: random.Random,
     known = view.hand
     if state.phase == PLAY:
         known = sub_counts(known, tuple(int(c == play.card) for c in range(len(CARDS))))
-    my_carry_out = state.phase == CARRY_OUT
     state = state.apply(play)
-    while state.phase != OVER and not my_carry_out:
+    while state.phase != OVER:
         player = state.current_player()
         if player == CHANCE:
             revealing = state.phase == REVEAL and state.turn == me
