@@ -11,6 +11,7 @@
     python benchmarks/tea_party.py                 # everything (long: part 2 plays 1,000 games)
     python benchmarks/tea_party.py --games 200     # a shorter part 2
     python benchmarks/tea_party.py --skip-games    # part 1 only
+    python benchmarks/tea_party.py --skip-games --sizes 12 --seeds 1   # one position
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def late_game(k: int, seed: int) -> TeaPartyState:
             return drunk
 
 
-def solve_figures(sizes: list[int], positions_per_size: int, table_nodes: int,
+def solve_figures(sizes: list[int], seeds: list[int], table_nodes: int,
                   baseline_factor: int) -> None:
     print("1. Exact solves, two players (pruned expectimax; with vs without the table)")
     print(f"   the table's search stops at {table_nodes:,} nodes; the baseline at "
@@ -62,7 +63,7 @@ def solve_figures(sizes: list[int], positions_per_size: int, table_nodes: int,
           f"{'no table: nodes':>16} {'seconds':>8} {'node ratio':>11}  bag contents")
     for k in sizes:
         ratios, times, bounded = [], [], False
-        for seed in range(positions_per_size):
+        for seed in seeds:
             state = late_game(k, seed)
             contents = ", ".join(f"{n} {h}" for h, n in zip(
                 ("F", "C", "R", "W", "Ra", "B", "K", "Q"), unpack(state.bag), strict=True) if n)
@@ -128,6 +129,8 @@ class NewGame:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=3, help="positions per bag size")
+    parser.add_argument("--seeds", type=int, nargs="+",
+                        help="the family's seeds to solve (default: 0 .. positions-1)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 10, 12],
                         help="bag sizes")
     parser.add_argument("--table-nodes", type=int, default=5_000_000,
@@ -142,7 +145,8 @@ def main() -> None:
     parser.add_argument("--skip-games", action="store_true")
     args = parser.parse_args()
     if not args.skip_solves:
-        solve_figures(args.sizes, args.positions, args.table_nodes, args.baseline_factor)
+        seeds = args.seeds if args.seeds is not None else list(range(args.positions))
+        solve_figures(args.sizes, seeds, args.table_nodes, args.baseline_factor)
     if not args.skip_games:
         game_figures(args.games, args.workers, args.iterations)
 
