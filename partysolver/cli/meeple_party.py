@@ -88,7 +88,7 @@ def _budget(options: Options) -> Budget:
 
 def _figures(value: Value) -> dict[str, float]:
     win, loss, stress, photos, table_score = value
-    return {"win": round(win, 6), "loss": round(-loss, 6), "stress": round(-stress, 6) + 0.0,
+    return {"win": round(win, 6), "loss": round(-loss, 6) + 0.0, "stress": round(-stress, 6) + 0.0,
             "photos": round(photos, 6), "table": round(table_score, 6) + 0.0}
 
 
