@@ -19,7 +19,7 @@ from partysolver.models.meeple_land.game import (
 )
 from partysolver.models.meeple_land.position import Entry
 from partysolver.models.meeple_land.puzzle import Puzzle
-from partysolver.solvers.meeple_land.brute import brute_force
+from partysolver.solvers.meeple_land.brute import brute_force, grow_search
 from partysolver.solvers.meeple_land.layout import (
     count_optimal,
     explain_infeasible,
@@ -58,6 +58,11 @@ def random_puzzle(seed: int) -> Puzzle:
 def test_cp_sat_equals_brute_force(seed: int) -> None:
     puzzle = random_puzzle(seed)
     truth = brute_force(puzzle)
+    # The two exhaustive searches (every subset, cell and turn; growth by the placement rule)
+    # find the same optimal layouts.
+    grown = grow_search(puzzle)
+    assert (grown.status, grown.objective) == (truth.status, truth.objective)
+    assert set(grown.optimal_layouts) == set(truth.optimal_layouts)
     result = solve_layout(puzzle, seed=1, count=True)
     assert result.status == truth.status
     assert result.objective == truth.objective

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models.meeple_land.game import Cell, Placement, Tile, footprint
+from ...models.meeple_land.park import legal_placements
 from ...models.meeple_land.puzzle import Puzzle
 from ..budget import Budget, BudgetExhausted, Status
 
@@ -103,6 +104,56 @@ def brute_force(puzzle: Puzzle, budget: Budget | None = None) -> BruteResult:
     if best[0] is None:
         return BruteResult("infeasible", None, (), seen[0], meter.usage())
     return BruteResult("optimal", best[0], tuple(sorted(set(best[1]))), seen[0],
+                       meter.usage() | {"seconds": round(meter.elapsed, 4)})
+
+
+def grow_search(puzzle: Puzzle, budget: Budget | None = None) -> BruteResult:
+    """The optimum and every optimal layout by exhaustive *growth*: a second exact baseline,
+    independent of the CP-SAT model, that reaches plots the plain brute force cannot.
+
+    A legal park has a build order in which every tile connects when placed, so every legal
+    layout is reached from the pre-placed tiles by adding, one at a time, a pool tile still
+    available at a placement allowed by the game's placement rule
+    (:func:`~partysolver.models.meeple_land.park.legal_placements`).  The search walks those
+    additions depth first, remembering each layout (a set of placements) so that it is judged
+    once, by the park verifier as in :func:`brute_force`.  Layouts over the budget are not
+    grown further (costs only grow).  Exact; exponential in the number of legal layouts."""
+    meter = (budget or Budget()).start()
+    counts = puzzle.pool_counts()
+    tiles = {t: puzzle.catalogue.tile(t) for t in counts}
+    seen: set[frozenset[Placement]] = {frozenset()}
+    stack: list[frozenset[Placement]] = [frozenset()]
+    best: list[Any] = [None, []]
+    try:
+        while stack:
+            meter.node()
+            chosen = stack.pop()
+            placements = sorted(chosen)
+            problems, layout, score = puzzle.judge(placements)
+            if not problems and score is not None:
+                value = puzzle.value(score)
+                if best[0] is None or value > best[0]:
+                    best[0], best[1] = value, [tuple(placements)]
+                elif value == best[0]:
+                    best[1].append(tuple(placements))
+            spent = sum(tiles[p.tile].cost for p in placements)
+            if puzzle.budget is not None and spent > puzzle.budget:
+                continue
+            used = Counter(p.tile for p in placements)
+            board = layout if layout is not None else puzzle.layout_of(placements)
+            for tile_id, tile in tiles.items():
+                if used[tile_id] >= counts[tile_id]:
+                    continue
+                for placement, _ in legal_placements(board, tile):
+                    grown = chosen | {placement}
+                    if grown not in seen:
+                        seen.add(grown)
+                        stack.append(grown)
+    except BudgetExhausted:
+        return BruteResult("unknown", best[0], tuple(best[1]), len(seen), meter.usage())
+    if best[0] is None:
+        return BruteResult("infeasible", None, (), len(seen), meter.usage())
+    return BruteResult("optimal", best[0], tuple(sorted(best[1])), len(seen),
                        meter.usage() | {"seconds": round(meter.elapsed, 4)})
 
 
