@@ -7,7 +7,7 @@ import pytest
 from partysolver.models.documents import parse_document
 from partysolver.models.meeple_land.puzzle import Puzzle, load_puzzle
 from partysolver.puzzles import files
-from partysolver.solvers.meeple_land.brute import brute_force
+from partysolver.solvers.meeple_land.brute import brute_force, grow_search
 from partysolver.solvers.meeple_land.layout import solve_layout
 
 SHIPPED = files("meeple-land", "puzzles")
@@ -74,3 +74,24 @@ def test_brute_force_agrees_on_the_easiest(name: str) -> None:
     assert answer is not None
     assert truth.objective == answer.objective
     assert len(truth.optimal_layouts) == answer.layouts
+
+
+def check_by_growth(name: str) -> None:
+    puzzle = load(name)
+    truth = grow_search(puzzle)
+    answer = puzzle.answer
+    assert answer is not None
+    assert (truth.status, truth.objective) == (answer.status, answer.objective)
+    if answer.layouts is not None:
+        assert len(truth.optimal_layouts) == answer.layouts
+
+
+@pytest.mark.parametrize("name", ["01-first-steps", "04-tight-budget", "05-blocked-gate"])
+def test_growth_search_agrees_with_the_recorded_answer(name: str) -> None:
+    check_by_growth(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["03-service-with-a-smile"])
+def test_growth_search_agrees_on_a_harder_one(name: str) -> None:
+    check_by_growth(name)
