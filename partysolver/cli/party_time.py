@@ -70,27 +70,29 @@ class PartyTimeCommands(GameCommands):
         found = _search(document, position, options)
         me = position.name(position.me)
         moves = top(found.moves, options.top)
-        rows = [{"move": str(m.play), "text": _play_text(m.play), "value": round(m.loss, 6),
+        rows = [{"move": str(m.play), "text": _play_text(m.play), "value": round(m.value, 6),
+                 "loss": round(m.loss, 6), "next_play": round(m.next_play, 6),
                  "lose_chance": round(m.lose_chance, 6), "tokens_kept": m.tokens_kept,
                  "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
                  "reason": m.reason} for m in moves]
         data: dict[str, Any] = {
             "game": INFO.key, "player": me, "status": found.status, "depth": found.depth,
-            "asked_depth": found.asked, "value": "expected strips you lose over the horizon "
-            "(lower is better)", "moves": rows, "usage": found.usage,
+            "asked_depth": found.asked, "value": "expected strips you lose until your turn at the "
+            "horizon and on its play (lower is better)", "moves": rows, "usage": found.usage,
             "truncated_chains": found.truncated}
-        horizon = "until your next turn" if found.depth == 1 else \
-            f"over your next {found.depth} turns"
+        horizon = "until and on your next play" if found.depth == 1 else \
+            f"until and on your play {found.depth} turns from now"
         head = [f"{me}: {len(found.moves)} play(s) ranked by the strips you are expected to lose "
                 f"{horizon} ({found.usage.get('nodes', 0):,} views, "
                 f"{found.usage.get('seconds', 0):.2f} s; opponents play greedy)"]
         if found.status != "optimal":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
-        lines = [(rank, str(m.play), f"{m.loss:.3f}", percent(m.lose_chance), m.tokens_kept,
-                  m.reason) for rank, m in enumerate(moves, 1)]
-        text = table(["#", "play", "exp. loss", "lose now", "tokens", "why"], lines,
-                     right=(0, 2, 3, 4))
+        lines = [(rank, str(m.play), f"{m.value:.3f}", percent(m.lose_chance),
+                  percent(m.next_play), m.tokens_kept, m.reason)
+                 for rank, m in enumerate(moves, 1)]
+        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens", "why"],
+                     lines, right=(0, 2, 3, 4, 5))
         return Report(data, "\n".join(head) + "\n" + text)
 
     # -- verify -------------------------------------------------------------------------------
@@ -148,7 +150,8 @@ class PartyTimeCommands(GameCommands):
             found = _search(document, position, options)
             if found.best is not None:
                 play = found.best.play
-                caption = f"hint: {_play_text(play)} ({found.best.reason})"
+                caption = (f"hint: {_play_text(play)}, {percent(found.best.lose_chance)} "
+                           "chance you lose a strip before your next turn")
         return render_svg(position, play, caption)
 
 

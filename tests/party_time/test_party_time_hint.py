@@ -160,6 +160,7 @@ def test_closed_form_equals_enumeration_over_individual_cards(seed: int) -> None
             assert play == play2
             assert value[0] == pytest.approx(value2[0], abs=1e-12)
             assert value[1] == pytest.approx(value2[1], abs=1e-12)
+            assert value[2] == pytest.approx(value2[2], abs=1e-12)
 
 
 def test_closed_form_equals_enumeration_at_depth_two() -> None:

@@ -28,6 +28,7 @@ marked as such: they need a deck of question marks).
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import comb
 from typing import Any
 
 from ...models.party_time.game import HAND_SIZE, Card, Counts, Play, Rules
@@ -46,7 +47,7 @@ from ...models.party_time.state import (
 from ..budget import Budget, Meter
 from .policies import greedy_order, number_choice, opponent_plays
 
-R_CARD, QUESTION = int(Card.R), int(Card.QUESTION)
+R_CARD, QUESTION, FIVE = int(Card.R), int(Card.QUESTION), int(Card.FIVE)
 
 MAX_CHAIN = 12
 """Question marks revealed in one chain beyond which the search stops following it."""
@@ -60,9 +61,13 @@ looked at yet), the number of my turns begun since the root, and the number of q
 revealed in the current chain.  The phase is ``play``, ``reveal`` or ``carry-out``: a draw back
 to three is taken at once (it is no choice, and mine is looked at later)."""
 
-Value = tuple[tuple[float, ...], float]
-"""(expected strips lost per seat over the horizon, probability that ``me`` loses no strip
-before their next turn)."""
+Value = tuple[tuple[float, ...], float, float]
+"""(expected strips lost per seat until the horizon, probability that ``me`` loses no strip
+before their next turn, and the strips ``me`` is expected to lose on the play that begins the
+horizon's turn: see :meth:`BeliefSearch.next_play`)."""
+
+NEXT_PLAY = 9
+"""The phase of a horizon node: my turn at the horizon, valued by :meth:`next_play`."""
 
 Branch = tuple[float, int, "Node | None"]
 """(probability, the seat losing a strip on the way (-1: none), the next node or ``None`` when
@@ -120,7 +125,7 @@ class BeliefSearch:
         """Every seat's expected strips lost to the horizon and my chance of no loss before my
         next turn; raises :class:`BudgetExhausted` past the budget."""
         if node is None:
-            return self.zero, 1.0
+            return self.zero, 1.0, 0.0
         if self.forget:
             node = self.forgetful(node)
         found = self.table.get(node)
@@ -128,7 +133,9 @@ class BeliefSearch:
             return found
         self.meter.node()
         phase, turn = node[PHASE], node[TURN]
-        if phase == PLAY:
+        if phase == NEXT_PLAY:
+            result = self.zero, 1.0, self.next_play(node)
+        elif phase == PLAY:
             if turn != self.me:
                 result = self.expect(node, self.opponent_branches(node))
             elif node[PENDING]:
@@ -146,41 +153,54 @@ class BeliefSearch:
         self.table[node] = result
         return result
 
-    def forgetful(self, node: Node) -> Node:
-        """``node`` without what cannot change its value, so that more views transpose.
+    def next_play(self, node: Node) -> float:
+        """The chance that my hand at the horizon holds no play that keeps the bottle from
+        crossing the star: the cards I kept, and the ones I drew and have not looked at yet
+        (uniform among the unseen cards).  A special card is always safe to play; a number
+        card is when its value, less the tokens I hold, stays within the squares left."""
+        tokens, hand, pending = node[TOKENS][self.me], node[HAND], node[PENDING]
+        reach = self.rules.length - node[BOTTLE] + tokens
+        if any(count and not (card <= FIVE and card + 1 > reach)
+               for card, count in enumerate(hand)):
+            return 0.0
+        if not pending:
+            return 1.0
+        unseen = node[UNSEEN]
+        unsafe = sum(unseen[card] for card in range(FIVE + 1) if card + 1 > reach)
+        return comb(unsafe, pending) / comb(sum(unseen), pending)
 
-        * My hand, once I have no more card to choose from it before the horizon (the last
-          stretch, past my own play): carrying out a revealed card does not use it.
-        * The played cards, once the pile is too big to run out before the horizon: they only
-          matter when they are shuffled into a new pile.  Before the horizon at most
-          ``r * n + n * R + Q`` cards are taken from the pile (``r`` stretches of at most ``n``
-          plays from hand; each R card, played or revealed, adds at most ``n`` turns; each
-          question mark one reveal), ``R`` and ``Q`` counting those cards among the unseen
-          ones and in my hand.
+    def forgetful(self, node: Node) -> Node:
+        """``node`` without the played cards when they cannot change its value, so that
+        more views transpose.
+
+        The played cards only matter once they are shuffled into a new pile; that cannot
+        happen before the horizon when the pile is big enough.  Before the horizon at most
+        ``r * n + n * R + Q`` cards are taken from the pile (``r`` stretches of at most ``n``
+        plays from hand; each R card, played or revealed, adds at most ``n`` turns; each
+        question mark one reveal), ``R`` and ``Q`` counting those cards among the unseen ones
+        and in my hand.
         """
         hand, played = node[HAND], node[PLAYED]
-        last = node[SEGMENT] == self.depth - 1
-        if hand and last and not (node[PHASE] == PLAY and node[TURN] == self.me):
-            hand = ()
         if played:
             unseen = node[UNSEEN]
-            r_cards = unseen[R_CARD] + (hand[R_CARD] if hand else 0)
-            questions = unseen[QUESTION] + (hand[QUESTION] if hand else 0)
+            r_cards = unseen[R_CARD] + hand[R_CARD]
+            questions = unseen[QUESTION] + hand[QUESTION]
             taken = (self.depth - node[SEGMENT]) * self.n + self.n * r_cards + questions
             if self.pile_size(node[REFILL], unseen, node[PENDING]) > taken + 1:
                 played = ()
-        if hand is node[HAND] and played is node[PLAYED]:
+        if played is node[PLAYED]:
             return node
-        return node[:HAND] + (hand,) + node[PENDING:PLAYED] + (played,) + node[PLAYED + 1:]
+        return node[:PLAYED] + (played,) + node[PLAYED + 1:]
 
     def expect(self, node: Node, branches: list[Branch]) -> Value:
         """A chance node (or a forced move): the probability-weighted sum over its branches."""
         me, first = self.me, node[SEGMENT] == 0
         losses = [0.0] * self.n
-        safe = 0.0
+        safe = after = 0.0
         for probability, loser, child in branches:
             if child is not None:
-                child_losses, child_safe = self.value(child)
+                child_losses, child_safe, child_after = self.value(child)
+                after += probability * child_after
                 for seat, loss in enumerate(child_losses):
                     if loss:
                         losses[seat] += probability * loss
@@ -190,7 +210,7 @@ class BeliefSearch:
                 losses[loser] += probability
             if not (first and loser == me):
                 safe += probability * child_safe
-        return tuple(losses), safe
+        return tuple(losses), safe, after
 
     def outcome_value(self, node: Node, branch: Branch) -> Value:
         """The value of one of my moves: its own loss plus its child's."""
@@ -214,7 +234,7 @@ class BeliefSearch:
         """The sort key of one of my moves (smaller is better)."""
         losses = value[0]
         mine = losses[self.me]
-        return mine, -outcome.tokens[self.me], -(sum(losses) - mine)
+        return mine + value[2], -outcome.tokens[self.me], -(sum(losses) - mine)
 
     # -- moves and chance -------------------------------------------------------------------------
 
@@ -345,7 +365,8 @@ class BeliefSearch:
         if turn == self.me:
             segment += 1
             if segment >= self.depth:
-                return None
+                return (NEXT_PLAY, turn, -1, -1, direction, bottle, tokens, strips, hand,
+                        pending, unseen, (), segment, 0)
         return (PLAY, turn, -1, -1, direction, bottle, tokens, strips, hand, pending, unseen,
                 played, segment, 0)
 

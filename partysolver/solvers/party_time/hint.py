@@ -34,7 +34,11 @@ class RankedPlay:
 
     play: Play
     loss: float
-    """Strips I am expected to lose over the horizon."""
+    """Strips I am expected to lose before the horizon's turn of mine (depth 1: before my
+    next turn)."""
+    next_play: float
+    """Strips I am expected to lose on the play that begins that turn: the chance that my hand
+    then holds no card that keeps the bottle from crossing the star."""
     lose_chance: float
     """The probability that I lose a strip before my next turn."""
     others: float
@@ -43,6 +47,11 @@ class RankedPlay:
     tokens_kept: int
     reason: str
     outcome: Outcome = field(repr=False)
+
+    @property
+    def value(self) -> float:
+        """What the ranking minimises: the strips I lose until the horizon, and on its play."""
+        return self.loss + self.next_play
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,33 +99,51 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> H
         except BudgetExhausted:
             break
         moves = [_ranked(view, play, value, outcome) for play, value, outcome in ranked]
-        found = tuple(sorted(moves, key=_sort_key))
+        found = rank(moves, view)
         reached, truncated = horizon, truncated or search.truncated
     status: Status = "optimal" if reached == depth else "unknown"
     return Hint(view, reached, depth, status, found, meter.usage(), truncated)
 
 
-def _sort_key(move: RankedPlay) -> tuple[float, float, float]:
-    # Rounded so that floating-point noise does not reorder equal plays (the engine's move
-    # order breaks remaining ties: the sort is stable).
-    return round(move.loss, 9), -move.tokens_kept, round(-move.others, 9)
+TOLERANCE = 0.01
+"""Plays whose values differ by at most this many strips count as equally safe: the ranking
+then prefers keeping special cards (the lifelines near the star, which the horizon does not
+see the worth of), then tokens, then the greater loss for the others."""
+
+
+def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]:
+    """Best first: the plays within :data:`TOLERANCE` of the least value, by the tie-breaks;
+    then the others by value.  Equal plays keep the engine's move order (the sort is stable)."""
+    if not moves:
+        return ()
+    least = min(move.value for move in moves)
+    specials = sum(view.hand[Card.R:]) if view.phase == PLAY else 0
+
+    def key(move: RankedPlay) -> tuple[float, ...]:
+        near = move.value <= least + TOLERANCE
+        kept = specials - (0 if move.play.card.is_number or view.phase != PLAY else 1)
+        if near:
+            return 0.0, -kept, -move.tokens_kept, round(-move.others, 9), round(move.value, 9)
+        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9), 0.0
+
+    return tuple(sorted(moves, key=key))
 
 
 def _ranked(view: PartyTimeView, play: Play, value: Value, outcome: Outcome) -> RankedPlay:
     me = view.player
-    losses, safe = value
+    losses, safe, after = value
     others = sum(losses) - losses[me]
-    return RankedPlay(play, losses[me], 1.0 - safe, others, losses, outcome.tokens[me],
-                      reason(view, play, outcome, losses[me], 1.0 - safe), outcome)
+    return RankedPlay(play, losses[me], after, 1.0 - safe, others, losses, outcome.tokens[me],
+                      reason(view, play, outcome, 1.0 - safe, after), outcome)
 
 
 # -- reasons in words ---------------------------------------------------------------------------
 
 
-def reason(view: PartyTimeView, play: Play, outcome: Outcome, loss: float,
-           lose_chance: float) -> str:
+def reason(view: PartyTimeView, play: Play, outcome: Outcome, lose_chance: float,
+           next_play: float) -> str:
     """What ``play`` does, in the game's words, then the risk it leaves me."""
-    return f"{what_it_does(view, play, outcome)}; {_risk(lose_chance, loss)}"
+    return f"{what_it_does(view, play, outcome)}; {_risk(lose_chance, next_play)}"
 
 
 def what_it_does(view: PartyTimeView, play: Play, outcome: Outcome) -> str:
@@ -169,10 +196,14 @@ def _square_effect(outcome: Outcome) -> str:
     return ""
 
 
-def _risk(lose_chance: float, loss: float) -> str:
-    if lose_chance <= 1e-12 and loss <= 1e-12:
-        return "no risk to you before your next turn"
-    return f"{100 * lose_chance:.1f}% chance you lose a strip before your next turn"
+def _risk(lose_chance: float, next_play: float) -> str:
+    if lose_chance <= 1e-12:
+        text = "no risk to you before your next turn"
+    else:
+        text = f"{100 * lose_chance:.1f}% chance you lose a strip before your next turn"
+    if next_play > 1e-12:
+        text += f", and {100 * next_play:.1f}% that your hand then has no safe card"
+    return text
 
 
 # -- the simulation policy --------------------------------------------------------------------------
@@ -184,7 +215,7 @@ class HintPolicy:
 
     name = "hint"
 
-    def __init__(self, depth: int = 1, nodes: int | None = 200_000) -> None:
+    def __init__(self, depth: int = 1, nodes: int | None = 20_000) -> None:
         self.depth = depth
         self.nodes = nodes
 
