@@ -41,14 +41,15 @@ def line(text: str = "") -> None:
     print(text, flush=True)
 
 
-def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int | None) -> None:
+def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int | None,
+                   first: int = 1) -> None:
     line("== 1. Turn hint: exact search against the per-meeple brute force (CPU seconds) ==")
     line("baseline: every meeple individually, every choice played through the rules engine,")
     line("no transposition table; each end of the turn scored from scratch (the same")
     line("end-of-turn logic, every card evaluated on the whole board, nothing remembered).")
     line("'ends' = distinct end positions the search values; 'leaves' = ends the brute force")
     line("scores.")
-    files = list(puzzles.files(GAME, "positions").items())[:count]
+    files = list(puzzles.files(GAME, "positions").items())[first - 1:count]
     header = (f"{'position':<26}{'rooms':>6}{'meeples':>8}{'ends':>9}{'search s':>10}"
               f"{'leaves':>10}{'brute s':>10}{'speedup':>9}  same best")
     line(header)
@@ -145,6 +146,8 @@ def main(argv: list[str]) -> None:
                         default="all")
     parser.add_argument("--positions", type=int, default=None,
                         help="only the first N benchmark positions")
+    parser.add_argument("--start", type=int, default=1,
+                        help="begin at the Nth benchmark position (to split the run in parts)")
     parser.add_argument("--baseline-limit", type=float, default=900.0,
                         help="wall-clock seconds the brute force may take per position")
     parser.add_argument("--baseline-nodes", type=int, default=None,
@@ -158,7 +161,7 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     line(f"Meeple Party benchmark ({Path(__file__).name})")
     if args.part in ("all", "hint"):
-        hint_benchmark(args.positions, args.baseline_limit, args.baseline_nodes)
+        hint_benchmark(args.positions, args.baseline_limit, args.baseline_nodes, args.start)
     if args.part in ("all", "simulate"):
         simulate_benchmark(args.games, args.workers, args.hint_nodes or None)
     if args.part in ("all", "scenarios"):
