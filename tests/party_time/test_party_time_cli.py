@@ -1,0 +1,211 @@
+"""The command line on Party-Time positions: every verb, every kind of bad input, the loader
+fuzzed, and position files round-tripping."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from partysolver.cli.main import cli
+from partysolver.models.documents import format_document, parse_document
+from partysolver.models.errors import InputError
+from partysolver.models.party_time import GAME, load_position, view_to_document
+from partysolver.models.protocol import CHANCE, sample_chance
+from partysolver.puzzles import examples
+
+EXAMPLES = examples("party-time")
+HEAD = 'game = "party-time"\nplayers = ["Ann", "Ben"]\n'
+
+
+def run(*args: str, expect: int = 0) -> Result:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == expect, result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def write(tmp_path: Path, text: str, name: str = "position.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_every_shipped_example_loads_verifies_and_hints() -> None:
+    assert {"default", "near-the-star", "question-mark", "own-rules"} <= set(EXAMPLES)
+    for item in EXAMPLES.values():
+        assert run("verify", str(item)).stdout.startswith("valid")
+        data = json.loads(run("hint", str(item), "--json").stdout)
+        assert data["game"] == "party-time" and data["status"] == "optimal"
+        assert data["moves"] and all({"move", "value", "reason"} <= set(m)
+                                     for m in data["moves"])
+        values = [m["value"] for m in data["moves"]]
+        assert values[0] <= min(values) + 0.01
+
+
+def test_hint_on_the_rulebook_example() -> None:
+    data = json.loads(run("hint", str(EXAMPLES["default"]), "--json").stdout)
+    best = data["moves"][0]
+    assert best["move"] == "2-2" and "the bottle stays" in best["reason"]
+    assert all(m["lose_chance"] == 1.0 for m in data["moves"][1:])
+    text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
+    assert "2-2" in text and "lose before" in text
+
+
+def test_hint_depth_two_and_its_budget() -> None:
+    path = str(EXAMPLES["question-mark"])
+    deep = json.loads(run("hint", path, "--depth", "2", "--json").stdout)
+    assert deep["depth"] == 2 and deep["status"] == "optimal"
+    starved = json.loads(run("hint", str(EXAMPLES["default"]), "--depth", "2",
+                             "--hint-max-nodes", "300", "--json").stdout)
+    assert starved["status"] == "unknown" and starved["asked_depth"] == 2
+    assert starved["depth"] < 2
+
+
+def test_hint_needs_the_seat_to_act(tmp_path: Path) -> None:
+    text = EXAMPLES["default"].read_text().replace('turn = "Ann"', 'turn = "Ben"')
+    result = run("hint", str(write(tmp_path, text)), expect=2)
+    assert "me: expected the seat to act" in result.output
+
+
+def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
+    path = write(tmp_path, HEAD + 'bottle = 30\n[hands]\nAnn = ["5", "5"]\n[played]\n"5" = 7\n'
+                 '[tokens]\nAnn = 5\n[strips]\nBen = 6\n')
+    result = run("verify", str(path), "--json", expect=1)
+    data = json.loads(result.stdout)
+    assert data["game"] == "party-time" and data["valid"] is False
+    codes = {p["code"] for p in data["problems"]}
+    assert codes == {"bottle", "tokens", "strips", "deck", "hand"}
+    assert any("Ann holds 2 cards" in p["message"] for p in data["problems"])
+
+
+def test_simulate_reports_per_seat_figures_with_intervals() -> None:
+    result = run("simulate", "party-time", "--players", "3", "--games", "30",
+                 "--policy", "greedy", "--policy", "random", "--seed", "4", "--json")
+    data = json.loads(result.stdout)
+    assert data["game"] == "party-time" and len(data["seats"]) == 3
+    seat = data["seats"][0]
+    for figure in ("strips_lost", "first_out", "win"):
+        low, high = seat[figure]["interval"]
+        assert low <= seat[figure].get("mean", seat[figure].get("rate")) <= high
+    assert set(data["by_policy"]) == {"greedy", "random"}
+    again = run("simulate", "party-time", "--players", "3", "--games", "30",
+                "--policy", "greedy", "--policy", "random", "--seed", "4", "--json")
+    assert again.stdout == result.stdout
+    # Someone goes out in every game: the first-out rates add up to one.
+    assert sum(s["first_out"]["rate"] for s in data["seats"]) == pytest.approx(1.0)
+
+
+def test_simulate_with_the_hint_policy_and_the_reverse_variant() -> None:
+    data = json.loads(run("simulate", "party-time", "--players", "2", "--games", "2",
+                          "--policy", "hint", "--policy", "greedy", "--r-card", "reverse",
+                          "--json").stdout)
+    assert data["r_card"] == "reverse" and data["games"] == 2
+
+
+def test_simulate_with_own_rules(tmp_path: Path) -> None:
+    rules = write(tmp_path, 'game = "party-time"\n[rules]\nboard = "*.+-.+..-+.-"\n'
+                  '[rules.deck]\n"1" = 6\n"2" = 6\n"3" = 6\nblack = 2\n', "rules.toml")
+    data = json.loads(run("simulate", "party-time", "--players", "2", "--games", "5",
+                          "--party-rules", str(rules), "--json").stdout)
+    assert data["house_rules"] is False
+    bad = write(tmp_path, 'game = "party-time"\n[rules]\nboard = "*.."\n', "bad.toml")
+    result = run("simulate", "party-time", "--party-rules", str(bad), expect=2)
+    assert "bad.toml" in result.output and "the track has 3 squares" in result.output
+
+
+def test_render_writes_an_svg_with_the_hint(tmp_path: Path) -> None:
+    out = tmp_path / "out.svg"
+    run("render", str(EXAMPLES["near-the-star"]), "-o", str(out), "--hint")
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "marker-end" in svg and "hint: play the 3" in svg
+
+
+BAD = [
+    ("not toml [", "valid TOML"),
+    (HEAD.replace('["Ann", "Ben"]', '["Ann"]') + "bottle = 0\n", "players: expected 2 to 6"),
+    (HEAD + 'bottle = 0\ncolour = 1\n[hands]\nAnn = ["1", "1", "1"]\n',
+     "colour: expected a known field"),
+    (HEAD + 'bottle = "far"\n', "bottle: expected an integer"),
+    (HEAD + 'bottle = 0\n[hands]\nAnn = ["7", "1", "1"]\n', "hands.Ann[0]: expected a card"),
+    (HEAD + 'bottle = 0\n[hands]\nZed = ["1", "1", "1"]\n', "hands.Zed: expected a player"),
+    (HEAD + 'bottle = 0\nturn = "Zed"\n[hands]\nAnn = ["1", "1", "1"]\n',
+     "turn: expected one of the players"),
+    (HEAD + 'bottle = 0\n[rules]\nboard = "*..x"\n[hands]\nAnn = ["1", "1", "1"]\n',
+     "rules.board: expected a track"),
+    (HEAD + 'bottle = 0\n[hands]\nAnn = ["1", "1", "1"]\n[played]\n"1" = 9\n',
+     "a legal position"),
+    ('game = "chess"\n', "game: expected one of"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD)
+@pytest.mark.parametrize("verb", ["hint", "verify", "render"])
+def test_bad_input_exits_2_naming_the_problem(tmp_path: Path, text: str, message: str,
+                                              verb: str) -> None:
+    if verb == "verify" and message == "a legal position":
+        return  # verify lists rule problems instead (exit 1, tested above)
+    path = write(tmp_path, text)
+    out = tmp_path / "keep.svg"
+    out.write_text("<svg>precious</svg>")
+    args = [verb, str(path)] + (["-o", str(out)] if verb == "render" else [])
+    result = run(*args, expect=2)
+    assert message in result.output and str(path) in result.output
+    assert out.read_text() == "<svg>precious</svg>"
+
+
+def test_options_of_other_verbs_are_refused() -> None:
+    run("simulate", "party-time", "--players", "7", expect=2)
+    run("simulate", "party-time", "--policy", "clever", expect=2)
+    run("hint", str(EXAMPLES["default"]), "--depth", "0", expect=2)
+
+
+def test_games_lists_the_verbs_and_house_data() -> None:
+    data = json.loads(run("games", "--json").stdout)
+    game = next(g for g in data["games"] if g["game"] == "party-time")
+    assert set(game["verbs"]) == {"example", "hint", "verify", "simulate", "render"}
+    assert "house data" in game["house_data"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.sampled_from(
+        ["party-time", "Ann", "Ben", "1", "5", "R", "?", "star", "black", "play", "carry-out",
+         "*.+-.", "clockwise"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["game", "players", "bottle", "hands", "Ann", "Ben", "played", "1",
+                         "tokens", "strips", "turn", "me", "step", "rules", "deck", "board",
+                         "revealed", "drawing", "untouched", "direction", "r_card"]),
+        inner, max_size=6),
+    max_leaves=12))
+def test_loader_fuzz_gives_a_position_or_a_clean_error(document: object) -> None:
+    if not isinstance(document, dict):
+        document = {"game": "party-time", "players": document}
+    try:
+        position = load_position(document, "fuzz.toml")
+    except InputError as error:
+        assert "fuzz.toml" in str(error)
+        return
+    position.problems()
+
+
+def test_one_seat_views_round_trip() -> None:
+    rng = random.Random(8)
+    state = GAME.initial_state(4, rng)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        state = state.apply(sample_chance(state, rng) if player == CHANCE
+                            else rng.choice(state.legal_actions()))
+        for seat in range(4):
+            view = state.view(seat)
+            document = view_to_document(view)
+            text = format_document(document)
+            loaded = load_position(parse_document(text, "v.toml"), "v.toml").to_view("v.toml")
+            assert loaded.key() == view.key()
