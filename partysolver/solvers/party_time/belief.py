@@ -126,6 +126,8 @@ class BeliefSearch:
         next turn; raises :class:`BudgetExhausted` past the budget."""
         if node is None:
             return self.zero, 1.0, 0.0
+        if node[PHASE] == NEXT_PLAY:  # a horizon leaf: (NEXT_PLAY, risk)
+            return self.zero, 1.0, node[1]
         if self.forget:
             node = self.forgetful(node)
         found = self.table.get(node)
@@ -133,9 +135,7 @@ class BeliefSearch:
             return found
         self.meter.node()
         phase, turn = node[PHASE], node[TURN]
-        if phase == NEXT_PLAY:
-            result = self.zero, 1.0, self.next_play(node)
-        elif phase == PLAY:
+        if phase == PLAY:
             if turn != self.me:
                 result = self.expect(node, self.opponent_branches(node))
             elif node[PENDING]:
@@ -153,25 +153,26 @@ class BeliefSearch:
         self.table[node] = result
         return result
 
-    def next_play(self, node: Node) -> float:
+    def next_play(self, bottle: int, tokens: int, hand: Counts, pending: int, unseen: Counts
+                  ) -> float:
         """The chance that my hand at the horizon holds no play that keeps the bottle from
         crossing the star: the cards I kept, and the ones I drew and have not looked at yet
         (uniform among the unseen cards).  A special card is always safe to play; a number
         card is when its value, less the tokens I hold, stays within the squares left."""
-        tokens, hand, pending = node[TOKENS][self.me], node[HAND], node[PENDING]
-        reach = self.rules.length - node[BOTTLE] + tokens
+        reach = self.rules.length - bottle + tokens
         if any(count and not (card <= FIVE and card + 1 > reach)
                for card, count in enumerate(hand)):
             return 0.0
         if not pending:
             return 1.0
-        unseen = node[UNSEEN]
         unsafe = sum(unseen[card] for card in range(FIVE + 1) if card + 1 > reach)
         return comb(unsafe, pending) / comb(sum(unseen), pending)
 
     def forgetful(self, node: Node) -> Node:
-        """``node`` without the played cards when they cannot change its value, so that
-        more views transpose.
+        """``node`` without what cannot change its value, so that more views transpose.
+
+        My hand does not matter when a question mark makes me carry out a revealed card as my
+        last action before the horizon.
 
         The played cards only matter once they are shuffled into a new pile; that cannot
         happen before the horizon when the pile is big enough.  Before the horizon at most
@@ -181,16 +182,19 @@ class BeliefSearch:
         and in my hand.
         """
         hand, played = node[HAND], node[PLAYED]
+        if hand and node[TURN] == self.me and node[PHASE] != PLAY and node[CHAIN] > 0 \
+                and node[SEGMENT] == self.depth - 1:
+            hand = ()  # my last action before the horizon: a revealed card, not from my hand
         if played:
             unseen = node[UNSEEN]
-            r_cards = unseen[R_CARD] + hand[R_CARD]
-            questions = unseen[QUESTION] + hand[QUESTION]
+            r_cards = unseen[R_CARD] + (hand[R_CARD] if hand else 0)
+            questions = unseen[QUESTION] + (hand[QUESTION] if hand else 0)
             taken = (self.depth - node[SEGMENT]) * self.n + self.n * r_cards + questions
             if self.pile_size(node[REFILL], unseen, node[PENDING]) > taken + 1:
                 played = ()
-        if played is node[PLAYED]:
+        if played is node[PLAYED] and hand is node[HAND]:
             return node
-        return node[:PLAYED] + (played,) + node[PLAYED + 1:]
+        return node[:HAND] + (hand,) + node[PENDING:PLAYED] + (played,) + node[PLAYED + 1:]
 
     def expect(self, node: Node, branches: list[Branch]) -> Value:
         """A chance node (or a forced move): the probability-weighted sum over its branches."""
@@ -365,8 +369,8 @@ class BeliefSearch:
         if turn == self.me:
             segment += 1
             if segment >= self.depth:
-                return (NEXT_PLAY, turn, -1, -1, direction, bottle, tokens, strips, hand,
-                        pending, unseen, (), segment, 0)
+                return NEXT_PLAY, self.next_play(bottle, tokens[self.me], hand, pending,
+                                                 unseen)
         return (PLAY, turn, -1, -1, direction, bottle, tokens, strips, hand, pending, unseen,
                 played, segment, 0)
 

@@ -1,0 +1,175 @@
+"""Party-Time benchmark: printed figures, never asserted.
+
+1. Hint time at depth 1 and 2 for four players on the house board and deck: the expectimax
+   over unseen card *types* (closed-form opponent hands, transposition table) against, in the
+   same run, the same search by enumeration over individual cards (every 3-card opponent hand,
+   every card of the pile, no table: ``EnumerationSearch``) under a time cap per position.
+   The positions are a seeded family: greedy self-play, stopped at a decision with two or more
+   plays.  A small two-player deck, where the enumeration finishes, checks that both give the
+   same values and gives the speed ratio.
+2. Strips lost per game and the loss (first-out) rate of one seat playing hint, greedy or
+   random against three greedy players, seats rotating, four players, with 95% intervals.
+
+    python benchmarks/party_time.py                              # everything (long)
+    python benchmarks/party_time.py --games 2000 --hint-games 300
+    python benchmarks/party_time.py --skip-games                 # part 1 only
+    python benchmarks/party_time.py --skip-hints --workers 2     # part 2 only
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from partysolver.cli.party_time import NewGame, figures  # noqa: E402
+from partysolver.models.party_time import GAME, HOUSE_RULES, Rules  # noqa: E402
+from partysolver.models.party_time.state import PartyTimeView  # noqa: E402
+from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
+from partysolver.solvers.budget import Budget, BudgetExhausted  # noqa: E402
+from partysolver.solvers.party_time.belief import BeliefSearch, rank_root  # noqa: E402
+from partysolver.solvers.party_time.brute import EnumerationSearch  # noqa: E402
+from partysolver.solvers.party_time.hint import HintPolicy  # noqa: E402
+from partysolver.solvers.party_time.policies import GreedyPolicy  # noqa: E402
+from partysolver.solvers.simulate import RandomPolicy, simulate  # noqa: E402
+from partysolver.solvers.stats import mean_interval, wilson_interval  # noqa: E402
+
+SMALL = Rules(HOUSE_RULES.board, (3, 2, 2, 1, 1, 1, 1, 1, 1))
+"""A 13-card deck for the two-player check, where the enumeration finishes."""
+
+
+def positions(players: int, count: int, seed: int, rules: Rules = HOUSE_RULES
+              ) -> list[PartyTimeView]:
+    """Views of the player to act at decisions of greedy self-play (two or more plays)."""
+    rng = random.Random(seed)
+    greedy = GreedyPolicy()
+    found: list[PartyTimeView] = []
+    while len(found) < count:
+        state = GAME.initial_state(players, rng, rules)
+        stop = rng.randrange(4, 60)
+        steps = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            if steps >= stop and len(state.legal_actions()) > 1:
+                found.append(state.view(player))
+                break
+            state = state.apply(greedy(state, rng))
+            steps += 1
+    return found
+
+
+def timed(search: BeliefSearch, view: PartyTimeView) -> tuple[float, int, bool, list[Any]]:
+    node = search.root(view)
+    assert node is not None
+    started = time.perf_counter()
+    try:
+        ranked = rank_root(search, node)
+        done = True
+    except BudgetExhausted:
+        ranked, done = [], False
+    return time.perf_counter() - started, search.meter.nodes, done, ranked
+
+
+def hint_figures(count: int, deep: int, seed: int, enum_seconds: float,
+                 deep_seconds: float) -> None:
+    print("1. Hint time, four players, house board and deck")
+    for depth, n, cap in ((1, count, None), (2, deep, deep_seconds)):
+        views = positions(4, n, seed + depth)
+        times, nodes, unfinished = [], [], 0
+        enum_done, enum_nodes = 0, []
+        for view in views:
+            search = BeliefSearch(view.rules, 4, view.player, depth, Budget(time=cap))
+            seconds, explored, done, _ = timed(search, view)
+            if done:
+                times.append(seconds)
+                nodes.append(explored)
+            else:
+                unfinished += 1
+            naive = EnumerationSearch(view.rules, 4, view.player, depth,
+                                      Budget(time=enum_seconds))
+            _, naive_nodes, naive_done, _ = timed(naive, view)
+            enum_done += naive_done
+            enum_nodes.append(naive_nodes)
+        line = f"   depth {depth}: {len(views)} positions; by type counts "
+        if times:
+            line += (f"median {statistics.median(times):.3f} s, max {max(times):.3f} s, "
+                     f"median {statistics.median(nodes):,.0f} views")
+        if unfinished:
+            line += f"; {unfinished} unfinished within {cap:g} s"
+        print(line)
+        print(f"            by individual cards (no table): {enum_done}/{len(views)} finished "
+              f"within {enum_seconds:g} s each (median {statistics.median(enum_nodes):,.0f} "
+              "nodes explored by then)")
+    views = positions(2, count, seed, SMALL)
+    fast_t, slow_t, same = [], [], 0
+    for view in views:
+        fast = timed(BeliefSearch(view.rules, 2, view.player, 1), view)
+        slow = timed(EnumerationSearch(view.rules, 2, view.player, 1), view)
+        fast_t.append(fast[0])
+        slow_t.append(slow[0])
+        same += all(abs(a[1][0][i] - b[1][0][i]) < 1e-9 for a, b in zip(fast[3], slow[3],
+                                                                          strict=True)
+                    for i in range(2))
+    print(f"   check, two players, 13-card deck, depth 1, {len(views)} positions: identical "
+          f"values in {same}/{len(views)}; median {statistics.median(fast_t) * 1000:.2f} ms by "
+          f"type counts vs {statistics.median(slow_t) * 1000:.2f} ms by individual cards "
+          f"(x{statistics.median(slow_t) / max(statistics.median(fast_t), 1e-9):.0f})")
+
+
+def game_figures(games: int, hint_games: int, seed: int, workers: int) -> None:
+    print("2. One seat's policy against three greedy players, four players, seats rotating "
+          "(95% intervals)")
+    for name, policy, count in (("hint", HintPolicy(), hint_games),
+                                ("greedy", GreedyPolicy(), games),
+                                ("random", RandomPolicy(), games)):
+        started = time.perf_counter()
+        result = simulate(NewGame(4, HOUSE_RULES), [policy, GreedyPolicy(), GreedyPolicy(),
+                                                    GreedyPolicy()],
+                          count, seed=seed, rotate=True, stats=figures, workers=workers)
+        lost, out = [], []
+        for record in result.records:
+            seat = record.seating.index(0)
+            lost.append(record.figures[f"lost_{seat}"])
+            out.append(record.figures[f"out_{seat}"])
+        mean = sum(lost) / len(lost)
+        spread = mean_interval(sum(lost), sum(v * v for v in lost), len(lost))
+        rate = sum(out) / len(out)
+        interval = wilson_interval(rate, len(out))
+        print(f"   {name:<6} {count:>5} games: strips lost {mean:.3f} [{spread.low:.3f}, "
+              f"{spread.high:.3f}], first out {100 * rate:.1f}% [{100 * interval.low:.1f}%, "
+              f"{100 * interval.high:.1f}%]  ({time.perf_counter() - started:.0f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=10, help="depth-1 positions")
+    parser.add_argument("--deep-positions", type=int, default=4, help="depth-2 positions")
+    parser.add_argument("--deep-seconds", type=float, default=120.0,
+                        help="time cap of a depth-2 hint")
+    parser.add_argument("--enum-seconds", type=float, default=10.0,
+                        help="time cap of the enumeration baseline per position")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--hint-games", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--skip-hints", action="store_true")
+    parser.add_argument("--skip-games", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_hints:
+        hint_figures(args.positions, args.deep_positions, args.seed, args.enum_seconds,
+                     args.deep_seconds)
+    if not args.skip_games:
+        game_figures(args.games, args.hint_games, args.seed, args.workers)
+
+
+if __name__ == "__main__":
+    main()
