@@ -106,8 +106,8 @@ def part_two(puzzles: list[tuple[str, Puzzle]], brute_limit: float) -> None:
     print(f"\n2. Against exhaustive search on the plots of at most {BRUTE_CELLS} cells, each "
           f"stopped after {brute_limit:g} s:\n   the brute force (every subset, cell and turn) "
           "and the growth search (every layout the placement rule builds);\n   optimum/optimal "
-          "layouts, seconds, layouts judged, time ratio to CP-SAT (solve and --count; '>': "
-          "stopped)")
+          "layouts ('+': the --count limit stopped the count), seconds, layouts judged, time "
+          "ratio to CP-SAT (solve and --count; '>': stopped)")
     print(f"{'puzzle':<26} {'tiles':>5} {'CP-SAT':>12} {'brute force':>30} "
           f"{'growth search':>30} {'same':>5}")
     for name, puzzle in puzzles:
@@ -117,18 +117,19 @@ def part_two(puzzles: list[tuple[str, Puzzle]], brute_limit: float) -> None:
         result = solve_layout(puzzle, seed=0, count=True)
         cp_seconds = time.perf_counter() - started
         cp_value = "infeas." if result.status == "infeasible" else str(result.objective)
-        cells = [f"{cp_value}/{result.count if result.count is not None else '-'} "
-                 f"{cp_seconds:5.2f}s"]
+        count = "-" if result.count is None else (
+            f"{result.count}" + ("" if result.count_complete else "+"))  # +: stopped
+        cells = [f"{cp_value}/{count} {cp_seconds:5.2f}s"]
         same = True
         for search in (brute_force, grow_search):
             value, layouts, seconds, seen = _baseline(puzzle, search, brute_limit)
             stopped = value == "timeout"
-            ratio = (">" if stopped else "") + f"{seconds / cp_seconds:.1f}x"
+            ratio = (">" if stopped else "") + f"{seconds / cp_seconds:.2g}x"
             shown = value if stopped else f"{value}/{layouts if layouts is not None else '-'}"
             cells.append(f"{shown} {seconds:6.1f}s {seen:>9,} {ratio:>6}")
             if not stopped:
                 same = same and value == cp_value and (
-                    result.count is None or layouts == result.count)
+                    not result.count_complete or layouts == result.count)
         print(f"{name:<26} {len(puzzle.pool):>5} {cells[0]:>12} {cells[1]:>30} "
               f"{cells[2]:>30} {'yes' if same else 'NO':>5}", flush=True)
 
