@@ -107,8 +107,9 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> H
 
 TOLERANCE = 0.01
 """Plays whose values differ by at most this many strips count as equally safe: the ranking
-then prefers keeping special cards (the lifelines near the star, which the horizon does not
-see the worth of), then tokens, then the greater loss for the others."""
+then prefers keeping special cards (the lifelines near the star, whose worth lies beyond the
+horizon), then tokens, then the small number cards (playing the higher card), then the greater
+loss for the others."""
 
 
 def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]:
@@ -122,9 +123,10 @@ def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]
     def key(move: RankedPlay) -> tuple[float, ...]:
         near = move.value <= least + TOLERANCE
         kept = specials - (0 if move.play.card.is_number or view.phase != PLAY else 1)
-        if near:
-            return 0.0, -kept, -move.tokens_kept, round(-move.others, 9), round(move.value, 9)
-        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9), 0.0
+        if near:  # keep the lifelines: special cards, tokens, then the small number cards
+            return (0.0, -kept, -move.tokens_kept, -move.play.card.number,
+                    round(-move.others, 9), round(move.value, 9))
+        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9), 0.0, 0.0
 
     return tuple(sorted(moves, key=key))
 
