@@ -178,3 +178,31 @@ def test_view_hides_other_hands_and_the_pile() -> None:
     assert sum(view.unseen()) == sum(state.pile) + 6
     sample = view.sample(random.Random(0))
     assert sample.view(ANN).key() == view.key() and sample.hands[ANN] == state.hands[ANN]
+
+
+def test_random_games_keep_every_card_and_every_count_in_range() -> None:
+    """Seeded random games (every player count, both R-card rules): the hands, the pile, the
+    played cards and the card being carried out always make up the deck; tokens stay 0-3,
+    strips 0-4, hands 3 (2 while drawing back); the game ends with exactly one player out."""
+    from partysolver.models.party_time import GAME, HOUSE_RULES, Rules
+    from partysolver.models.protocol import CHANCE, sample_chance
+
+    for players in range(2, 7):
+        for r_card in ("right", "reverse"):
+            rules = Rules(HOUSE_RULES.board, HOUSE_RULES.deck, r_card)
+            rng = random.Random(players * 10 + len(r_card))
+            state = GAME.initial_state(players, rng, rules)
+            while not state.is_terminal():
+                total = [sum(cards) for cards in zip(*state.hands, state.pile, state.played,
+                                                     strict=True)]
+                if state.revealed >= 0:
+                    total[state.revealed] += 1
+                assert tuple(total) == rules.deck
+                assert all(0 <= t <= 3 for t in state.tokens)
+                assert all(1 <= s <= 4 for s in state.strips)
+                assert all(sum(hand) == state.hand_size(seat)
+                           for seat, hand in enumerate(state.hands))
+                player = state.current_player()
+                state = state.apply(sample_chance(state, rng) if player == CHANCE
+                                    else rng.choice(state.legal_actions()))
+            assert sorted(state.strips)[0] == 0 and sorted(state.strips)[1] > 0
