@@ -17,11 +17,13 @@ remaining cards from what they played).  Under it:
 
 Each node is one *view* (``Node``): the public situation, my hand and the unseen and played
 cards as type counts.  Its value is every player's expected number of strips lost until the
-horizon (``depth`` turns of mine from the root: 1 = until my next turn), and the probability
-that I lose none before my next turn.  My own later choices (my next turns when ``depth`` > 1,
-and the tokens returned with a card a question mark makes me carry out) minimise my expected
-loss, then keep tokens, then maximise the others' loss.  A transposition table shares equal
-views.  Question-mark chains longer than :data:`MAX_CHAIN` are cut (value 0, and the result is
+horizon (``depth`` turns of mine from the root: 1 = until my next turn), the probability that
+I lose none before my next turn, and the chance that my hand is stuck (no safe play) on the
+horizon's turn (:meth:`BeliefSearch.next_play`).  My own later choices (my next turns when
+``depth`` > 1, and the tokens returned with a card a question mark makes me carry out, which
+counts as one of my turns unless it is the root's own action) minimise my expected loss and
+stuck chance, then keep tokens, then maximise the others' loss.  A transposition table shares
+equal views.  Question-mark chains longer than :data:`MAX_CHAIN` are cut (value 0, and the result is
 marked as such: they need a deck of question marks).
 """
 
@@ -59,7 +61,8 @@ Node = tuple[Any, ...]
 played, segment, chain): a view of ``me``'s (``pending`` counts the cards I drew and have not
 looked at yet), the number of my turns begun since the root, and the number of question marks
 revealed in the current chain.  The phase is ``play``, ``reveal`` or ``carry-out``: a draw back
-to three is taken at once (it is no choice, and mine is looked at later)."""
+to three is taken at once (it is no choice, and mine is looked at later).  A horizon leaf is
+the pair ``(NEXT_PLAY, stuck chance)``."""
 
 Value = tuple[tuple[float, ...], float, float]
 """(expected strips lost per seat until the horizon, probability that ``me`` loses no strip

@@ -2,9 +2,12 @@
 
 :func:`hint` runs :class:`~.belief.BeliefSearch` (exact expectimax over the unseen cards by type
 counts, opponents playing greedy) from one player's view and ranks every play (card × tokens
-returned) by, in order: the expected strips I lose over the horizon (``depth`` = 1: until my
-next turn), the tokens I keep, and the strips the others are expected to lose (more is better
-for me).  For each play it reports the probability that I lose a strip before my next turn.
+returned) by its value: the expected strips I lose before my turn at the horizon (``depth``
+= 1: my next turn) plus the chance that my hand is then stuck (no safe play).  Plays within
+:data:`TOLERANCE` of the best are ordered by special cards kept, tokens kept, small number
+cards kept, and the strips the others are expected to lose (more is better for me).  For each
+play it also reports the probability that I lose a strip before my next turn, and the reason
+in words.
 """
 
 from __future__ import annotations
