@@ -56,6 +56,12 @@ class Options:
     def rng_seed(self) -> int:
         return 0 if self.seed is None else self.seed
 
+    @property
+    def timings(self) -> bool:
+        """Whether output may show wall-clock times: not in a seeded run, whose output must be
+        identical from run to run."""
+        return self.seed is None
+
 
 @dataclass(frozen=True)
 class Report:
@@ -102,18 +108,28 @@ def module_name(game: str) -> str:
 
 
 @cache
-def all_commands() -> dict[str, GameCommands]:
-    """The adapter of every registered game that has one."""
-    found = {}
+def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
+    found, broken = {}, {}
     for key in all_games():
         try:
             module = importlib.import_module(module_name(key))
+            found[key] = module.COMMANDS
         except ModuleNotFoundError as error:
             if error.name != module_name(key):
-                raise
-            continue
-        found[key] = module.COMMANDS
-    return found
+                broken[key] = f"{type(error).__name__}: {error}"
+        except Exception as error:  # one broken game must not take the others down
+            broken[key] = f"{type(error).__name__}: {error}"
+    return found, broken
+
+
+def all_commands() -> dict[str, GameCommands]:
+    """The adapter of every registered game that has one and loads."""
+    return _load_commands()[0]
+
+
+def broken_commands() -> dict[str, str]:
+    """The games whose adapter module failed to load, with the error (a bug to report)."""
+    return _load_commands()[1]
 
 
 def commands_for(game: str) -> GameCommands | None:

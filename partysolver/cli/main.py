@@ -10,7 +10,9 @@ one-line message and exit code 2 in one place, :meth:`PartyGroup.invoke`.
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -31,6 +33,7 @@ from .adapters import (
     Options,
     Report,
     all_commands,
+    broken_commands,
     commands_for,
 )
 
@@ -70,18 +73,42 @@ class DocumentFile(click.ParamType):
         return Document(data, source, game)
 
 
-GAME = click.Choice(list(all_games()))
+class GameName(click.ParamType):
+    """A registered game's key; anything else is bad input, reported in one line."""
+
+    name = "game"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> str:
+        if value in all_games():
+            return str(value)
+        raise BadInput(f"bad input: game: expected one of {', '.join(all_games())}, "
+                       f"got {value!r}")
+
+
+GAME = GameName()
 
 
 # -- options ----------------------------------------------------------------------------------
 
 
-def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
+def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json`` and ``--seed``, which every verb on a file or a game takes."""
     decorators = [
         click.option("--json", "as_json", is_flag=True,
                      help="Machine-readable output on stdout (and nothing else there)."),
         click.option("--seed", type=int, default=None,
-                     help="Seed every source of chance: same input and seed, same output."),
+                     help="Seed every source of chance: same input and seed, same output "
+                          "(wall-clock times are then left out)."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The output options, and the search budget and list length of the verbs that search."""
+    decorators = [
         click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                      help="Wall-clock budget in seconds (searches report 'unknown' past it)."),
         click.option("--top", type=click.IntRange(min=1), default=None,
@@ -89,42 +116,62 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
-    return func
+    return output_options(func)
 
 
 def game_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Attach every game's extra options for ``verb`` (the first declaration of a name wins)."""
+    """Attach every game's extra options for ``verb``.  Games that declare one name share the
+    option; when their defaults differ, the shared option's default is ``None`` and each game
+    gets its own default (see :func:`make_options`), which the help lists."""
 
     def attach(func: Callable[..., Any]) -> Callable[..., Any]:
-        seen: dict[str, click.Option] = {}
-        for commands in all_commands().values():
+        declared: dict[str, list[tuple[str, click.Option]]] = {}
+        for key, commands in all_commands().items():
             for option in commands.options.get(verb, []):
-                seen.setdefault(option.name or "", option)
+                declared.setdefault(option.name or "", []).append((key, option))
         params = getattr(func, "__click_params__", [])
-        params.extend(seen.values())
+        params.extend(_shared_option(found) for found in declared.values())
         func.__click_params__ = params  # type: ignore[attr-defined]
         return func
 
     return attach
 
 
+def _shared_option(found: list[tuple[str, click.Option]]) -> click.Option:
+    first = found[0][1]
+    if len({repr(option.default) for _, option in found}) == 1:
+        return first
+    help_text = re.sub(r"\s*\(default[^)]*\)\.?$", ".", first.help or "").rstrip(".")
+    defaults = "; ".join(f"{key} {'none' if option.default is None else option.default}"
+                         for key, option in found)
+    return click.Option(first.opts, type=first.type, default=None,
+                        help=f"{help_text} (default per game: {defaults}).")
+
+
 def make_options(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
                  time_limit: float | None, top: int | None, extra: dict[str, Any],
                  always: dict[str, Any] | None = None) -> Options:
     """The options for ``commands``; a game-specific option the game does not take is an
-    error, unless it was left at its default.  ``always`` are verb options every game gets."""
-    own = {option.name for option in commands.options.get(verb, [])}
+    error, unless it was left at its default, in which case the game's own default applies.
+    ``always`` are verb options every game gets."""
+    own = {option.name: option for option in commands.options.get(verb, [])}
     ctx = click.get_current_context()
-    for name in extra:
+    mine: dict[str, Any] = {}
+    for name, value in extra.items():
         source = ctx.get_parameter_source(name)
-        if name not in own and source is not None and source.name != "DEFAULT":
+        given = source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+        if name in own:
+            mine[name] = value if given else own[name].default
+        elif given:
             raise BadInput(f"--{name.replace('_', '-')} does not apply to "
                            f"{commands.info.key} {verb}")
-    mine = {k: v for k, v in extra.items() if k in own} | (always or {})
-    return Options(as_json, seed, time_limit, top, mine)
+    return Options(as_json, seed, time_limit, top, mine | (always or {}))
 
 
 def adapter(game: str, verb: str) -> GameCommands:
+    if game in broken_commands():
+        raise click.ClickException(f"the {game} commands failed to load "
+                                   f"({broken_commands()[game]}); this is a bug in partysolver")
     commands = commands_for(game)
     if commands is None or verb not in commands.verbs:
         offered = ", ".join(sorted(commands.verbs)) if commands else "none yet"
@@ -132,9 +179,24 @@ def adapter(game: str, verb: str) -> GameCommands:
     return commands
 
 
-def emit(report: Report, as_json: bool) -> None:
+def json_safe(data: Any, timings: bool = True) -> Any:
+    """``data`` with every non-finite number (an unbounded interval's end) as ``null``: JSON
+    has no infinity, and a strict parser rejects the ``Infinity`` Python would write.  Without
+    ``timings`` (a seeded run, whose output must be identical) wall-clock ``seconds`` go."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: json_safe(value, timings) for key, value in data.items()
+                if timings or key != "seconds"}
+    if isinstance(data, list | tuple):
+        return [json_safe(value, timings) for value in data]
+    return data
+
+
+def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
+    """Print ``report``; with a ``seed`` the output leaves wall-clock times out."""
     if as_json:
-        click.echo(json.dumps(report.data, indent=2))
+        click.echo(json.dumps(json_safe(report.data, seed is None), indent=2, allow_nan=False))
     else:
         click.echo(report.text)
     if report.exit_code:
@@ -175,6 +237,8 @@ def games(as_json: bool) -> None:
         click.echo(f"{row['game']:<18} {row['title']} ({row['players'][0]}-{row['players'][1]} "
                    f"players): {row['summary']}")
         click.echo(f"{'':<18} verbs: {', '.join(row['verbs'])}")
+        if key_broken := broken_commands().get(row["game"]):
+            click.echo(f"{'':<18} unavailable: its commands failed to load ({key_broken})")
         house = row["house_data"]
         click.echo(f"{'':<18} house data: {house if house else 'none (all components public)'}")
 
@@ -212,7 +276,7 @@ def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | No
     """Rank the moves of the position in FILE, with values and a reason each."""
     commands = adapter(file.game, "hint")
     options = make_options("hint", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.hint(file, options), as_json)
+    emit(commands.hint(file, options), as_json, seed)
 
 
 @cli.command()
@@ -224,7 +288,7 @@ def solve(file: Document, as_json: bool, seed: int | None, time_limit: float | N
     """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown."""
     commands = adapter(file.game, "solve")
     options = make_options("solve", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.solve(file, options), as_json)
+    emit(commands.solve(file, options), as_json, seed)
 
 
 @cli.command()
@@ -236,13 +300,13 @@ def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | 
     """List every problem of the setup or log in FILE (exit 1 when there is any)."""
     commands = adapter(file.game, "verify")
     options = make_options("verify", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.verify(file, options), as_json)
+    emit(commands.verify(file, options), as_json, seed)
 
 
 @cli.command()
 @click.argument("game", type=GAME)
 @click.option("--players", type=click.IntRange(min=1), default=None,
-              help="Number of players (default: the game's smallest table).")
+              help="Number of players (default: the game's usual table).")
 @click.option("--games", "count", type=click.IntRange(min=1), default=200, show_default=True,
               help="Number of games to play.")
 @click.option("--policy", "policies", multiple=True,
@@ -251,15 +315,18 @@ def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | 
               help="Worker processes (results do not depend on it).")
 @click.option("--rotate", is_flag=True,
               help="Move the policies one seat each game (compare policies, not seats).")
-@common_options
+@output_options
 @game_options("simulate")
 def simulate(game: str, players: int | None, count: int, policies: tuple[str, ...],
-             workers: int, rotate: bool, as_json: bool, seed: int | None, time_limit: float | None,
-             top: int | None, **extra: Any) -> None:
+             workers: int, rotate: bool, as_json: bool, seed: int | None, **extra: Any) -> None:
     """Play many games of GAME; win rates with 95% intervals (progress on stderr)."""
     commands = adapter(game, "simulate")
-    options = make_options("simulate", commands, as_json, seed, time_limit, top, extra,
+    options = make_options("simulate", commands, as_json, seed, None, None, extra,
                            {"workers": workers, "rotate": rotate})
+    if players is not None and len(policies) > players and not rotate:
+        raise BadInput(f"{len(policies)} policies for {players} seats: the last "
+                       f"{len(policies) - players} would never play (add --rotate to let "
+                       "every policy take every seat in turn)")
     unknown = [p for p in policies if p not in commands.policies]
     if unknown:
         raise BadInput(f"unknown policy {unknown[0]!r} for {game}; "
@@ -270,19 +337,22 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
                        f"not {players}")
     with click.progressbar(length=count, label="playing", file=sys.stderr) as bar:
         report = commands.simulate(players, count, policies, options, bar.update)
-    emit(report, as_json)
+    emit(report, as_json, seed)
 
 
 @cli.command()
 @click.argument("file", type=DocumentFile())
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path),
               required=True, help="The SVG file to write.")
 @click.option("--hint", "with_hint", is_flag=True, help="Draw the suggested move as arrows.")
+@click.option("--force", is_flag=True,
+              help="Replace OUTPUT even when it is an existing file other than an SVG.")
 @common_options
 @game_options("render")
-def render(file: Document, output: Path, with_hint: bool, as_json: bool, seed: int | None,
-           time_limit: float | None, top: int | None, **extra: Any) -> None:
+def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
+           seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
     """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
+    check_output(output, file.source, force)
     commands = adapter(file.game, "render")
     options = make_options("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
@@ -292,15 +362,51 @@ def render(file: Document, output: Path, with_hint: bool, as_json: bool, seed: i
     emit(Report(data, f"wrote {output}"), as_json)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was."""
+def check_output(path: Path, source: str, force: bool) -> None:
+    """Refuse, before any work, an output that would lose something: the input itself, a
+    folder, a missing folder, or (without ``force``) an existing file that is not an SVG
+    picture (re-rendering over an older picture is fine)."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
-        raise BadInput(f"{path}: expected a file in an existing folder")
+        raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
+                       f"{str(path)!r}")
+    if path.is_dir():
+        raise BadInput(f"bad input: --output: expected a file, got the folder {str(path)!r}")
+    if path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve():
+        raise BadInput(f"bad input: --output: expected a new file, got the input file "
+                       f"{str(path)!r}")
+    if path.exists() and not force and not _is_svg(path):
+        raise BadInput(f"bad input: --output: expected a new file or an SVG picture to "
+                       f"replace, got {str(path)!r}, which is neither (--force replaces it)")
+
+
+def _is_svg(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(512).lstrip()
+    except OSError:
+        return False
+    return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
+    The file gets the usual permissions (those of a replaced file, else the umask's)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
+                       f"{str(path)!r}")
+    if path.exists():
+        mode = path.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

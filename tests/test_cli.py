@@ -1,0 +1,128 @@
+"""The command line's shared behaviour, whatever the game: outputs that lose nothing, one-line
+errors, strict JSON, per-game option defaults and games whose commands fail to load."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from partysolver import puzzles
+from partysolver.cli import adapters
+from partysolver.cli.main import cli
+
+
+def run(*args: str, expect: int = 0) -> Result:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == expect, result.output
+    return result
+
+
+@pytest.fixture
+def position(tmp_path: Path) -> Path:
+    path = tmp_path / "midgame.toml"
+    path.write_text(puzzles.examples("tea-party")["midgame"].read_text())
+    return path
+
+
+def test_render_never_replaces_its_input_or_a_file_that_is_not_a_picture(position: Path) -> None:
+    original = position.read_text()
+    result = run("render", str(position), "-o", str(position), "--force", expect=2)
+    assert "the input file" in result.output and position.read_text() == original
+    notes = position.with_name("notes.txt")
+    notes.write_text("keep me")
+    result = run("render", str(position), "-o", str(notes), expect=2)
+    assert "--force" in result.output and notes.read_text() == "keep me"
+    run("render", str(position), "-o", str(notes), "--force")
+    assert notes.read_text().startswith("<svg")
+
+
+def test_render_replaces_an_older_picture_with_the_usual_permissions(position: Path) -> None:
+    picture = position.with_name("p.svg")
+    run("render", str(position), "-o", str(picture))
+    first = picture.read_text()
+    picture.write_text("<svg>older</svg>")
+    run("render", str(position), "-o", str(picture))
+    assert picture.read_text() == first
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(picture.stat().st_mode) == 0o666 & ~umask
+
+
+def test_render_into_a_missing_folder_or_onto_a_folder_is_one_line(position: Path) -> None:
+    for target in (position.parent / "missing" / "x.svg", position.parent):
+        result = run("render", str(position), "-o", str(target), expect=2)
+        assert result.output.count("\n") == 1 and "--output" in result.output
+
+
+def test_an_unknown_game_is_one_line_listing_the_games() -> None:
+    for args in (("example", "chess"), ("simulate", "chess")):
+        result = run(*args, expect=2)
+        assert result.output.count("\n") == 1
+        assert "game: expected one of" in result.output and "tea-party" in result.output
+
+
+def test_simulate_refuses_policies_that_would_never_play() -> None:
+    result = run("simulate", "tea-party", "--players", "2", "--games", "1", "--policy",
+                 "random", "--policy", "greedy", "--policy", "hint", expect=2)
+    assert "never play" in result.output and "--rotate" in result.output
+
+
+def test_json_output_is_strict_json_even_for_one_game() -> None:
+    # One game has no spread: its intervals are unbounded, written as null, never Infinity.
+    def refuse(constant: str) -> Any:
+        raise AssertionError(f"{constant} is not JSON")
+
+    output = run("simulate", "tea-party", "--games", "1", "--json", "--seed", "1").stdout
+    data = json.loads(output, parse_constant=refuse)
+    assert data["figures"]["score_1"]["interval"] == [None, None]
+
+
+def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # Tea Party and Meeple Party both declare --max-nodes, with different defaults.
+    from partysolver.solvers import tea_party
+
+    seen = []
+    real = tea_party.solve
+
+    def spy(state: Any, budget: Any) -> Any:
+        seen.append(budget.nodes)
+        return real(state, budget.__class__(nodes=10))
+
+    monkeypatch.setattr(tea_party, "solve", spy)
+    run("solve", str(position))
+    run("solve", str(position), "--max-nodes", "123")
+    assert seen == [tea_party.DEFAULT_SOLVE_NODES, 123]
+
+
+def test_every_shipped_game_loads_its_commands() -> None:
+    assert adapters.broken_commands() == {}
+
+
+def test_a_game_whose_commands_fail_to_load_leaves_the_others_working(
+        position: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = adapters.importlib.import_module
+
+    def broken(name: str, *args: Any) -> Any:
+        if name.endswith(".meeple_land"):
+            raise ImportError("cannot import name 'nothing'")
+        return real(name, *args)
+
+    adapters._load_commands.cache_clear()
+    monkeypatch.setattr(adapters.importlib, "import_module", broken)
+    try:
+        assert "meeple-land" in adapters.broken_commands()
+        assert "unavailable" in run("games").output
+        run("verify", str(position))
+        path = puzzles.examples("meeple-land")["default"]
+        result = run("verify", str(path), expect=1)
+        assert "failed to load" in result.output and "bug" in result.output
+    finally:
+        adapters._load_commands.cache_clear()
