@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar
 
@@ -42,12 +43,12 @@ def _values(state: TeaPartyState, values: tuple[float, ...] | None) -> dict[str,
     return {state.name(i): round(v, 6) for i, v in enumerate(values)}
 
 
-def _usage_text(result: SearchResult) -> str:
+def _usage_text(result: SearchResult, timings: bool = True) -> str:
     usage = result.usage
+    seconds = f", {usage.get('seconds', 0):.2f} s" if timings else ""
     if result.method.startswith("MCTS"):
-        return f"{result.method}, {usage.get('iterations', 0):,} iterations, " \
-               f"{usage.get('seconds', 0):.2f} s"
-    return f"{result.method}, {usage.get('nodes', 0):,} nodes, {usage.get('seconds', 0):.2f} s"
+        return f"{result.method}, {usage.get('iterations', 0):,} iterations{seconds}"
+    return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
 
 
 def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], str]:
@@ -56,17 +57,23 @@ def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], 
     best = hint.moves[0].value.value if hint.moves else 0.0
     for rank, move in enumerate(top(hint.moves, k), 1):
         value = move.value
+        searched = exact or value.visits > 0
         entry: dict[str, Any] = {"move": str(move.move), "text": move.text,
-                                 "value": round(value.value, 6), "reason": move.reason,
-                                 "values": _values(hint.state, value.values), "exact": exact}
+                                 "value": round(value.value, 6) if searched else None,
+                                 "reason": move.reason,
+                                 "values": _values(hint.state, value.values) if searched
+                                 else None, "exact": exact}
         if not exact:
             entry["visits"] = value.visits
             assert value.interval is not None
             entry["interval"] = [round(value.interval.low, 6), round(value.interval.high, 6)]
         rows.append(entry)
+        if not searched:
+            lines.append((rank, move.text, "not searched", "", move.reason))
+            continue
         ci = "" if exact or value.interval is None else \
             f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
-        gap = "best" if rank == 1 else f"{100 * (value.value - best):+.1f}"
+        gap = "best" if rank == 1 else f"{100 * (value.value - best):+.1f} pts"
         lines.append((rank, move.text, percent(value.value) + ci, gap, move.reason))
     text = table(["#", "move", "win", "vs best", "why"], lines, right=(0, 3))
     return rows, text
@@ -103,10 +110,12 @@ class TeaPartyCommands(GameCommands):
                      "method": hint.result.method, "exact": hint.exact,
                      "values": _values(state, hint.result.values), "moves": rows,
                      "usage": hint.result.usage}
-            head = (f"{who} holds a {held.label}: {len(hint.moves)} option(s), ranked by "
-                    f"{who}'s chance to win ({_usage_text(hint.result)})")
+            options_text = "1 option" if len(hint.moves) == 1 else f"{len(hint.moves)} options"
+            head = (f"{who} holds a {held.label}: {options_text}, ranked by {who}'s chance to "
+                    f"win ({_usage_text(hint.result, options.timings)})")
             if not hint.exact:
-                head += "\nestimates: the exact search did not fit its budget (--exact-nodes)"
+                head += ("\nestimates with 95% intervals, most visited first: nothing is "
+                         "proved")
             return Report(data, f"{head}\n{text}")
         if state.phase == DRAW:
             return self._draw_report(state, budget, rng, nodes, options, data)
@@ -122,19 +131,38 @@ class TeaPartyCommands(GameCommands):
                      nodes: int, options: Options, data: dict[str, Any]) -> Report:
         hints = solver.draw_hints(state, budget, rng, nodes)
         draws, lines = [], []
+        expected = 0.0
         for item in hints:
             best = item.hint.moves[0]
+            value = best.value
+            searched = item.hint.exact or value.visits > 0
+            answer: dict[str, Any] = {"move": str(best.move), "text": best.text,
+                                      "value": round(value.value, 6) if searched else None,
+                                      "reason": best.reason}
+            win = percent(value.value) if searched else "not searched"
+            if not item.hint.exact:
+                assert value.interval is not None
+                answer |= {"visits": value.visits,
+                           "interval": [round(value.interval.low, 6),
+                                        round(value.interval.high, 6)]}
+                if searched:
+                    win += f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
+            expected += item.probability * (value.value if searched else math.nan)
             draws.append({"hero": item.hero.name.lower(), "probability": round(item.probability, 6),
-                          "best": {"move": str(best.move), "text": best.text,
-                                   "value": round(best.value.value, 6), "reason": best.reason},
-                          "exact": item.hint.exact})
-            lines.append((item.hero.label, percent(item.probability), best.text,
-                          percent(best.value.value)))
+                          "best": answer, "exact": item.hint.exact})
+            lines.append((item.hero.label, percent(item.probability), best.text, win))
         exact = all(item.hint.exact for item in hints)
-        data |= {"status": "optimal" if exact else "feasible", "moves": [], "draws": draws}
-        text = (f"{state.name(state.player)} has not drawn yet: the best answer to each draw "
-                f"({'exact' if exact else 'partly estimated'})\n"
-                + table(["draw", "chance", "best answer", "win"], lines, right=(1, 3)))
+        who = state.name(state.player)
+        draw = {"move": "draw", "text": "draw a hero from the bag",
+                "value": round(expected, 6) if math.isfinite(expected) else None,
+                "reason": f"nothing to decide before the draw: {who}'s chance to win with the "
+                          "best answer to each draw (see draws)", "exact": exact}
+        data |= {"status": "optimal" if exact else "feasible", "moves": [draw], "draws": draws}
+        text = (f"{who} has not drawn yet: the best answer to each draw "
+                f"({'exact' if exact else 'estimated, with 95% intervals'})\n"
+                + table(["draw", "chance", "best answer", "win"], lines, right=(1,)))
+        if math.isfinite(expected):
+            text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
         return Report(data, text)
 
     # -- solve --------------------------------------------------------------------------------
@@ -154,8 +182,10 @@ class TeaPartyCommands(GameCommands):
                                                        for m in top(result.moves, options.top)]}}
         if result.status != "optimal":
             return Report(data, f"unknown: the exact search ran out of its budget "
-                                f"({_usage_text(result)}); no value is claimed")
-        lines = [f"optimal ({_usage_text(result)})", "win probability: " + ", ".join(
+                                f"({_usage_text(result, options.timings)}); no value is "
+                                "claimed")
+        lines = [f"optimal ({_usage_text(result, options.timings)})",
+                 "win probability: " + ", ".join(
             f"{name} {percent(v)}" for name, v in (values or {}).items())]
         if result.moves:
             lines.append("options: " + "; ".join(

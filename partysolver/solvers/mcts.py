@@ -122,16 +122,23 @@ class MCTS:
         return child
 
     def root_moves(self) -> tuple[MoveValue, ...]:
-        """The root's actions, most visited first (the robust choice), with 95% intervals."""
-        order = {action: i for i, action in enumerate(self.root.state.legal_actions())}
+        """Every root action, most visited first (the robust choice), with 95% intervals; an
+        action the budget never reached comes last with no visits and the interval [0, 1]."""
+        legal = self.root.state.legal_actions() if self.root_player >= 0 else []
+        order = {action: i for i, action in enumerate(legal)}
         moves = []
-        for action, child in self.root.children.items():
-            n = child.visits
+        for action in legal:
+            child = self.root.children.get(action)
+            n = child.visits if child is not None else 0
+            if child is None or n == 0:
+                moves.append(MoveValue(action, math.nan, (), exact=False, visits=0,
+                                       interval=wilson_interval(0.0, 0)))
+                continue
             values = tuple(t / n for t in child.totals)
             mean = values[self.root_player]
             moves.append(MoveValue(action, mean, values, exact=False, visits=n,
                                    interval=wilson_interval(mean, n)))
-        moves.sort(key=lambda m: (-m.visits, -m.value, order[m.action]))
+        moves.sort(key=lambda m: (-m.visits, -m.value if m.visits else 0.0, order[m.action]))
         return tuple(moves)
 
 
@@ -149,5 +156,7 @@ def mcts(state: State, budget: Budget, rng: random.Random, evaluator: Evaluator 
     values = tuple(t / root.visits for t in root.totals) if root.visits else None
     moves = search.root_moves()
     usage: dict[str, Any] = meter.usage()
-    line = (moves[0].action,) if moves else ()
-    return SearchResult("feasible" if moves else "unknown", "MCTS", values, moves, line, usage)
+    searched = bool(moves) and moves[0].visits > 0
+    line = (moves[0].action,) if searched else ()
+    return SearchResult("feasible" if searched else "unknown", "MCTS", values, moves, line,
+                        usage)

@@ -53,16 +53,18 @@ class GameRecord:
     decisions: int
 
 
-def play_game(state: State, policies: Sequence[Policy], rng: random.Random) -> tuple[State, int]:
+def play_game(state: State, policies: Sequence[Policy], rng: random.Random,
+              seat_rngs: Sequence[random.Random] | None = None) -> tuple[State, int]:
     """Play ``state`` to the end; ``policies[seat]`` acts for ``seat``.  The final state and the
-    number of decisions taken."""
+    number of decisions taken.  Chance draws from ``rng``; each seat's policy from its own
+    stream in ``seat_rngs`` (default: ``rng`` too)."""
     decisions = 0
     player = state.current_player()
     while player != TERMINAL:
         if player == CHANCE:
             action = sample_chance(state, rng)
         else:
-            action = policies[player](state, rng)
+            action = policies[player](state, rng if seat_rngs is None else seat_rngs[player])
             decisions += 1
         state = state.apply(action)
         player = state.current_player()
@@ -73,14 +75,23 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
+def stream(seed: int, index: int, source: int) -> random.Random:
+    """Game ``index``'s random stream for one source of chance: 0 the set-up, 1 the chance
+    nodes, ``2 + seat`` the policy in that seat.  With separate streams, one seed gives every
+    run the same set-up and chance draws whatever the policies do with theirs, so policies
+    compared on one seed meet the same luck (common random numbers) as far as their choices
+    let the games run alike."""
+    return random.Random(game_seed(seed, index) * 64 + source)
+
+
 def _play_one(new_game: NewGame, policies: Sequence[Policy], seed: int, index: int,
               rotate: bool, stats: GameStats | None) -> GameRecord:
-    rng = random.Random(game_seed(seed, index))
-    initial = new_game(rng)
+    initial = new_game(stream(seed, index, 0))
     n = initial.num_players
     seating = tuple((seat + index) % len(policies) if rotate else seat % len(policies)
                     for seat in range(n))
-    final, decisions = play_game(initial, [policies[p] for p in seating], rng)
+    final, decisions = play_game(initial, [policies[p] for p in seating], stream(seed, index, 1),
+                                 [stream(seed, index, 2 + seat) for seat in range(n)])
     figures = stats(final) if stats else {}
     return GameRecord(tuple(final.returns()), seating, figures, decisions)
 
@@ -144,13 +155,22 @@ class SimulationResult:
         return [rate_of([r.returns[seat] for r in self.records]) for seat in range(self.players)]
 
     def policy_rates(self) -> dict[str, Rate]:
-        """Each policy's win rate over every seat it played (ties of a policy with itself
-        count once per seat)."""
+        """Each policy's win rate per seat it held, one observation per game it played (its
+        mean share over its seats there), over the games it played.  A policy that held every
+        seat of every game is left out: its rate is 1/players by construction."""
         rates = {}
-        for index, name in enumerate(self.policies):
-            shares = [r.returns[seat] for r in self.records
-                      for seat, p in enumerate(r.seating) if p == index]
-            if shares and name not in rates:
+        for name in self.policies:
+            if name in rates:
+                continue
+            held = [p for p, other in enumerate(self.policies) if other == name]
+            shares = []
+            alone = True
+            for record in self.records:
+                seats = [seat for seat, p in enumerate(record.seating) if p in held]
+                if seats:
+                    shares.append(sum(record.returns[seat] for seat in seats) / len(seats))
+                    alone = alone and len(seats) == len(record.seating)
+            if shares and not alone:
                 rates[name] = rate_of(shares)
         return rates
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..models.protocol import CHANCE, TERMINAL, sample_chance
@@ -96,7 +97,9 @@ def _effect(state: TeaPartyState, move: Hashable) -> str:
         rangers = count(cup, RANGER)
         extra = f" ({rangers} Ranger{'s' if rangers > 1 else ''} back into the bag)" \
             if rangers else ""
-        return f"{whose} {points(cup)} teacup points return to the bag{extra}"
+        amount = points(cup)
+        return (f"the {amount} point{'s' if amount != 1 else ''} in {whose} teacup "
+                f"return{'s' if amount == 1 else ''} to the bag{extra}")
     mine, theirs = points(state.cups[me]), points(state.cups[move.target])
     return f"your teacup ({mine} points) for {name}'s ({theirs} points)"
 
@@ -197,16 +200,28 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
            exact_loose: int = EXACT_LOOSE, evaluator: Evaluator | None = None) -> SearchResult:
     """Exact when it fits ``exact_nodes`` (and half the time), else MCTS with the budget's
-    iterations (or ``mcts_iterations``) and the rest of the time, its leaves valued exactly
-    once the game is small (:class:`EndgameEvaluator`)."""
-    half = None if budget.time is None else budget.time / 2
-    if loose_heroes(state) <= exact_loose:
+    iterations (or ``mcts_iterations``) and the time left, its leaves valued exactly once the
+    game is small (:class:`EndgameEvaluator`).  An estimate's ``method`` says why the exact
+    search did not answer."""
+    start = time.perf_counter()
+    loose = loose_heroes(state)
+    if loose <= exact_loose:
+        half = None if budget.time is None else budget.time / 2
         result = _exact(state, Budget(time=half, nodes=exact_nodes), line=True)
         if result.status == "optimal":
             return result
+        why = (f"the exact search ran out of nodes ({exact_nodes:,}, --exact-nodes)"
+               if result.usage.get("nodes", 0) >= exact_nodes
+               else "the exact search ran out of its half of the time limit")
+    else:
+        why = (f"the exact search was not tried: {loose} heroes are loose, and more than "
+               f"{exact_loose} never fit")
+    left = None if budget.time is None else max(budget.time - (time.perf_counter() - start),
+                                                1e-9)
     iterations = budget.iterations or (None if budget.time is not None else mcts_iterations)
-    return mcts(state, Budget(time=half, iterations=iterations), rng,
-                evaluator=evaluator or EndgameEvaluator())
+    result = mcts(state, Budget(time=left, iterations=iterations), rng,
+                  evaluator=evaluator or EndgameEvaluator())
+    return replace(result, method=f"{result.method} ({why})")
 
 
 def loose_heroes(state: TeaPartyState) -> int:

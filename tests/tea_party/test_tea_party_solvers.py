@@ -111,7 +111,8 @@ def test_hint_explains_in_game_terms() -> None:
     texts = {str(m.move): (m.text, m.reason) for m in hint.moves}
     text, reason = texts["squish on 2"]
     assert text == "squish the Wizard: pour Green's teacup back into the bag (1 Ranger, 1 Queen)"
-    assert "13 teacup points return to the bag" in reason and "1 Ranger" in reason
+    assert reason.startswith("the 13 points in Green's teacup return to the bag")
+    assert "1 Ranger" in reason
 
 
 def test_exact_search_out_of_budget_claims_nothing() -> None:
@@ -126,7 +127,7 @@ def test_hint_falls_back_to_mcts_and_says_so() -> None:
     state = TeaPartyState.new_game(("Blue", "Green"))
     state = state.apply(next(a for a, _ in state.chance_outcomes()))  # Blue draws a Fighter
     hint = solver.hint(state, Budget(iterations=300), random.Random(1), exact_nodes=1_000)
-    assert not hint.exact and hint.result.method == "MCTS"
+    assert not hint.exact and hint.result.method.startswith("MCTS (the exact search was not tried")
     assert sum(m.value.visits for m in hint.moves) == 300
     for move in hint.moves:
         assert move.value.interval.low <= move.value.value <= move.value.interval.high
