@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import click
 
 from ..models.errors import InputError
-from ..models.meeple_land.catalogue import house_catalogue
+from ..models.meeple_land.catalogue import house_catalogue, load_catalogue, size_counts
 from ..models.meeple_land.game import (
     INFO,
     counts_dict,
@@ -231,6 +231,8 @@ class MeepleLandCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        if document.data.get("kind") == "catalogue":
+            return self._verify_catalogue(document)
         kind = _kind(document)
         if kind == "park":
             return self._verify_park(load_park(document.data, document.source))
@@ -247,6 +249,22 @@ class MeepleLandCommands(GameCommands):
                 f"{s['player']}: ${s['money']}, reputation now {s['reputation']}"
                 for s in data["standings"])
         return Report(data, text, exit_code=1 if problems else 0)
+
+    def _verify_catalogue(self, document: Document) -> Report:
+        """A tile catalogue loads or names its first bad field; say what it holds."""
+        catalogue = load_catalogue(document.data, document.source, document.source)
+        sizes = size_counts(catalogue)
+        data: dict[str, Any] = {"game": INFO.key, "valid": True, "problems": [],
+                                "kind": "catalogue", "tiles": sizes,
+                                "attraction_types": list(catalogue.attraction_types),
+                                "adverts": len(catalogue.adverts),
+                                "buses": len(catalogue.buses)}
+        text = (f"{problems_text([])}\ncatalogue {catalogue.name!r}: "
+                f"{sum(sizes.values())} tiles ("
+                + ", ".join(f"{n} {size}" for size, n in sizes.items())
+                + f"), {len(catalogue.attraction_types)} attraction types, "
+                f"{len(catalogue.adverts)} adverts, {len(catalogue.buses)} buses")
+        return Report(data, text)
 
     def _verify_park(self, park: ParkPosition) -> Report:
         problems = park.problems()

@@ -126,3 +126,13 @@ def test_simulate_plays_games() -> None:
 def test_options_of_other_verbs_are_refused() -> None:
     result = run("verify", EXAMPLES["park"], "--count")
     assert result.exit_code == 2
+
+
+def test_verify_reads_a_catalogue_and_says_what_it_holds(tmp_path: Path) -> None:
+    data = as_json("verify", EXAMPLES["my-catalogue"])
+    assert data["valid"] and data["kind"] == "catalogue"
+    assert data["tiles"] == {"small": 2, "medium": 1, "large": 1} and data["buses"] == 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(EXAMPLES["my-catalogue"]).read_text().replace("[[tile]]", "[[tiles]]", 1))
+    result = run("verify", str(bad))
+    assert result.exit_code == 2 and "bad.toml" in result.output
