@@ -121,6 +121,24 @@ fighter = 15
     assert all({"code", "message"} <= set(p) for p in data["problems"])
 
 
+def test_verify_finds_impossible_throw_ups(tmp_path: Path) -> None:
+    # Blue threw up after drinking a Ranger, so Blue's teacup was just emptied.
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+throw_up = "Blue"
+[stomachs.Blue]
+ranger = 1
+[cups.Blue]
+wizard = 2
+""")
+    data = json.loads(run("verify", str(path), "--json", expect=1).stdout)
+    assert any(p["field"] == "cups.Blue" and "not empty" in p["message"]
+               for p in data["problems"])
+    path = write(tmp_path, 'game = "tea-party"\ndrinking = "end"\n')
+    data = json.loads(run("verify", str(path), "--json", expect=1).stdout)
+    assert [p["field"] for p in data["problems"]] == ["drinking"]
+
+
 def test_simulate_reports_rates_with_intervals() -> None:
     result = run("simulate", "tea-party", "--games", "12", "--policy", "greedy",
                  "--policy", "random", "--seed", "2", "--json")
@@ -152,6 +170,9 @@ BAD = [
     ('game = "tea-party"\n[cups.Red]\nfighter = 1\n', "cups.Red: expected a player name"),
     ('game = "tea-party"\ndrawn = "ranger"\n[bag]\nranger = 4\n', "a legal position"),
     ('game = "chess"\n', "game: expected one of"),
+    ('game = "tea-party"\n[bag]\nranger = 1\nrangers = 2\n', "bag.rangers: expected each hero once"),
+    ('game = "tea-party"\n[bags]\nfighter = 1\n', "did you mean 'bag'"),
+    ('game = "tea-party"\nplayers = ["Blue", ""]\n', "players[1]: expected a non-empty name"),
     ('players = []\n', "game: expected the name of a game"),
 ]
 

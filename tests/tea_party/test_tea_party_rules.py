@@ -215,3 +215,20 @@ def test_fast_sampling_matches_the_exact_odds() -> None:
         assert set(seen) == set(odds)
         for outcome, p in odds.items():
             assert abs(seen[outcome] / 20_000 - float(p)) < 0.015
+
+
+def test_the_picture_shows_every_hero_type_inside_its_box() -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    from partysolver.models.tea_party.render import WIDTH, render_svg
+
+    every = {hero.name.lower(): 1 for hero in Hero}
+    state = position({"fighter": 3, "cleric": 1, "rogue": 1, "wizard": 1, "ranger": 1},
+                     cups=[every, {}], stomachs=[{}, every], held="bard")
+    root = ElementTree.fromstring(render_svg(state))
+    texts = [(float(t.get("x", 0)), t.text or "") for t in root.iter() if t.tag.endswith("text")]
+    assert all(x < WIDTH - 15 for x, _ in texts)
+    labels = [text for _, text in texts]
+    for hero in Hero:  # once in Blue's teacup, once in Green's stomach; unique initials
+        assert labels.count(hero.label[:2]) >= 2
+    assert len({hero.label[:2] for hero in Hero}) == len(Hero)

@@ -88,6 +88,10 @@ class Position:
                         hero.name.lower()))
         if self.throw_up is not None:
             found.extend(self._throw_up_problems(bag))
+        elif self.drinking == "end":
+            found.append(Problem("drinking", "drinking = \"end\" describes a pending throw-up "
+                                 "at the end of the game: give throw_up too, or leave it out "
+                                 "(an empty bag already means the end)", "drinking"))
         return found
 
     def _throw_up_problems(self, bag: Counts) -> list[Problem]:
@@ -104,6 +108,9 @@ class Position:
         if self.drinking == "turn" and seat != self.current:
             found.append(Problem("throw-up", f"only the monster whose turn it is drinks during "
                                  f"a turn, not {name}", "throw_up"))
+        if self.drinking == "turn" and any(self.cups[seat]):
+            found.append(Problem("throw-up", f"{name} throws up after drinking their whole "
+                                 "teacup, but it is not empty", f"cups.{name}"))
         if self.drinking == "end":
             if any(bag):
                 found.append(Problem("throw-up", "the end-of-game drinking starts only when "
@@ -143,8 +150,9 @@ def load_position(document: Mapping[str, Any], source: str) -> Position:
     players = _players(root, names)
     current = _seat(root, "current", players, players[0])
     drawn = _hero_or_none(root, "drawn")
-    bag = _counts(root.table("bag")) if root.has("bag") else None
-    out = _counts(root.table("out")) if root.has("out") else None
+    bag_table, out_table = root.table("bag", None), root.table("out", None)
+    bag = None if bag_table is None else _counts(bag_table)
+    out = None if out_table is None else _counts(out_table)
     cups = _per_player(root, "cups", players)
     stomachs = _per_player(root, "stomachs", players)
     throw_up = _seat(root, "throw_up", players, None)
@@ -159,7 +167,7 @@ def _players(root: Fields, names: list[Any]) -> tuple[str, ...]:
                          names)
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise root.error("players", "non-empty names", name)
+            raise root.error(f"players[{i}]", "a non-empty name", name)
         if name in names[:i]:
             raise root.error("players", "different names", name)
     return tuple(names)
@@ -191,8 +199,13 @@ def _hero(fields: Fields, key: str, name: str) -> Hero:
 
 def _counts(fields: Fields) -> Counts:
     counts = list(EMPTY)
+    seen: dict[Hero, str] = {}
     for key in list(fields.keys()):
         hero = _hero(fields, key, key)
+        if hero in seen:
+            raise fields.error(key, f"each hero once (this table already has {seen[hero]!r})",
+                               key)
+        seen[hero] = key
         counts[hero] = fields.integer(key, minimum=0, maximum=SUPPLY[hero])
     fields.done()
     return tuple(counts)  # type: ignore[return-value]

@@ -20,24 +20,35 @@ COLOURS = {
     Hero.KING: "#c51b8a", Hero.QUEEN: "#dd3497",
 }
 
-WIDTH = 820
+WIDTH = 1080
 ROW = 70
-CHIP = 15
+CHIP = 13
+STEP = 2 * CHIP + 30
+"""Chips are this far apart: eight hero types fit a 460-pixel box."""
+BOX = 460
+
+
+def _initials(hero: Hero) -> str:
+    """Two letters, unique among the eight heroes (Ro for the Rogue, Ra for the Ranger)."""
+    return hero.label[:2]
 
 
 def _chips(svg: Svg, x: float, y: float, counts: Sequence[int]) -> None:
-    """One chip per hero type present: its initial and how many."""
+    """One chip per hero type present: its initials and how many."""
     for hero in HEROES:
         n = counts[hero]
         if not n:
             continue
-        colour = COLOURS[hero]
-        svg.circle(x + CHIP, y, CHIP, fill=colour, stroke="#222")
-        ink = "#222" if hero in (Hero.CLERIC, Hero.FIGHTER) else "#fff"
-        svg.text(x + CHIP, y + 5, hero.label[0] + ("" if hero != Hero.QUEEN else "q"),
-                 text_anchor="middle", font_size=14, fill=ink, font_weight="bold")
+        _chip(svg, x + CHIP, y, hero)
         svg.text(x + 2 * CHIP + 3, y + 5, f"×{n}", font_size=13)
-        x += 2 * CHIP + 30
+        x += STEP
+
+
+def _chip(svg: Svg, x: float, y: float, hero: Hero, stroke_width: float = 1) -> None:
+    svg.circle(x, y, CHIP, fill=COLOURS[hero], stroke="#222", stroke_width=stroke_width)
+    ink = "#222" if hero in (Hero.CLERIC, Hero.FIGHTER) else "#fff"
+    svg.text(x, y + 4, _initials(hero), text_anchor="middle", font_size=11, fill=ink,
+             font_weight="bold")
 
 
 def render_svg(state: TeaPartyState, arrows: Sequence[tuple[Zone, Zone]] = (),
@@ -51,25 +62,25 @@ def render_svg(state: TeaPartyState, arrows: Sequence[tuple[Zone, Zone]] = (),
 
     bag = unpack(state.bag)
     svg.text(20, 30, f"Bag: {sum(bag)} heroes", font_size=16, font_weight="bold")
-    svg.rect(15, 40, 560, 44, fill="#333", rx=10, opacity=0.1)
+    svg.rect(15, 40, BOX, 44, fill="#333", rx=10, opacity=0.1)
     _chips(svg, 20, 62, bag)
-    centres["bag"] = (295, 62)
-
-    out = state.out_of_game()
-    svg.text(600, 30, f"Out of the game: {sum(out)}", font_size=13)
-    centres["out"] = (690, 62)
+    centres["bag"] = (15 + BOX / 2, 62)
 
     if state.held_hero is not None:
-        hero = state.held_hero
-        svg.text(600, 58, f"In {state.name(state.player)}'s hand:", font_size=13)
-        svg.circle(790, 54, CHIP, fill=COLOURS[hero], stroke="#222", stroke_width=2)
-        svg.text(790, 59, hero.label[0], text_anchor="middle", font_size=14, fill="#fff",
-                 font_weight="bold")
-        centres["hand"] = (790, 54)
+        svg.text(540, 30, f"In {state.name(state.player)}'s hand", font_size=13,
+                 text_anchor="middle")
+        _chip(svg, 540, 62, state.held_hero, stroke_width=2)
+        centres["hand"] = (540, 62)
+
+    out = state.out_of_game()
+    svg.text(605, 30, f"Out of the game: {sum(out)}", font_size=13)
+    svg.rect(600, 40, BOX, 44, fill="#999", rx=10, opacity=0.1)
+    _chips(svg, 605, 62, out)
+    centres["out"] = (600 + BOX / 2, 62)
 
     top = 110
     svg.text(130, top - 8, "teacup", font_size=12, fill="#555")
-    svg.text(470, top - 8, "stomach", font_size=12, fill="#555")
+    svg.text(605, top - 8, "stomach", font_size=12, fill="#555")
     for seat in range(seats):
         y = top + ROW * seat
         active = seat == state.player and not state.is_terminal()
@@ -78,16 +89,16 @@ def render_svg(state: TeaPartyState, arrows: Sequence[tuple[Zone, Zone]] = (),
         label = state.name(seat) + (" ▶" if active else "")
         svg.text(20, y + 36, label, font_size=15, font_weight="bold")
         cup, stomach = state.cups[seat], state.stomachs[seat]
-        svg.rect(125, y + 8, 320, ROW - 24, fill="#fdf2e9", stroke="#d9a066", rx=16)
+        svg.rect(125, y + 8, BOX, ROW - 24, fill="#fdf2e9", stroke="#d9a066", rx=16)
         _chips(svg, 130, y + 31, unpack(cup))
-        svg.text(440, y + 54, f"{points(cup)} pts", font_size=11, text_anchor="end",
-                 fill="#555")
-        svg.rect(465, y + 8, 330, ROW - 24, fill="#eef7ee", stroke="#79a779", rx=16)
-        _chips(svg, 470, y + 31, unpack(stomach))
-        svg.text(790, y + 54, f"{points(stomach)} pts", font_size=11, text_anchor="end",
-                 fill="#555")
-        centres[("cup", seat)] = (285, y + 31)
-        centres[("stomach", seat)] = (630, y + 31)
+        svg.text(125 + BOX - 5, y + 54, f"{points(cup)} pts", font_size=11,
+                 text_anchor="end", fill="#555")
+        svg.rect(600, y + 8, BOX, ROW - 24, fill="#eef7ee", stroke="#79a779", rx=16)
+        _chips(svg, 605, y + 31, unpack(stomach))
+        svg.text(600 + BOX - 5, y + 54, f"{points(stomach)} pts", font_size=11,
+                 text_anchor="end", fill="#555")
+        centres[("cup", seat)] = (125 + BOX / 2, y + 31)
+        centres[("stomach", seat)] = (600 + BOX / 2, y + 31)
 
     for start, end in arrows:
         if start in centres and end in centres:
