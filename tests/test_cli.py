@@ -126,3 +126,9 @@ def test_a_game_whose_commands_fail_to_load_leaves_the_others_working(
         assert "failed to load" in result.output and "bug" in result.output
     finally:
         adapters._load_commands.cache_clear()
+
+
+def test_example_list_in_json_names_every_example() -> None:
+    data = json.loads(run("example", "tea-party", "--list", "--json").stdout)
+    assert data["game"] == "tea-party"
+    assert {item["name"] for item in data["examples"]} == set(puzzles.examples("tea-party"))

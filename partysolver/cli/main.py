@@ -247,15 +247,23 @@ def games(as_json: bool) -> None:
 @click.argument("game", type=GAME)
 @click.argument("name", required=False)
 @click.option("--list", "listing", is_flag=True, help="List the examples of GAME.")
-@click.option("--json", "as_json", is_flag=True, help="Print the example as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the example (or, with --list, the list) as JSON.")
 def example(game: str, name: str | None, listing: bool, as_json: bool) -> None:
     """Print a ready example file of GAME (NAME, or its first example) to start from."""
     shipped = puzzles.examples(game)
     if not shipped:
         raise BadInput(f"{game} ships no examples yet")
     if listing:
-        for key, item in shipped.items():
-            click.echo(f"{key:<20} {puzzles.description(item.read_text(encoding='utf-8'))}")
+        described = {key: puzzles.description(item.read_text(encoding="utf-8"))
+                     for key, item in shipped.items()}
+        if as_json:
+            click.echo(json.dumps({"game": game, "examples": [
+                {"name": key, "description": text} for key, text in described.items()]},
+                indent=2))
+            return
+        for key, text in described.items():
+            click.echo(f"{key:<20} {text}")
         return
     chosen = name or ("default" if "default" in shipped else next(iter(shipped)))
     if chosen not in shipped:
