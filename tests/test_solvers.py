@@ -109,3 +109,39 @@ def test_simulation_is_reproducible_and_rotates_seats() -> None:
     assert sum(rate.rate for rate in first.seat_rates()) == pytest.approx(1)
     final, decisions = play_game(DiceRace(), policies * 2, random.Random(1))
     assert final.current_player() == -2 and decisions >= 1
+
+
+class AlwaysRoll:
+    """Rolls every time; ``draws`` random numbers first (which must not change the dice)."""
+
+    def __init__(self, name: str, draws: int) -> None:
+        self.name, self.draws = name, draws
+
+    def __call__(self, state: DiceRace, rng: random.Random) -> str:
+        for _ in range(self.draws):
+            rng.random()
+        return "roll"
+
+
+def test_chance_has_its_own_stream_whatever_the_policies_draw() -> None:
+    # Common random numbers: the same seed rolls the same dice for policies that play alike,
+    # however much randomness each policy consumes.
+    def new_game(rng: random.Random) -> DiceRace:
+        return DiceRace()
+
+    quiet = simulate(new_game, [AlwaysRoll("quiet", 0)], 40, seed=3)
+    noisy = simulate(new_game, [AlwaysRoll("noisy", 7)], 40, seed=3)
+    assert [r.returns for r in quiet.records] == [r.returns for r in noisy.records]
+    assert len({r.returns for r in quiet.records}) > 1
+
+
+def test_a_policy_in_every_seat_has_no_rate_of_its_own() -> None:
+    def new_game(rng: random.Random) -> DiceRace:
+        return DiceRace()
+
+    alone = simulate(new_game, [RandomPolicy()], 20, seed=1)
+    assert alone.policy_rates() == {}
+    mixed = simulate(new_game, [AlwaysRoll("roll", 0), RandomPolicy()], 20, seed=1,
+                     rotate=True)
+    rates = mixed.policy_rates()
+    assert set(rates) == {"roll", "random"} and rates["roll"].games == 20
