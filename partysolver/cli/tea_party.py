@@ -75,7 +75,7 @@ def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], 
             f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
         gap = "best" if rank == 1 else f"{100 * (value.value - best):+.1f}"
         lines.append((rank, move.text, percent(value.value) + ci, gap, move.reason))
-    text = table(["#", "move", "win", "vs best (points of %)", "why"], lines, right=(0, 3))
+    text = table(["#", "move", "win", "vs best (pp)", "why"], lines, right=(0, 3))
     return rows, text
 
 
