@@ -10,7 +10,7 @@ done once, in :mod:`partysolver.cli.main`.  A verb a game does not offer is simp
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
@@ -20,6 +20,7 @@ import click
 from ..models.errors import InputError
 from ..models.protocol import GameInfo
 from ..models.registry import all_games
+from .output import problems_json, problems_text
 
 VERBS = ("hint", "solve", "verify", "simulate", "render")
 
@@ -142,3 +143,13 @@ def require_valid(problems: list[Any], source: str) -> None:
         listed = "; ".join(p.message for p in problems)
         raise InputError(source, None, f"a legal position ({listed}); "
                          "run 'partysolver verify' for the full list")
+
+
+def problems_report(game: str, problems: list[Any], described: Callable[[], str]) -> Report:
+    """``verify``'s report of a position: every problem at once (exit 1), or ``valid`` and
+    ``described()``, the position in words."""
+    data = {"game": game, "valid": not problems, "problems": problems_json(problems)}
+    text = problems_text(problems)
+    if not problems:
+        text += "\n" + described()
+    return Report(data, text, exit_code=1 if problems else 0)

@@ -16,8 +16,15 @@ from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
 from ..solvers import tea_party as solver
 from ..solvers.budget import Budget, SearchResult
 from ..solvers.simulate import RandomPolicy, simulate
-from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import percent, problems_json, problems_text, table, top
+from .adapters import (
+    Document,
+    GameCommands,
+    Options,
+    Report,
+    problems_report,
+    require_valid,
+)
+from .output import percent, table, top
 
 EXACT_NODES = click.Option(["--exact-nodes"], type=click.IntRange(min=1),
                            default=solver.DEFAULT_EXACT_NODES, show_default=True,
@@ -199,12 +206,8 @@ class TeaPartyCommands(GameCommands):
 
     def verify(self, document: Document, options: Options) -> Report:
         position = load_position(document.data, document.source)
-        problems = position.problems()
-        data = {"game": INFO.key, "valid": not problems, "problems": problems_json(problems)}
-        text = problems_text(problems)
-        if not problems:
-            text += "\n" + describe_position(position)
-        return Report(data, text, exit_code=1 if problems else 0)
+        return problems_report(INFO.key, position.problems(),
+                               lambda: describe_position(position))
 
     # -- simulate -----------------------------------------------------------------------------
 
