@@ -28,7 +28,7 @@ from ...models.party_time.state import (
 from ...models.protocol import State
 from ..budget import Budget, BudgetExhausted, Status
 from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
-from .policies import GreedyPolicy
+from .policies import GreedyPolicy, greedy_order, number_choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +109,11 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> H
 
 
 TOLERANCE = 0.01
-"""Plays whose values differ by at most this many strips count as equally safe: the ranking
-then prefers keeping special cards (the lifelines near the star, whose worth lies beyond the
-horizon), then tokens, then the small number cards (playing the higher card), then the greater
-loss for the others."""
+"""Plays whose values differ by at most this many strips count as equally safe: among them the
+ranking follows greedy's order (:mod:`.policies`: a safe number card returning the fewest
+tokens, the best square, the longest move, keeping the special cards for later), whose habits
+are worth something beyond the horizon, then the greater loss for the others.  So the hint
+departs from greedy only where the search sees a clear gain."""
 
 
 def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]:
@@ -121,15 +122,19 @@ def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]
     if not moves:
         return ()
     least = min(move.value for move in moves)
-    specials = sum(view.hand[Card.R:]) if view.phase == PLAY else 0
+    me = view.player
+    order = greedy_order(view.rules, view.bottle, view.tokens[me])
+    if view.phase == CARRY_OUT:
+        returned, _ = number_choice(view.rules, view.bottle, view.tokens[me], view.revealed)
+        order = ((view.revealed, returned),)
+    place = {choice: index for index, choice in enumerate(order)}
 
     def key(move: RankedPlay) -> tuple[float, ...]:
-        near = move.value <= least + TOLERANCE
-        kept = specials - (0 if move.play.card.is_number or view.phase != PLAY else 1)
-        if near:  # keep the lifelines: special cards, tokens, then the small number cards
-            return (0.0, -kept, -move.tokens_kept, -move.play.card.number,
-                    round(-move.others, 9), round(move.value, 9))
-        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9), 0.0, 0.0
+        choice = (int(move.play.card), move.play.tokens)
+        greedy = place.get(choice, len(place) + move.play.tokens)
+        if move.value <= least + TOLERANCE:
+            return 0.0, greedy, -move.tokens_kept, round(-move.others, 9), round(move.value, 9)
+        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9), 0.0
 
     return tuple(sorted(moves, key=key))
 
