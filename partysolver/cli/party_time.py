@@ -18,8 +18,15 @@ from ..solvers.party_time.hint import Hint, HintPolicy, hint
 from ..solvers.party_time.policies import GreedyPolicy
 from ..solvers.simulate import RandomPolicy, rate_of, simulate
 from ..solvers.stats import mean_interval, wilson_interval
-from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import percent, problems_json, problems_text, table, top
+from .adapters import (
+    Document,
+    GameCommands,
+    Options,
+    Report,
+    problems_report,
+    require_valid,
+)
+from .output import percent, table, top
 
 DEPTH = click.Option(["--depth"], type=click.IntRange(min=1, max=4), default=1,
                      show_default=True,
@@ -99,12 +106,8 @@ class PartyTimeCommands(GameCommands):
 
     def verify(self, document: Document, options: Options) -> Report:
         position = load_position(document.data, document.source)
-        problems = position.problems()
-        data = {"game": INFO.key, "valid": not problems, "problems": problems_json(problems)}
-        text = problems_text(problems)
-        if not problems:
-            text += "\n" + describe_position(position)
-        return Report(data, text, exit_code=1 if problems else 0)
+        return problems_report(INFO.key, position.problems(),
+                               lambda: describe_position(position))
 
     # -- simulate -----------------------------------------------------------------------------
 
