@@ -17,10 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def formats_section() -> str:
-    """The Meeple Land section: the draft while it exists, then the merged ``docs/formats.md``."""
-    draft = ROOT / "docs" / "drafts" / "meeple-land.formats.md"
-    if draft.exists():
-        return draft.read_text(encoding="utf-8")
+    """The Meeple Land section of ``docs/formats.md``."""
     merged = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
     start = merged.index("## Meeple Land (`meeple-land`)")
     end = merged.find("\n## ", start + 1)
