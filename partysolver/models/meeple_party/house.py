@@ -12,9 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from ..documents import Fields
 from ..errors import InputError, Problem
@@ -26,6 +24,9 @@ from .game import (
     REQUIRED_KINDS,
     ROOM_KINDS,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 ROOM_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 FLAGS_BY_KIND = {"hot_tub": (True, True), "office": (True, False)}
@@ -100,6 +101,8 @@ class House:
 
     @cached_property
     def graph(self) -> nx.Graph:
+        import networkx as nx  # here, not at import: every command would pay for it
+
         graph = nx.Graph()
         graph.add_nodes_from(range(self.size))
         graph.add_edges_from(self.edges)
@@ -120,6 +123,8 @@ class House:
     @cached_property
     def distance(self) -> tuple[tuple[int, ...], ...]:
         """Fewest steps between two rooms (``size`` when unreachable)."""
+        import networkx as nx
+
         lengths = dict(nx.all_pairs_shortest_path_length(self.graph))
         return tuple(tuple(lengths[a].get(b, self.size) for b in range(self.size))
                      for a in range(self.size))
@@ -170,6 +175,8 @@ class House:
             if not self.adjacent[i]:
                 found.append(Problem("isolated-room", f"{room.name} shares no wall with "
                                      "another room", f"{field_name}.rooms[{i}]"))
+        import networkx as nx
+
         if self.size and not nx.is_connected(self.graph):
             parts = sorted(nx.connected_components(self.graph), key=min)
             listed = "; ".join(", ".join(self.rooms[r].name for r in sorted(part))

@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import networkx as nx
-
 from ..svg import Svg
 from .board import count
 from .game import (
@@ -66,6 +64,8 @@ def _room_boxes(state: MeeplePartyState) -> dict[int, tuple[float, float, float,
             h = (max(rows) - min(rows) + 1) * CELL_H - GAP
             boxes[room] = (x, y, w, h)
         return boxes
+    import networkx as nx  # here, not at import: only pictures of pair-given houses need it
+
     positions = nx.spring_layout(house.graph, seed=7, iterations=200) \
         if house.size > 1 else {0: (0.0, 0.0)}
     xs = [float(p[0]) for p in positions.values()]
