@@ -82,6 +82,10 @@ def _load(document: Document) -> tuple[Position, MeeplePartyState]:
     return position, position.to_state(document.source)
 
 
+SCENARIO_SECONDS = 30.0
+"""``verify`` of a scenario searches this long for its verdict unless --time-limit says."""
+
+
 def _budget(options: Options) -> Budget:
     return Budget(time=options.time_limit, nodes=options.extra.get("max_nodes"))
 
@@ -361,7 +365,7 @@ class MeeplePartyCommands(GameCommands):
                              "(ordered = true, with the bag's and the decks' order)")
         result = solve_scenario(state, _budget(options))
         data_out = {"game": INFO.key} | result.as_json()
-        return Report(data_out, result.text())
+        return Report(data_out, result.text(options.timings))
 
     # -- verify -------------------------------------------------------------------------------
 
@@ -386,6 +390,9 @@ class MeeplePartyCommands(GameCommands):
             lines.append(f"{len(impossible)} photo(s) can never be taken in this house: "
                          + "; ".join(f"{p['id']} ({p['why']})" for p in impossible))
         games = options.extra.get("games")
+        if not problems and setup.ordered and not games:
+            lines.append(self._scenario_verdict(position.to_state(document.source), options,
+                                                out))
         if games and not problems:
             state = position.to_state(document.source)
             if state.phase == OVER:
@@ -404,6 +411,20 @@ class MeeplePartyCommands(GameCommands):
                          + (f"solvable (game {wins[0]} won with --seed {options.rng_seed})"
                             if wins else "no win seen: unknown"))
         return Report(out, "\n".join(lines), exit_code=1 if problems else 0)
+
+    @staticmethod
+    def _scenario_verdict(state: MeeplePartyState, options: Options, out: dict[str, Any]
+                          ) -> str:
+        """A perfect-information scenario: can the party be won?  The scenario search within
+        --time-limit (default SCENARIO_SECONDS), a winning line as the witness."""
+        from ..solvers.meeple_party.scenario import solve_scenario
+
+        budget = Budget(time=options.time_limit or SCENARIO_SECONDS)
+        result = solve_scenario(state, budget)
+        found = result.as_json()
+        out |= {"verdict": result.verdict, "witness": found["solution"]["line"]
+                if result.verdict == "solvable" else None}
+        return "scenario: " + result.text(options.timings)
 
     # -- simulate -----------------------------------------------------------------------------
 

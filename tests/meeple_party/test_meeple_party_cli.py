@@ -69,6 +69,18 @@ def test_solve_decides_the_shipped_scenarios() -> None:
     assert code == 2 and "ordered" in out
 
 
+def test_verify_gives_a_scenario_its_verdict_with_a_witness() -> None:
+    code, out = run("verify", str(SCENARIOS["01-last-photo"]), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] and data["verdict"] == "solvable" and data["witness"]
+    solved = json.loads(run("solve", str(SCENARIOS["01-last-photo"]), "--json")[1])
+    assert data["witness"] == solved["solution"]["line"]
+    code, out = run("verify", str(SCENARIOS["04-out-of-reach"]), "--json")
+    data = json.loads(out)
+    assert data["verdict"] == "unsolvable" and data["witness"] is None
+    assert "verdict" not in json.loads(run("verify", str(EXAMPLES["default"]), "--json")[1])
+
+
 def test_verify_reports_problems_and_plays_games(tmp_path: Path) -> None:
     code, out = run("verify", str(EXAMPLES["default"]), "--json")
     data = json.loads(out)

@@ -50,13 +50,16 @@ class ScenarioResult:
                 "solution": {"line": self.line, "stress": list(self.stress)},
                 "usage": self.usage}
 
-    def text(self) -> str:
+    def text(self, timings: bool = True) -> str:
+        """The verdict, the search's size (and time, unless ``timings`` is off: a seeded run's
+        output must not change from run to run) and the line."""
         head = {"solvable": f"solvable: the party is won ({self.photos} photos)",
                 "unsolvable": f"unsolvable: no line wins; the most photos any line takes is "
                               f"{self.photos} of {self.target}",
                 "unknown": f"unknown: the budget ran out; the best line found takes "
                            f"{self.photos} of {self.target} photos"}[self.verdict]
-        usage = f"{self.usage.get('nodes', 0):,} positions, {self.usage.get('seconds', 0):.2f} s"
+        usage = f"{self.usage.get('nodes', 0):,} positions" + (
+            f", {self.usage.get('seconds', 0):.2f} s" if timings else "")
         lines = [f"{head} ({usage})"]
         if self.line:
             lines.append("line:" if self.verdict == "solvable" else "best line:")
