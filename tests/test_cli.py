@@ -132,3 +132,13 @@ def test_example_list_in_json_names_every_example() -> None:
     data = json.loads(run("example", "tea-party", "--list", "--json").stdout)
     assert data["game"] == "tea-party"
     assert {item["name"] for item in data["examples"]} == set(puzzles.examples("tea-party"))
+
+
+@pytest.mark.parametrize("game", ["meeple-party", "meeple-land", "pool-party-stars",
+                                  "party-time", "tea-party"])
+def test_a_seeded_hint_prints_the_same_bytes_twice(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "example.toml"
+    path.write_text(puzzles.examples(game)["default"].read_text())
+    for extra in ((), ("--json",)):
+        first = run("hint", str(path), "--seed", "1", *extra).stdout
+        assert first == run("hint", str(path), "--seed", "1", *extra).stdout

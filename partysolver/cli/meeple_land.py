@@ -153,7 +153,8 @@ class MeepleLandCommands(GameCommands):
                      "value": result.objective, "bound": result.bound}
         data: dict[str, Any] = {"game": INFO.key, "status": result.status,
                                 "objective": objective, "usage": result.usage}
-        how = f"{result.usage.get('seconds', 0):.2f} s, {result.usage.get('workers')} worker(s)"
+        how = (f"{result.usage.get('seconds', 0):.2f} s, " if options.timings else "") + \
+            f"{result.usage.get('workers')} worker(s)"
         if result.status == "infeasible":
             data["solution"] = None
             data["conflict"] = [{"requirement": r.key, "text": r.text} for r in result.conflict]

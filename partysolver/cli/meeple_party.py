@@ -273,7 +273,7 @@ class MeeplePartyCommands(GameCommands):
             if state.drawn >= 0 else f" ({PHASES[state.phase]})"
         lines = [f"{who}{drawn}: {len(hint.options):,} distinct turn outcomes ranked, "
                  f"{hint.outcomes:,} end positions examined ({hint.status}, exact over the "
-                 f"turn, {hint.seconds:.2f} s)"]
+                 f"turn{f', {hint.seconds:.2f} s' if options.timings else ''})"]
         lines.append("best turn:")
         lines += [f"  {i}. {step}" for i, step in enumerate(moves[0]["steps"], 1)]
         lines.append(f"achieves: {reason}")

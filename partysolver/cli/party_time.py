@@ -90,8 +90,9 @@ class PartyTimeCommands(GameCommands):
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
         head = [f"{me}: {len(found.moves)} play(s) ranked by the strips you are expected to lose "
-                f"{horizon} ({found.usage.get('nodes', 0):,} views, "
-                f"{found.usage.get('seconds', 0):.2f} s; opponents play greedy)"]
+                f"{horizon} ({found.usage.get('nodes', 0):,} views"
+                + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
+                + "; opponents play greedy)"]
         if found.status != "optimal":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
