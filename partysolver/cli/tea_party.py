@@ -253,6 +253,11 @@ class TeaPartyCommands(GameCommands):
             best = hint.moves[0]
             arrows = move_arrows(state, best.move)
             caption = f"hint: {best.text} ({percent(best.value.value)} to win)"
+        elif options.extra.get("hint"):
+            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
+                       "each draw)" if state.phase == DRAW else
+                       "hint: nothing to decide: the game is over" if state.is_terminal() else
+                       "hint: nothing to decide: a throw-up comes first")
         return render_svg(state, arrows, caption)
 
 

@@ -158,6 +158,10 @@ def test_render_writes_an_svg_with_the_hint(default: Path, tmp_path: Path) -> No
     run("render", str(default), "-o", str(out), "--hint")
     svg = out.read_text()
     assert svg.startswith("<svg") and "marker-end" in svg and "steal a Rogue" in svg
+    opening = write(tmp_path, examples("tea-party")["opening"].read_text(), "opening.toml")
+    run("render", str(opening), "-o", str(out), "--hint")
+    svg = out.read_text()
+    assert "nothing to decide before the draw" in svg and "marker-end" not in svg
 
 
 BAD = [
