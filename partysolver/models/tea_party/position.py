@@ -71,19 +71,26 @@ class Position:
         """Every way this position breaks the rules, at once."""
         found: list[Problem] = []
         bag, out = self.derived_bag(), self.derived_out()
-        for zone, counts in (("bag", bag), ("out", out)):
+        in_play = self.in_play()
+        for counts, given, other, other_name in ((bag, self.bag, self.out, "out of the game"),
+                                                 (out, self.out, self.bag, "bag")):
+            if given is not None:
+                continue  # a count given is never negative; a derived one may be
             for hero in HEROES:
                 if counts[hero] < 0:
+                    placed = f"{in_play[hero]} in teacups, stomachs and hand"
+                    if other is not None and other[hero]:
+                        placed += f", {other[hero]} {other_name}"
                     found.append(Problem(
-                        "supply", f"the {zone} would hold {counts[hero]} {hero.label}s: more "
-                        f"than the {SUPPLY[hero]} in the game are elsewhere",
-                        f"{zone}.{hero.name.lower()}"))
+                        "supply", f"{SUPPLY[hero] - counts[hero]} {hero.label}s are placed "
+                        f"({placed}), but the game has only {SUPPLY[hero]}",
+                        hero.name.lower()))
         if self.bag is not None and self.out is not None:
             total = _add(_add(bag, out), self.in_play())
             for hero in HEROES:
                 if total[hero] != SUPPLY[hero]:
                     found.append(Problem(
-                        "supply", f"{total[hero]} {hero.label}s counted in bag, teacups, "
+                        "supply", f"{total[hero]} {hero.label}s counted in the bag, teacups, "
                         f"stomachs, hand and out of the game; the game has {SUPPLY[hero]}",
                         hero.name.lower()))
         if self.throw_up is not None:
