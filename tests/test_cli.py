@@ -34,12 +34,15 @@ def test_render_never_replaces_its_input_or_a_file_that_is_not_a_picture(positio
     original = position.read_text()
     result = run("render", str(position), "-o", str(position), "--force", expect=2)
     assert "the input file" in result.output and position.read_text() == original
-    notes = position.with_name("notes.txt")
+    notes = position.with_name("notes.svg")
     notes.write_text("keep me")
     result = run("render", str(position), "-o", str(notes), expect=2)
     assert "--force" in result.output and notes.read_text() == "keep me"
     run("render", str(position), "-o", str(notes), "--force")
     assert notes.read_text().startswith("<svg")
+    for name in ("picture.png", "-"):
+        result = run("render", str(position), "-o", str(position.with_name(name)), expect=2)
+        assert "ending in .svg" in result.output and not position.with_name(name).exists()
 
 
 def test_render_replaces_an_older_picture_with_the_usual_permissions(position: Path) -> None:

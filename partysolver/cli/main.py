@@ -371,9 +371,9 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
 
 
 def check_output(path: Path, source: str, force: bool) -> None:
-    """Refuse, before any work, an output that would lose something: the input itself, a
-    folder, a missing folder, or (without ``force``) an existing file that is not an SVG
-    picture (re-rendering over an older picture is fine)."""
+    """Refuse, before any work, an output that would lose something or mislead: the input
+    itself, a folder, a missing folder, a name not ending in ``.svg``, or (without ``force``)
+    an existing file that is not an SVG picture (re-rendering over an older picture is fine)."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
@@ -383,6 +383,9 @@ def check_output(path: Path, source: str, force: bool) -> None:
     if path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve():
         raise BadInput(f"bad input: --output: expected a new file, got the input file "
                        f"{str(path)!r}")
+    if path.suffix.lower() != ".svg":
+        raise BadInput(f"bad input: --output: expected a file name ending in .svg (render "
+                       f"writes an SVG picture), got {str(path)!r}")
     if path.exists() and not force and not _is_svg(path):
         raise BadInput(f"bad input: --output: expected a new file or an SVG picture to "
                        f"replace, got {str(path)!r}, which is neither (--force replaces it)")
