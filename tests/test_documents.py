@@ -79,3 +79,9 @@ def test_problems_become_one_input_error_listing_them_all() -> None:
 
 def test_the_registry_finds_the_games() -> None:
     assert "tea-party" in all_games()
+
+
+def test_a_json_key_given_twice_is_bad_input() -> None:
+    with pytest.raises(InputError) as caught:
+        parse_document('{"game": "tea-party", "bag": {"fighter": 1, "fighter": 2}}', "p.json")
+    assert "p.json: fighter: expected each key once" in str(caught.value)

@@ -45,11 +45,14 @@ def parse_document(text: str, source: str) -> dict[str, Any]:
     """Parse TOML, or JSON when the source ends in ``.json`` or the text starts with ``{``."""
     if source.endswith(".json") or text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as error:
             raise InputError(
                 source, f"line {error.lineno} column {error.colno}", f"valid JSON ({error.msg})"
             ) from None
+        except _DuplicateKey as error:
+            raise InputError(source, str(error), "each key once in an object, not twice "
+                             "(TOML refuses duplicates too)") from None
         if not isinstance(data, dict):
             raise InputError(source, None, "a JSON object at the top level", data)
         return data
@@ -57,6 +60,19 @@ def parse_document(text: str, source: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InputError(source, None, f"valid TOML ({error})") from None
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object names one key twice (``json`` would silently keep the last)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
 
 
 def format_document(document: Mapping[str, Any], as_json: bool = False) -> str:
