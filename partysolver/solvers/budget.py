@@ -71,11 +71,12 @@ class Meter:
         return time.perf_counter() - self.started
 
     def node(self) -> None:
-        """Count one expanded node; raise :class:`BudgetExhausted` past the budget."""
-        self.nodes += 1
+        """Count one expanded node; raise :class:`BudgetExhausted` when the budget has none
+        left (so a search stopped by nodes reports exactly its budget)."""
         limit = self.budget.nodes
-        if limit is not None and self.nodes > limit:
+        if limit is not None and self.nodes >= limit:
             raise BudgetExhausted
+        self.nodes += 1
         if self.nodes >= self._next_clock:
             self._next_clock = self.nodes + self.CLOCK_EVERY
             if time.perf_counter() > self._deadline:
