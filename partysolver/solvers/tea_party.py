@@ -214,8 +214,8 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
                if result.usage.get("nodes", 0) >= exact_nodes
                else "the exact search ran out of its half of the time limit")
     else:
-        why = (f"the exact search was not tried: {loose} heroes are loose, and more than "
-               f"{exact_loose} never fit")
+        why = (f"the exact search was not tried: {loose} heroes are loose, and it is tried "
+               f"up to {exact_loose}")
     left = None if budget.time is None else max(budget.time - (time.perf_counter() - start),
                                                 1e-9)
     iterations = budget.iterations or (None if budget.time is not None else mcts_iterations)
