@@ -8,6 +8,7 @@ position file, or a rules file for ``simulate``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal
@@ -122,7 +123,7 @@ def cards_of(counts: Counts) -> list[Card]:
     return [Card(c) for c, n in enumerate(counts) for _ in range(n)]
 
 
-def counts_of(cards: list[Card] | tuple[Card, ...]) -> Counts:
+def counts_of(cards: Sequence[int]) -> Counts:
     found = [0] * len(CARDS)
     for card in cards:
         found[card] += 1

@@ -45,6 +45,7 @@ from .game import (
     Rules,
     cards_of,
     count_text,
+    counts_of,
 )
 
 PLAY, CARRY_OUT, DRAW, REVEAL, OVER = range(5)
@@ -68,6 +69,15 @@ def add_counts(a: Counts, b: Counts) -> Counts:
 
 def sub_counts(a: Counts, b: Counts) -> Counts:
     return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+def deal(cards: Sequence[int], sizes: Sequence[int]) -> tuple[list[Counts], Counts]:
+    """Deal ``cards`` in order: a hand of each of ``sizes`` in turn, the rest to the pile."""
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(counts_of(cards[start:start + size]))
+        start += size
+    return hands, counts_of(cards[start:])
 
 
 # -- the effect of a card -----------------------------------------------------------------------
@@ -206,17 +216,9 @@ class PartyTimeState:
         deck = cards_of(rules.deck)
         rng.shuffle(deck)
         n = len(names)
-        hands = []
-        for seat in range(n):
-            hand = [0] * len(CARDS)
-            for card in deck[HAND_SIZE * seat: HAND_SIZE * (seat + 1)]:
-                hand[card] += 1
-            hands.append(tuple(hand))
-        pile = [0] * len(CARDS)
-        for card in deck[HAND_SIZE * n:]:
-            pile[card] += 1
+        hands, pile = deal(deck, [HAND_SIZE] * n)
         return cls(rules, tuple(names), PLAY, 0, -1, -1, 1, 0, (0,) * n, (STRIPS,) * n,
-                   tuple(hands), tuple(pile), NO_CARDS)
+                   tuple(hands), pile, NO_CARDS)
 
     # -- the protocol ---------------------------------------------------------------------------
 
@@ -440,21 +442,9 @@ class PartyTimeView:
         """Deal the unseen cards uniformly at random over the other hands and the pile."""
         cards = cards_of(self.unseen())
         rng.shuffle(cards)
-        hands: list[Counts] = []
-        start = 0
-        for seat in range(self.num_players):
-            if seat == self.player:
-                hands.append(self.hand)
-                continue
-            size = self.hand_size(seat)
-            hand = [0] * len(CARDS)
-            for card in cards[start:start + size]:
-                hand[card] += 1
-            start += size
-            hands.append(tuple(hand))
-        pile = [0] * len(CARDS)
-        for card in cards[start:]:
-            pile[card] += 1
+        hands, pile = deal(cards, [0 if seat == self.player else self.hand_size(seat)
+                                   for seat in range(self.num_players)])
+        hands[self.player] = self.hand
         return PartyTimeState(self.rules, self.names, self.phase, self.turn, self.refill,
                               self.revealed, self.direction, self.bottle, self.tokens,
-                              self.strips, tuple(hands), tuple(pile), self.played)
+                              self.strips, tuple(hands), pile, self.played)

@@ -22,6 +22,8 @@ from ...models.party_time.state import (
     REVEAL,
     PartyTimeState,
     PartyTimeView,
+    add_counts,
+    deal,
     sub_counts,
 )
 from ...models.protocol import CHANCE, sample_chance
@@ -57,20 +59,12 @@ def redeal(state: PartyTimeState, me: int, known: Counts, rng: random.Random
             pool[card] += count
     cards = [card for card, count in enumerate(pool) for _ in range(count)]
     rng.shuffle(cards)
-    hands, start = [], 0
-    for seat, hand in enumerate(state.hands):
-        size = sum(hand) - (sum(known) if seat == me else 0)
-        dealt = list(known) if seat == me else [0] * len(CARDS)
-        for card in cards[start:start + size]:
-            dealt[card] += 1
-        start += size
-        hands.append(tuple(dealt))
-    pile = [0] * len(CARDS)
-    for card in cards[start:]:
-        pile[card] += 1
+    hands, pile = deal(cards, [sum(hand) - (sum(known) if seat == me else 0)
+                               for seat, hand in enumerate(state.hands)])
+    hands[me] = add_counts(hands[me], known)
     return PartyTimeState(state.rules, state.names, state.phase, state.turn, state.refill,
                           state.revealed, state.direction, state.bottle, state.tokens,
-                          state.strips, tuple(hands), tuple(pile), state.played)
+                          state.strips, tuple(hands), pile, state.played)
 
 
 def playout(view: PartyTimeView, play: Play, rng: random.Random,
