@@ -42,6 +42,7 @@ from ...models.party_time.state import (
     REVEAL,
     Outcome,
     PartyTimeView,
+    add_card,
     has_choice,
     plays_for,
     resolve,
@@ -79,12 +80,6 @@ the game or the horizon ends there)."""
 # Node fields.
 PHASE, TURN, REFILL, REVEALED, DIRECTION, BOTTLE, TOKENS, STRIPS, HAND, PENDING, UNSEEN, \
     PLAYED, SEGMENT, CHAIN = range(14)
-
-
-def add(counts: Counts, card: int, delta: int = 1) -> Counts:
-    changed = list(counts)
-    changed[card] += delta
-    return tuple(changed)
 
 
 class BeliefSearch:
@@ -265,7 +260,7 @@ class BeliefSearch:
         for card, count in enumerate(hand):
             if not count:
                 continue
-            left = add(hand, card, -1)
+            left = add_card(hand, card, -1)
             for play in plays_for(card, held):
                 outcome = self.resolve(node, me, card, play.tokens)
                 moves.append((play, self.after_card(node, outcome, card, me, left,
@@ -279,8 +274,8 @@ class BeliefSearch:
         branches: list[Branch] = []
         for card, count in enumerate(unseen):
             if count:
-                child = node[:HAND] + (add(node[HAND], card), node[PENDING] - 1,
-                                       add(unseen, card, -1)) + node[PLAYED:]
+                child = node[:HAND] + (add_card(node[HAND], card), node[PENDING] - 1,
+                                       add_card(unseen, card, -1)) + node[PLAYED:]
                 branches.append((count / total, -1, child))
         return branches
 
@@ -292,7 +287,7 @@ class BeliefSearch:
         for card, returned, probability in opponent_plays(order, unseen, HAND_SIZE):
             outcome = self.resolve(node, turn, card, returned)
             _, loser, child = self.after_card(node, outcome, card, turn, node[HAND],
-                                              add(unseen, card, -1), played)
+                                              add_card(unseen, card, -1), played)
             branches.append((probability, loser, child))
         return branches
 
@@ -305,7 +300,7 @@ class BeliefSearch:
         for card, count in enumerate(unseen):
             if not count:
                 continue
-            left, played = reshuffled(add(unseen, card, -1), node[PLAYED], pile - 1)
+            left, played = reshuffled(add_card(unseen, card, -1), node[PLAYED], pile - 1)
             if has_choice(card, node[TOKENS][turn]):
                 child: Node | None = (CARRY_OUT, turn, node[REFILL], card) + node[DIRECTION:HAND] \
                     + (node[HAND], node[PENDING], left, played, node[SEGMENT], node[CHAIN])
@@ -339,7 +334,7 @@ class BeliefSearch:
         over, a question mark is answered, or the player who played draws back to three.
         Carrying out a revealed card is one of my actions: it ends a stretch of the horizon."""
         if played:  # () once no reshuffle can come before the horizon
-            played = add(played, card)
+            played = add_card(played, card)
         if outcome.over:
             return 1.0, outcome.loser, None
         segment = node[SEGMENT]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ...models.party_time.game import CARDS, HAND_SIZE, Counts, Rules
-from ...models.party_time.state import has_choice
+from ...models.party_time.state import add_card, has_choice
 from ..budget import Budget
 from .belief import (
     BOTTLE,
@@ -33,7 +33,6 @@ from .belief import (
     Branch,
     Node,
     Value,
-    add,
     reshuffled,
 )
 from .policies import greedy_choice
@@ -72,7 +71,7 @@ class EnumerationSearch(BeliefSearch):
                                            tuple(hand))
             outcome = self.resolve(node, turn, card, returned)
             _, loser, child = self.after_card(node, outcome, card, turn, node[HAND],
-                                              add(unseen, card, -1), played)
+                                              add_card(unseen, card, -1), played)
             branches.append((1 / len(hands), loser, child))
         return branches
 
@@ -82,7 +81,7 @@ class EnumerationSearch(BeliefSearch):
         cards = individual(unseen)
         branches: list[Branch] = []
         for card in cards:
-            left, played = reshuffled(add(unseen, card, -1), node[PLAYED], pile - 1)
+            left, played = reshuffled(add_card(unseen, card, -1), node[PLAYED], pile - 1)
             if has_choice(card, node[TOKENS][turn]):
                 child: Node | None = (CARRY_OUT, turn, node[REFILL], card) \
                     + node[DIRECTION:HAND] + (node[HAND], node[PENDING], left, played,
@@ -98,6 +97,6 @@ class EnumerationSearch(BeliefSearch):
     def look_branches(self, node: Node) -> list[Branch]:
         unseen = node[UNSEEN]
         cards = individual(unseen)
-        return [(1 / len(cards), -1, node[:HAND] + (add(node[HAND], card), node[PENDING] - 1,
-                                                    add(unseen, card, -1)) + node[PLAYED:])
+        return [(1 / len(cards), -1, node[:HAND] + (add_card(node[HAND], card), node[PENDING] - 1,
+                                                    add_card(unseen, card, -1)) + node[PLAYED:])
                 for card in cards]
