@@ -270,9 +270,19 @@ class Timeline:
 
 def _forward(doms: Sequence[int]) -> list[dict[int, int]]:
     """``table[r][S]``: ways to give the epochs in the set ``S`` distinct rules below ``r``."""
+    return _layers(doms, range(RULE_COUNT))
+
+
+def _backward(doms: Sequence[int]) -> list[dict[int, int]]:
+    """``table[r][S]``: ways to give the epochs in ``S`` distinct rules from ``r`` up."""
+    return _layers(doms, range(RULE_COUNT - 1, -1, -1))[::-1]
+
+
+def _layers(doms: Sequence[int], rules: Iterable[int]) -> list[dict[int, int]]:
+    """The subset-count layers after offering each of ``rules`` in turn (first layer: none)."""
     layer = {0: 1}
     tables = [layer]
-    for rule in range(RULE_COUNT):
+    for rule in rules:
         holders = [1 << x for x, d in enumerate(doms) if d >> rule & 1]
         following = dict(layer)
         for s, ways in layer.items():
@@ -282,22 +292,6 @@ def _forward(doms: Sequence[int]) -> list[dict[int, int]]:
         layer = following
         tables.append(layer)
     return tables
-
-
-def _backward(doms: Sequence[int]) -> list[dict[int, int]]:
-    """``table[r][S]``: ways to give the epochs in ``S`` distinct rules from ``r`` up."""
-    layer = {0: 1}
-    tables = [layer]
-    for rule in range(RULE_COUNT - 1, -1, -1):
-        holders = [1 << x for x, d in enumerate(doms) if d >> rule & 1]
-        following = dict(layer)
-        for s, ways in layer.items():
-            for h in holders:
-                if not s & h:
-                    following[s | h] = following.get(s | h, 0) + ways
-        layer = following
-        tables.append(layer)
-    return tables[::-1]
 
 
 # -- evidence -------------------------------------------------------------------------------------
