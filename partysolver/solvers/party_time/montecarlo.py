@@ -22,6 +22,7 @@ from ...models.party_time.state import (
     REVEAL,
     PartyTimeState,
     PartyTimeView,
+    add_card,
     add_counts,
     deal,
     sub_counts,
@@ -76,7 +77,7 @@ def playout(view: PartyTimeView, play: Play, rng: random.Random,
     start = state.strips
     known = view.hand
     if state.phase == PLAY:
-        known = sub_counts(known, tuple(int(c == play.card) for c in range(len(CARDS))))
+        known = add_card(known, play.card, -1)
     state = state.apply(play)
     while state.phase != OVER:
         player = state.current_player()
