@@ -109,13 +109,12 @@ class BeliefSearch:
         is taken at once, as everywhere in this search."""
         if view.phase == OVER:
             return None
-        node = (view.phase, view.turn, view.refill, view.revealed, view.direction, view.bottle,
-                view.tokens, view.strips, view.hand, 0, view.unseen(), view.played, 0, 0)
+        unseen = view.unseen()
         if view.phase == DRAW:
             return self.draw_back(0, 0, view.turn, view.refill, view.direction, view.bottle,
-                                  view.tokens, view.strips, view.hand, view.unseen(),
-                                  view.played)
-        return node
+                                  view.tokens, view.strips, view.hand, unseen, view.played)
+        return (view.phase, view.turn, view.refill, view.revealed, view.direction, view.bottle,
+                view.tokens, view.strips, view.hand, 0, unseen, view.played, 0, 0)
 
     # -- the value of a node ---------------------------------------------------------------------
 
