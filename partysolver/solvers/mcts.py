@@ -30,12 +30,22 @@ def random_policy(state: State, rng: random.Random) -> Hashable:
     return rng.choice(list(state.legal_actions()))
 
 
-def playout(state: State, rng: random.Random, policy: Policy = random_policy
+def playout(state: State, rng: random.Random, policy: Policy = random_policy,
+            decisions: int | None = None, cutoff: Evaluator | None = None
             ) -> tuple[float, ...]:
-    """Play to the end with ``policy`` for every player (chance drawn exactly); the returns."""
+    """Play to the end with ``policy`` for every player (chance drawn exactly); the returns.
+    With ``decisions`` and ``cutoff``: stop before decision number ``decisions + 1`` and return
+    ``cutoff(state, rng)`` instead (a heuristic guess of the returns)."""
     player = state.current_player()
     while player != TERMINAL:
-        action = sample_chance(state, rng) if player == CHANCE else policy(state, rng)
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            if decisions is not None and cutoff is not None:
+                if decisions == 0:
+                    return cutoff(state, rng)
+                decisions -= 1
+            action = policy(state, rng)
         state = state.apply(action)
         player = state.current_player()
     return tuple(state.returns())

@@ -17,7 +17,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..models.protocol import CHANCE, TERMINAL, sample_chance
+from ..models.protocol import CHANCE, TERMINAL
 from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
 from ..models.tea_party.state import (
     CHOOSE,
@@ -157,9 +157,8 @@ class EndgameEvaluator:
             else:
                 self.solved += 1
                 return values
-        if self.playout_decisions is None:
-            return playout(state, rng)
-        return truncated_playout(state, rng, self.playout_decisions)
+        return playout(state, rng, decisions=self.playout_decisions,
+                       cutoff=lambda cut, _: material_shares(cut))
 
 
 MATERIAL_SCALE = 6.0
@@ -173,22 +172,6 @@ def material_shares(state: TeaPartyState) -> tuple[float, ...]:
                for seat in range(state.num_players)]
     total = sum(weights)
     return tuple(w / total for w in weights)
-
-
-def truncated_playout(state: TeaPartyState, rng: random.Random, decisions: int
-                      ) -> tuple[float, ...]:
-    """Random play for at most ``decisions`` decisions, then :func:`material_shares`."""
-    player = state.current_player()
-    while player != TERMINAL:
-        if player == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-        else:
-            if decisions == 0:
-                return material_shares(state)
-            decisions -= 1
-            state = state.apply(rng.choice(state.legal_actions()))
-        player = state.current_player()
-    return state.returns()
 
 
 EXACT_LOOSE = 18
