@@ -28,7 +28,6 @@ from ..models.meeple_land.position import (
     game_problems,
     load_park,
     load_state,
-    state_from_document,
 )
 from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, Puzzle, load_puzzle
 from ..models.meeple_land.render import Picture, ascii_picture, legend, letters, render_parks
@@ -422,7 +421,7 @@ def _game(document: Document) -> MeepleLandState:
     if unknown:
         raise InputError(document.source, "market", "tile ids of the catalogue", unknown[0])
     require_valid(game_problems(state), document.source)
-    return state_from_document(document.data, document.source)
+    return state
 
 
 def _puzzle(document: Document) -> Puzzle:
