@@ -17,10 +17,10 @@ whose rule is asked for.  See ``docs/formats.md`` for a full example.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..documents import Fields
 from ..errors import InputError, Problem, require_no_problems
@@ -49,6 +49,7 @@ from .state import DRAW_GUEST, DRAW_RULE, OVER, TURN, PoolPartyState
 DEFAULT_NAMES = ("Ana", "Ben", "Cat", "Dani", "Eli", "Fay")
 DIFFICULTIES = ("easy", "medium", "hard")
 Kind = Literal["omniscient", "seat", "public"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,16 +371,8 @@ def _deck(root: Fields) -> tuple[Guest, ...]:
 def _guest_list(fields: Fields, key: str, value: Any) -> tuple[Guest, ...]:
     if not isinstance(value, list):
         raise fields.error(key, "a list of guests such as 'Animal-Swimsuit-Drink'", value)
-    guests = []
-    for i, item in enumerate(value):
-        where = f"{fields.field(key)}[{i}]"
-        if not isinstance(item, str):
-            raise InputError(fields.source, where, "a guest such as 'Animal-Swimsuit-Drink'", item)
-        try:
-            guests.append(parse_guest(item))
-        except ValueError as error:
-            raise InputError(fields.source, where, str(error), item) from None
-    return tuple(guests)
+    return _parsed_items(fields, key, value, "a guest such as 'Animal-Swimsuit-Drink'",
+                         parse_guest)
 
 
 def _rule_list(fields: Fields, key: str, value: Any) -> tuple[Attribute, ...]:
@@ -387,16 +380,22 @@ def _rule_list(fields: Fields, key: str, value: Any) -> tuple[Attribute, ...]:
     if not isinstance(items, list) or not items:
         raise fields.error(key, "a rule or a list of rules (one per card held, oldest first)",
                            value)
-    rules = []
+    return _parsed_items(fields, key, items, "a rule such as 'Animal'", parse_rule)
+
+
+def _parsed_items(fields: Fields, key: str, items: list[Any], expected: str,
+                  parse: Callable[[str], T]) -> tuple[T, ...]:
+    """Each string of ``items`` parsed; a bad one is an input error at ``key[i]``."""
+    parsed = []
     for i, item in enumerate(items):
         where = f"{fields.field(key)}[{i}]"
         if not isinstance(item, str):
-            raise InputError(fields.source, where, "a rule such as 'Animal'", item)
+            raise InputError(fields.source, where, expected, item)
         try:
-            rules.append(parse_rule(item))
+            parsed.append(parse(item))
         except ValueError as error:
             raise InputError(fields.source, where, str(error), item) from None
-    return tuple(rules)
+    return tuple(parsed)
 
 
 def _events(root: Fields, names: tuple[str, ...]) -> tuple[Event, ...]:
