@@ -58,30 +58,37 @@ def _usage_text(result: SearchResult, timings: bool = True) -> str:
     return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
 
 
+def _estimate(move: solver.RankedMove, exact: bool) -> tuple[dict[str, Any], str]:
+    """A ranked move as JSON (its value, and visits with the interval for an estimate) and
+    its win chance as text; a move the budget never reached is "not searched"."""
+    value = move.value
+    searched = exact or value.visits > 0
+    entry: dict[str, Any] = {"move": str(move.move), "text": move.text,
+                             "value": round(value.value, 6) if searched else None,
+                             "reason": move.reason}
+    win = percent(value.value) if searched else "not searched"
+    if not exact:
+        assert value.interval is not None
+        entry |= {"visits": value.visits,
+                  "interval": [round(value.interval.low, 6), round(value.interval.high, 6)]}
+        if searched:
+            win += f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
+    return entry, win
+
+
 def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], str]:
     exact = hint.exact
     rows, lines = [], []
     best = hint.moves[0].value.value if hint.moves else 0.0
     for rank, move in enumerate(top(hint.moves, k), 1):
-        value = move.value
-        searched = exact or value.visits > 0
-        entry: dict[str, Any] = {"move": str(move.move), "text": move.text,
-                                 "value": round(value.value, 6) if searched else None,
-                                 "reason": move.reason,
-                                 "values": _values(hint.state, value.values) if searched
-                                 else None, "exact": exact}
-        if not exact:
-            entry["visits"] = value.visits
-            assert value.interval is not None
-            entry["interval"] = [round(value.interval.low, 6), round(value.interval.high, 6)]
+        entry, win = _estimate(move, exact)
+        searched = entry["value"] is not None
+        entry |= {"values": _values(hint.state, move.value.values) if searched else None,
+                  "exact": exact}
         rows.append(entry)
-        if not searched:
-            lines.append((rank, move.text, "not searched", "", move.reason))
-            continue
-        ci = "" if exact or value.interval is None else \
-            f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
-        gap = "best" if rank == 1 else f"{100 * (value.value - best):+.1f}"
-        lines.append((rank, move.text, percent(value.value) + ci, gap, move.reason))
+        gap = "" if not searched else "best" if rank == 1 else \
+            f"{100 * (move.value.value - best):+.1f}"
+        lines.append((rank, move.text, win, gap, move.reason))
     text = table(["#", "move", "win", "vs best (pp)", "why"], lines, right=(0, 3))
     return rows, text
 
@@ -141,20 +148,9 @@ class TeaPartyCommands(GameCommands):
         expected = 0.0
         for item in hints:
             best = item.hint.moves[0]
-            value = best.value
-            searched = item.hint.exact or value.visits > 0
-            answer: dict[str, Any] = {"move": str(best.move), "text": best.text,
-                                      "value": round(value.value, 6) if searched else None,
-                                      "reason": best.reason}
-            win = percent(value.value) if searched else "not searched"
-            if not item.hint.exact:
-                assert value.interval is not None
-                answer |= {"visits": value.visits,
-                           "interval": [round(value.interval.low, 6),
-                                        round(value.interval.high, 6)]}
-                if searched:
-                    win += f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
-            expected += item.probability * (value.value if searched else math.nan)
+            answer, win = _estimate(best, item.hint.exact)
+            searched = answer["value"] is not None
+            expected += item.probability * (best.value.value if searched else math.nan)
             draws.append({"hero": item.hero.name.lower(), "probability": round(item.probability, 6),
                           "best": answer, "exact": item.hint.exact})
             lines.append((item.hero.label, percent(item.probability), best.text, win))
