@@ -113,13 +113,10 @@ def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
     found, broken = {}, {}
     for key in all_games():
         try:
-            module = importlib.import_module(module_name(key))
-            found[key] = module.COMMANDS
-        except ModuleNotFoundError as error:
-            if error.name != module_name(key):
-                broken[key] = f"{type(error).__name__}: {error}"
+            found[key] = importlib.import_module(module_name(key)).COMMANDS
         except Exception as error:  # one broken game must not take the others down
-            broken[key] = f"{type(error).__name__}: {error}"
+            if not (isinstance(error, ModuleNotFoundError) and error.name == module_name(key)):
+                broken[key] = f"{type(error).__name__}: {error}"  # else: no commands yet
     return found, broken
 
 
