@@ -48,7 +48,7 @@ from ..solvers.meeple_party.turn import (
 )
 from ..solvers.simulate import SimulationResult, rate_of, simulate
 from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import problems_json, problems_text, table
+from .output import percent, problems_json, problems_text, table
 
 MAX_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
                          help="Node budget of an exact search (default: unlimited).")
@@ -282,7 +282,7 @@ class MeeplePartyCommands(GameCommands):
         lines.append(f"expected: {figures['stress']:+.2f} stress"
                      + (f", {fouls:.2f} party fouls" if fouls is not None else "")
                      + f", {figures['photos']:.2f} {progress}, win "
-                     + f"{100 * figures['win']:.1f}%, table score {figures['table']:.1f}")
+                     + f"{percent(figures['win'])}, table score {figures['table']:.1f}")
         met = _checked_now(hint)
         if met:
             lines.append("met before the turn: " + ", ".join(met))
@@ -318,7 +318,7 @@ class MeeplePartyCommands(GameCommands):
             label = state.describe_action(outcome).replace("_", " ")
             draws.append({"outcome": label, "probability":
                           round(float(p), 6), "value": figures, "best": steps})
-            rows.append((label, f"{100 * float(p):.1f}%",
+            rows.append((label, percent(float(p)),
                          f"{figures['stress']:+.2f}", f"{figures['photos']:.2f}",
                          ("; ".join(steps))[:70]))
         expected = _figures((total[0], total[1], total[2], total[3], total[4]))
