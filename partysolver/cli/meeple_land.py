@@ -32,7 +32,15 @@ from ..models.meeple_land.position import (
 from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, Puzzle, load_puzzle
 from ..models.meeple_land.render import Picture, ascii_picture, legend, letters, render_parks
 from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
-from .adapters import BadInput, Document, GameCommands, Options, Report, require_valid
+from .adapters import (
+    BadInput,
+    Document,
+    GameCommands,
+    Options,
+    Report,
+    problems_report,
+    require_valid,
+)
 from .output import problems_json, problems_text, table, top
 
 COUNT = click.Option(["--count"], is_flag=True, default=False,
@@ -240,15 +248,13 @@ class MeepleLandCommands(GameCommands):
             return self._verify_puzzle(document, options)
         state = load_state(document.data, document.source)
         problems = game_problems(state)
-        data: dict[str, Any] = {"game": INFO.key, "valid": not problems,
-                                "problems": problems_json(problems)}
-        text = problems_text(problems)
+        standings = _standings(state) if not problems else []
+        report = problems_report(INFO.key, problems, lambda: "\n".join(
+            f"{s['player']}: ${s['money']}, reputation now {s['reputation']}"
+            for s in standings))
         if not problems:
-            data["standings"] = _standings(state)
-            text += "\n" + "\n".join(
-                f"{s['player']}: ${s['money']}, reputation now {s['reputation']}"
-                for s in data["standings"])
-        return Report(data, text, exit_code=1 if problems else 0)
+            report.data["standings"] = standings
+        return report
 
     def _verify_catalogue(self, document: Document) -> Report:
         """A tile catalogue loads or names its first bad field; say what it holds."""
