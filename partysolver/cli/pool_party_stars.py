@@ -170,7 +170,7 @@ class PoolPartyStarsCommands(GameCommands):
         knowledge = log.knowledge(seat)
         post = _consistent(knowledge, document.source, options)
         if log.puzzle is not None:
-            return self._puzzle(log, knowledge, options)
+            return self._puzzle(log, knowledge, post)
         names = log.names
         engine = deduction.Eliminator(knowledge)
         players, lines = [], []
@@ -218,11 +218,11 @@ class PoolPartyStarsCommands(GameCommands):
                              + hints.exposure_summary(knowledge, exposures))
         return Report(data, "\n".join(lines))
 
-    def _puzzle(self, log: GameLog, knowledge: Knowledge, options: Options) -> Report:
+    def _puzzle(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior) -> Report:
         assert log.puzzle is not None
         names = log.names
         target = log.puzzle.target
-        solution = puzzles.solve_puzzle(knowledge, target)
+        solution = puzzles.solve_puzzle(knowledge, target, post)
         unique = solution.rule is not None
         chain = [step.as_json() for step in solution.explanation.steps] \
             if solution.explanation else []
@@ -263,16 +263,16 @@ class PoolPartyStarsCommands(GameCommands):
                     data["conflict"] = {"events": [i + 1 for i in found.events],
                                         "smallest": found.smallest}
                 else:
-                    total = deduction.posterior(knowledge).total
-                    data["consistent_assignments"] = total
-                    notes.append(f"consistent: {total:,} assignment(s) of the rules held now "
-                                 "fit the events")
-                if found is None and log.puzzle is not None:
-                    solution = puzzles.solve_puzzle(knowledge, log.puzzle.target)
-                    data["verdict"] = "solvable" if solution.rule else "unsolvable"
-                    notes.append(f"puzzle: {data['verdict']} ("
-                                 + ("one answer" if solution.rule else
-                                    f"{len(solution.possible)} rules remain") + ")")
+                    post = deduction.posterior(knowledge)
+                    data["consistent_assignments"] = post.total
+                    notes.append(f"consistent: {post.total:,} assignment(s) of the rules held "
+                                 "now fit the events")
+                    if log.puzzle is not None:
+                        solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
+                        data["verdict"] = "solvable" if solution.rule else "unsolvable"
+                        notes.append(f"puzzle: {data['verdict']} ("
+                                     + ("one answer" if solution.rule else
+                                        f"{len(solution.possible)} rules remain") + ")")
         if log.puzzle is not None and "verdict" not in data:
             data["verdict"] = "unsolvable" if problems else "unknown"
         data["valid"] = not problems
@@ -332,7 +332,7 @@ class PoolPartyStarsCommands(GameCommands):
         caption = ""
         if log.puzzle is not None:
             if options.extra.get("hint"):
-                solution = puzzles.solve_puzzle(knowledge, log.puzzle.target)
+                solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
                 caption = (f"answer: {log.names[log.puzzle.target]}'s rule is "
                            + (solution.rule.label if solution.rule else
                               "one of " + ", ".join(a.label for a in solution.possible)))

@@ -33,7 +33,7 @@ from ...models.pool_party_stars.state import PoolPartyState
 from ..budget import Budget, Meter
 from ..simulate import play_game
 from .conflicts import smallest_set
-from .deduction import Eliminator, Explanation, posterior
+from .deduction import Eliminator, Explanation, Posterior, posterior
 from .policies import MixedPolicy
 
 PLAYERS = {"easy": (3, 4), "medium": (4, 5), "hard": (5, 6)}
@@ -51,8 +51,9 @@ class Solution:
     total: int
 
 
-def solve_puzzle(knowledge: Knowledge, target: int) -> Solution:
-    post = posterior(knowledge)
+def solve_puzzle(knowledge: Knowledge, target: int, post: Posterior | None = None) -> Solution:
+    """Whether ``knowledge`` names ``target``'s rule (``post``: its posterior, if known)."""
+    post = post or posterior(knowledge)
     belief = post.of(target)
     explanation = Eliminator(knowledge).explain(target) if belief.certain else None
     return Solution(target, belief.certain, belief.possible, explanation, post.total)
