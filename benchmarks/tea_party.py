@@ -31,7 +31,7 @@ from partysolver.models.tea_party.state import DRAW, pack, unpack  # noqa: E402
 from partysolver.solvers.budget import Budget  # noqa: E402
 from partysolver.solvers.expectimax import expectimax  # noqa: E402
 from partysolver.solvers.simulate import simulate  # noqa: E402
-from partysolver.solvers.tea_party import GreedyPolicy, HintPolicy  # noqa: E402
+from partysolver.solvers.tea_party import GreedyPolicy, HintPolicy, NewGame  # noqa: E402
 
 
 def late_game(k: int, seed: int) -> TeaPartyState:
@@ -108,7 +108,7 @@ def game_figures(games: int, workers: int, iterations: int) -> None:
         done[0] += k
         print(f"\r   {done[0]}/{games} games", end="", file=sys.stderr, flush=True)
 
-    result = simulate(NewGame(), [HintPolicy(iterations=iterations), GreedyPolicy()], games,
+    result = simulate(NewGame(("Blue", "Green")), [HintPolicy(iterations=iterations), GreedyPolicy()], games,
                       seed=2026, rotate=True, workers=workers, progress=progress)
     print(file=sys.stderr)
     seconds = time.perf_counter() - start
@@ -119,11 +119,6 @@ def game_figures(games: int, workers: int, iterations: int) -> None:
     print(f"   target: the hint policy's lower bound above 50%: {100 * low:.1f}% -> "
           f"{'met' if low > 0.5 else 'NOT met'}")
     print(f"   {seconds:.0f} s with {workers} worker(s), {games / seconds:.2f} games/s")
-
-
-class NewGame:
-    def __call__(self, rng: random.Random) -> TeaPartyState:
-        return TeaPartyState.new_game(("Blue", "Green"))
 
 
 def main() -> None:

@@ -214,7 +214,7 @@ class TeaPartyCommands(GameCommands):
         chosen = [make_policy(name) for name in names]
         seat_policies = [names[seat % len(names)] for seat in range(n)]
 
-        result = simulate(NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
+        result = simulate(solver.NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
                           rotate=options.extra.get("rotate", False), stats=final_scores,
                           workers=options.extra.get("workers", 1), progress=progress)
         seats = result.seat_rates()
@@ -258,16 +258,6 @@ class TeaPartyCommands(GameCommands):
 
 
 DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")
-
-
-class NewGame:
-    """A fresh game for the given monsters (a picklable factory, for worker processes)."""
-
-    def __init__(self, players: tuple[str, ...]) -> None:
-        self.players = players
-
-    def __call__(self, rng: random.Random) -> TeaPartyState:
-        return TeaPartyState.new_game(self.players)
 
 
 def make_policy(name: str) -> Any:

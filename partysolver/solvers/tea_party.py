@@ -359,3 +359,14 @@ class HintPolicy:
                         evaluator=EndgameEvaluator(playout_decisions=self.playout_decisions))
         assert result.best is not None
         return result.best.action
+
+
+class NewGame:
+    """A fresh game for the given monsters (a picklable factory, for simulations in worker
+    processes)."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+
+    def __call__(self, rng: random.Random) -> TeaPartyState:
+        return TeaPartyState.new_game(self.players)
