@@ -402,18 +402,15 @@ def _is_svg(path: Path) -> bool:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
-    The file gets the usual permissions (those of a replaced file, else the umask's)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
-                       f"{str(path)!r}")
+    The file gets the usual permissions (those of a replaced file, else the umask's); its
+    folder exists (:func:`check_output` said so before any work)."""
     if path.exists():
         mode = path.stat().st_mode & 0o777
     else:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
