@@ -30,8 +30,9 @@ class BruteResult:
     usage: dict[str, Any] = field(default_factory=dict)
 
 
-def _shapes(tile: Tile) -> list[tuple[int, tuple[Cell, ...]]]:
-    """The distinct turns of ``tile``: (rotation, cells relative to the first cell)."""
+def _shapes(tile: Tile) -> list[tuple[int, Cell, tuple[Cell, ...]]]:
+    """The distinct turns of ``tile``: (rotation, first cell (reading order) of the tile
+    turned and placed at (0, 0), cells relative to that first cell)."""
     found = []
     seen = set()
     for rotation in (0, 90, 180, 270):
@@ -41,7 +42,7 @@ def _shapes(tile: Tile) -> list[tuple[int, tuple[Cell, ...]]]:
         ends = tuple(sorted(((x - first[0], y - first[1]), s) for (x, y), s in where.ends))
         if (cells, ends) not in seen:
             seen.add((cells, ends))
-            found.append((rotation, cells))
+            found.append((rotation, first, cells))
     return found
 
 
@@ -83,11 +84,10 @@ def brute_force(puzzle: Puzzle, budget: Budget | None = None) -> BruteResult:
         for tile_id in counts:
             if not left[tile_id]:
                 continue
-            for rotation, rel in shapes[tile_id]:
+            for rotation, first, rel in shapes[tile_id]:
                 cells = [(cell[0] + dx, cell[1] + dy) for dx, dy in rel]
                 if not all(puzzle.plot.inside(c) and c not in taken for c in cells):
                     continue
-                first = _first_offset(puzzle.catalogue.tile(tile_id), rotation)
                 anchor = (cell[0] - first[0], cell[1] - first[1])
                 chosen.append(Placement(tile_id, anchor, rotation))
                 taken.update(cells)
@@ -155,12 +155,6 @@ def grow_search(puzzle: Puzzle, budget: Budget | None = None) -> BruteResult:
         return BruteResult("infeasible", None, (), len(seen), meter.usage())
     return BruteResult("optimal", best[0], tuple(sorted(best[1])), len(seen),
                        meter.usage() | {"seconds": round(meter.elapsed, 4)})
-
-
-def _first_offset(tile: Tile, rotation: int) -> Cell:
-    """The first cell (reading order) of the tile turned and placed at (0, 0)."""
-    cells = footprint(tile, (0, 0), rotation).cells
-    return min(cells, key=lambda c: (c[1], c[0]))
 
 
 def timed(puzzle: Puzzle, budget: Budget | None = None) -> tuple[BruteResult, float]:
