@@ -87,6 +87,11 @@ class TermTable:
         self.simple = all(kind in ("one", "impossible") for kind, _ in self.plan)
         self.memo: list[dict[int, tuple[int, ...]]] = [{} for _ in range(rooms)]
         self.rooms = rooms
+        self.firsts = [ks[0] if ks else 0 for _, ks in self.plan]
+        """Each condition's first column (a one-clause condition's cost is its column's min)."""
+        self.several = [(t, kind, ks) for t, (kind, ks) in enumerate(self.plan)
+                        if kind != "one"]
+        """Conditions that are not one clause: their cost combines columns (or is CAP)."""
 
     def vector(self, room: int, content: int) -> tuple[int, ...]:
         found = self.memo[room].get(content)
@@ -179,6 +184,67 @@ class NearBoard:
         """Per-room costs of the base board for each clause of a several-clause condition."""
         self.masks: dict[tuple[int, tuple[int, ...]], int] = {}
         """Unions of met masks over the unchanged rooms (see :meth:`MetMasks.count_near`)."""
+
+    def mins(self, board: Board, changed: tuple[int, ...]
+             ) -> tuple[list[int], list[tuple[int, ...]]]:
+        """Every column's least cost over the rooms of ``board`` (which equals the base outside
+        the rooms ``changed``), and the changed rooms' vectors."""
+        table = self.table
+        rest = self.rest.get(changed)
+        if rest is None:
+            others = [v for r, v in enumerate(self.vectors) if r not in changed]
+            if not others:
+                rest = (CAP,) * len(table.columns)
+            elif len(others) == 1:
+                rest = others[0]
+            else:
+                rest = tuple(map(min, *others))
+            self.rest[changed] = rest
+        memo = table.memo
+        fresh = []
+        for r in changed:
+            content = board[r]
+            found = memo[r].get(content)
+            fresh.append(found if found is not None else table.vector(r, content))
+        return list(map(min, rest, *fresh)), fresh
+
+    def lower(self, board: Board, changed: tuple[int, ...], exact: frozenset[int],
+              unmet: frozenset[int]) -> list[int]:
+        """Term costs of ``board`` where they are cheap, lower bounds elsewhere: a condition of
+        several clauses in the same or different rooms costs at least the sum of its clauses'
+        least costs.  Terms in ``exact`` are always exact; a bounded term of ``unmet`` whose
+        bound is 0 reads 1 (not known to be met: the table score's upper bound counts only
+        disasters surely met).  A bound above 0 is enough for every term: the card is not
+        met, and its cost only enters the table score."""
+        table = self.table
+        if not table.columns:
+            return [CAP] * len(table.plan)
+        mins, fresh = self.mins(board, changed)
+        firsts = table.firsts
+        m = [mins[k] for k in firsts]
+        for t, kind, ks in table.several:
+            if kind == "impossible":
+                m[t] = CAP
+            else:
+                low = sum(mins[k] for k in ks)
+                if low or kind == "any":
+                    m[t] = low if low < CAP else CAP
+                elif t in exact:
+                    m[t] = self._several(t, kind, ks, changed, fresh)
+                else:
+                    m[t] = 1 if t in unmet else 0
+        return m
+
+    def _several(self, t: int, kind: str, ks: tuple[int, ...], changed: tuple[int, ...],
+                 fresh: list[tuple[int, ...]]) -> int:
+        """The exact cost of condition ``t`` (clauses in the same or different rooms)."""
+        columns = [column[:] for column in self.columns[t]]
+        for r, v in zip(changed, fresh, strict=True):
+            for column, k in zip(columns, ks, strict=True):
+                column[r] = v[k]
+        if kind == "same":
+            return min(CAP, min(map(sum, zip(*columns, strict=True))))
+        return min(CAP, _different_rooms(columns))
 
     def values(self, board: Board, changed: tuple[int, ...]) -> list[int]:
         """Term costs of ``board``, which equals the base outside the rooms ``changed``
@@ -408,6 +474,11 @@ class Evaluator:
         self.refresh_order = [slot for slot in root.slots() if root.card_at(slot) >= 0
                               and slot in self.slots]
         self.evaluations = 0
+        self.key_terms = frozenset(i for i in (*self.own_photos, self.own_disaster,
+                                               self.communal) if i >= 0)
+        """Terms that decide fouls, photos and the win: exact even in :meth:`upper`."""
+        self.unmet_terms = frozenset(self.other_disasters)
+        self.uppers: dict[tuple[object, ...], tuple[float, ...]] = {}
         space = setup.start_space + root.taken
         icons = setup.clock.icons
         self.refresh_icon = [icons[(space + k) % len(icons)] == "refresh_disasters"
@@ -572,6 +643,47 @@ class Evaluator:
         if not board_dependent:
             self.summaries[key] = (best, choice)
         return best, choice
+
+    # -- an upper bound of the end of a turn, cheaply ----------------------------------------------
+
+    def upper(self, board: Board, stress: tuple[int, ...], near: NearBoard,
+              changed: tuple[int, ...]) -> tuple[float, ...]:
+        """A bound on :meth:`end`'s ranking of ``board``: no end value ranks above it.
+
+        Fouls, photos, the win and the loss read the active player's cards and the checked
+        disasters, which are exact here; the other cards only lower the table score, and are
+        bounded from below (a condition of several clauses costs at least the sum of its
+        clauses' least costs; another player's disaster counts only when surely met).  Each
+        refresh that :meth:`end` may choose is bounded by its best possible new card (the new
+        card met for a photo, not met for a disaster), as :meth:`end` itself does: that bounds
+        every card of the deck, hence their average.  The bound is the element-wise maximum of
+        these, so it ranks at least as high as each."""
+        m = near.lower(board, changed, self.key_terms, self.unmet_terms)
+        extra: tuple[int, ...] = ()
+        if self.relief_rooms:
+            extra = tuple(int(roommate_room(board, p) in self.relief_rooms)
+                          for p in self.setup.roommates)
+        if not self.party:
+            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        key = (tuple(m), stress, extra)
+        found = self.uppers.get(key)
+        if found is None:
+            found = self.uppers[key] = self._upper(board, stress, m)
+        return found
+
+    def _upper(self, board: Board, stress: tuple[int, ...], m: list[int]
+               ) -> tuple[float, ...]:
+        best = self.assemble(board, stress, m, False)
+        for slot in self._candidates(board, stress, m, 1):  # 1: a deck photo may be met
+            deck = "photo" if slot[0] == "photo" else "disaster"
+            if not self.decks[deck]:
+                continue
+            ideal = list(m)
+            ideal[self.term_of(slot)] = 0 if deck == "photo" else CAP
+            value = self.assemble(board, stress, ideal, True)
+            best = (max(best[0], value[0]), max(best[1], value[1]), max(best[2], value[2]),
+                    max(best[3], value[3]), max(best[4], value[4]))
+        return rank_key(best)
 
     def _photo_gate(self, stress: tuple[int, ...], m: Sequence[int]) -> bool:
         """Whether a refresh of an unmet own photo could matter (bonus or win), so that the

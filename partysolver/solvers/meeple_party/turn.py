@@ -142,6 +142,8 @@ class TurnSearch:
         self.table: dict[Hashable, tuple[Value, Action | None]] = {}
         self.keys: dict[int, tuple[float, ...]] = {}
         """Rank keys of end values by the value's identity (the ends memo keeps them alive)."""
+        self.seen: set[tuple[Board, tuple[int, ...]]] = set()
+        """Every distinct end examined: valued exactly (``ends``) or only bounded."""
 
     # -- values -------------------------------------------------------------------------------
 
@@ -153,7 +155,9 @@ class TurnSearch:
         key = (board, stress)
         found = self.ends.get(key)
         if found is None:
-            self.meter.node()
+            if key not in self.seen:
+                self.seen.add(key)
+                self.meter.node()
             if near is not None and code is not None:
                 found = self.evaluator.end(board, stress, None, near, touched(code))
             else:
@@ -198,26 +202,56 @@ class TurnSearch:
         return found
 
     def _mingle(self, state: MeeplePartyState) -> tuple[Value, Action | None]:
-        """The mingle on packed boards: each distinct end board is evaluated once."""
+        """The mingle on packed boards, by branch and bound: every distinct end board gets a
+        cheap upper bound (:meth:`Evaluator.upper`), then the ends are valued exactly best
+        bound first until no bound can beat the best value found.  Ties keep the game's order
+        of mingles (the first of the best), as a plain scan would."""
         best: Value | None = None
         best_key: tuple[float, ...] = ()
+        best_index = -1
         choice: MingleCode | None = None
         stress = state.stress
-        end = self.end
         near = self.evaluator.terms.near(state.board)
         keys = self.keys
-        for code, board in mingle_boards(state.board, state.setup.house):
+        ends = self.ends
+        seen = self.seen
+        upper = self.evaluator.upper
+        meter = self.meter
+        local: set[Board] = set()
+        bounded: list[tuple[tuple[float, ...], int, MingleCode, Board]] = []
+        for index, (code, board) in enumerate(mingle_boards(state.board, state.setup.house)):
             if code[4] is None and code[2] >= 0:
                 value = self.white_mingle(state, code)
                 key = rank_key(value)
             else:
-                value, _ = end(board, stress, near, code)
+                if board in local:  # the same end, reached earlier: it ranks first
+                    continue
+                local.add(board)
+                end_key = (board, stress)
+                found = ends.get(end_key)
+                if found is None:
+                    if end_key not in seen:
+                        seen.add(end_key)
+                        meter.node()
+                    changed = touched(code)
+                    bounded.append((upper(board, stress, near, changed), index, code, board))
+                    continue
+                value = found[0]
                 cached = keys.get(id(value))
                 if cached is None:
                     cached = keys[id(value)] = rank_key(value)
                 key = cached
             if best is None or key > best_key:
-                best, best_key, choice = value, key, code
+                best, best_key, best_index, choice = value, key, index, code
+        bounded.sort(key=lambda item: (item[0], -item[1]), reverse=True)
+        for bound, index, code, board in bounded:
+            if best is not None and (bound < best_key
+                                     or (bound == best_key and index > best_index)):
+                break  # the rest are bounded by this one
+            value, _ = self.end(board, stress, near, code)
+            key = rank_key(value)
+            if best is None or key > best_key or (key == best_key and index < best_index):
+                best, best_key, best_index, choice = value, key, index, code
         assert best is not None and choice is not None
         return best, mingle_action(choice)
 
