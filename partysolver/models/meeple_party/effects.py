@@ -9,6 +9,7 @@ the state (``add`` draws from the bag, a chance node).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import combinations_with_replacement
 
 from .board import UNIT, Board, emptiest, fullest, roommate_room
 from .cards import Effect, category_types
@@ -143,16 +144,22 @@ def apply_pick(effect: Effect, house: House, board: Board, active: int, pick: Pi
 
 def multisets(pool: Sequence[tuple[int, int, int]], k: int
               ) -> Iterator[tuple[tuple[int, int], ...]]:
-    """Every multiset of ``k`` items from ``(room, piece, available)`` entries."""
+    """Every multiset of ``k`` items from ``(room, piece, available)`` entries, each as the
+    sorted tuple of its items; more of the earlier entries first."""
     if k == 0:
         yield ()
         return
-    if not pool:
-        return
-    (room, piece, n), rest = pool[0], pool[1:]
-    for take in range(min(n, k), -1, -1):
-        for tail in multisets(rest, k - take):
-            yield ((room, piece),) * take + tail
+    items = [(room, piece) for room, piece, _ in pool]
+    limits = [n for _, _, n in pool]
+    for combo in combinations_with_replacement(range(len(pool)), k):
+        previous, run = -1, 0
+        for i in combo:
+            run = run + 1 if i == previous else 1
+            previous = i
+            if run > limits[i]:
+                break
+        else:
+            yield tuple(items[i] for i in combo)
 
 
 def _picked(effect: Effect, board: Board, picks: tuple[tuple[int, int], ...]) -> Choice:

@@ -25,18 +25,18 @@ element-wise minimum.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.meeple_party.board import Board, counted, roommate_room
+from ...models.meeple_party.board import Board, counted
 from ...models.meeple_party.cards import (
     CAP,
     CompiledClause,
     CompiledCondition,
     _best_assignment,
 )
-from ...models.meeple_party.game import MAX_STRESS, Slot
+from ...models.meeple_party.game import BITS, MAX_STRESS, ROOMMATE, Slot, laid_of
 from ...models.meeple_party.state import MeeplePartyState
 
 Value = tuple[float, float, float, float, float]
@@ -112,6 +112,45 @@ class TermTable:
             vectors.append(found if found is not None else self.vector(r, content))
         mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
         return self._combine(mins, vectors)
+
+    def lower(self, board: Board, exact: frozenset[int], unmet: frozenset[int]) -> list[int]:
+        """:meth:`NearBoard.lower` on a whole board."""
+        if not self.columns:
+            return [CAP] * len(self.plan)
+        memo = self.memo
+        vectors = []
+        for r, content in enumerate(board):
+            found = memo[r].get(content)
+            vectors.append(found if found is not None else self.vector(r, content))
+        mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
+        return self.bounded(mins, exact, unmet, lambda t, kind, ks: self._combine_one(
+            kind, [[v[k] for v in vectors] for k in ks]))
+
+    def bounded(self, mins: list[int], exact: frozenset[int], unmet: frozenset[int],
+                several: Callable[[int, str, tuple[int, ...]], int]) -> list[int]:
+        """Term costs from the columns' least costs where that is cheap, lower bounds
+        elsewhere (see :meth:`NearBoard.lower`); ``several`` gives the exact cost of a
+        condition of several clauses."""
+        m = [mins[k] for k in self.firsts]
+        for t, kind, ks in self.several:
+            if kind == "impossible":
+                m[t] = CAP
+                continue
+            low = sum(mins[k] for k in ks)
+            if low or kind == "any":
+                m[t] = low if low < CAP else CAP
+            elif t in exact:
+                m[t] = several(t, kind, ks)
+            else:
+                m[t] = 1 if t in unmet else 0
+        return m
+
+    @staticmethod
+    def _combine_one(kind: str, columns: list[list[int]]) -> int:
+        """The cost of clauses in the same or different rooms, from their per-room costs."""
+        if kind == "same":
+            return min(CAP, min(map(sum, zip(*columns, strict=True))))
+        return min(CAP, _different_rooms(columns))
 
     def near(self, base: Board) -> NearBoard:
         """Evaluation of boards that differ from ``base`` in a few rooms (a mingle's)."""
@@ -220,20 +259,8 @@ class NearBoard:
         if not table.columns:
             return [CAP] * len(table.plan)
         mins, fresh = self.mins(board, changed)
-        firsts = table.firsts
-        m = [mins[k] for k in firsts]
-        for t, kind, ks in table.several:
-            if kind == "impossible":
-                m[t] = CAP
-            else:
-                low = sum(mins[k] for k in ks)
-                if low or kind == "any":
-                    m[t] = low if low < CAP else CAP
-                elif t in exact:
-                    m[t] = self._several(t, kind, ks, changed, fresh)
-                else:
-                    m[t] = 1 if t in unmet else 0
-        return m
+        return table.bounded(mins, exact, unmet,
+                             lambda t, kind, ks: self._several(t, kind, ks, changed, fresh))
 
     def _several(self, t: int, kind: str, ks: tuple[int, ...], changed: tuple[int, ...],
                  fresh: list[tuple[int, ...]]) -> int:
@@ -242,9 +269,7 @@ class NearBoard:
         for r, v in zip(changed, fresh, strict=True):
             for column, k in zip(columns, ks, strict=True):
                 column[r] = v[k]
-        if kind == "same":
-            return min(CAP, min(map(sum, zip(*columns, strict=True))))
-        return min(CAP, _different_rooms(columns))
+        return TermTable._combine_one(kind, columns)
 
     def values(self, board: Board, changed: tuple[int, ...]) -> list[int]:
         """Term costs of ``board``, which equals the base outside the rooms ``changed``
@@ -252,27 +277,11 @@ class NearBoard:
         table = self.table
         if not table.columns:
             return [CAP] * len(table.plan)
-        rest = self.rest.get(changed)
-        if rest is None:
-            others = [v for r, v in enumerate(self.vectors) if r not in changed]
-            if not others:
-                rest = (CAP,) * len(table.columns)
-            elif len(others) == 1:
-                rest = others[0]
-            else:
-                rest = tuple(map(min, *others))
-            self.rest[changed] = rest
-        memo = table.memo
-        fresh = []
-        for r in changed:
-            content = board[r]
-            found = memo[r].get(content)
-            fresh.append(found if found is not None else table.vector(r, content))
-        mins = list(map(min, rest, *fresh))
+        mins, fresh = self.mins(board, changed)
         if table.simple:
             return table._combine(mins, ())
         result = []
-        for (kind, ks), base in zip(table.plan, self.columns, strict=True):
+        for t, (kind, ks) in enumerate(table.plan):
             if kind == "one":
                 result.append(mins[ks[0]])
             elif kind == "impossible":
@@ -280,14 +289,7 @@ class NearBoard:
             elif kind == "any":
                 result.append(min(CAP, sum(mins[k] for k in ks)))
             else:
-                columns = [column[:] for column in base]
-                for r, v in zip(changed, fresh, strict=True):
-                    for column, k in zip(columns, ks, strict=True):
-                        column[r] = v[k]
-                if kind == "same":
-                    result.append(min(CAP, min(map(sum, zip(*columns, strict=True)))))
-                else:
-                    result.append(min(CAP, _different_rooms(columns)))
+                result.append(self._several(t, kind, ks, changed, fresh))
         return result
 
 
@@ -437,6 +439,11 @@ class Evaluator:
         self.target = setup.photos_to_win
         self.party = setup.uses_photos
         self.relief_rooms = frozenset(setup.house.relief_rooms)
+        self._relief_list = tuple(sorted(self.relief_rooms))
+        self._roommate_masks = tuple(
+            (7 << (BITS * (ROOMMATE + p))) | (7 << (BITS * laid_of(ROOMMATE + p)))
+            for p in setup.roommates)
+        """Per seat, the fields of its roommate (standing or laid down)."""
         self.hot_tubs = setup.house.of_kind("hot_tub")
         terms: list[CompiledCondition] = []
         self.slots: list[Slot] = []
@@ -484,6 +491,15 @@ class Evaluator:
         self.refresh_icon = [icons[(space + k) % len(icons)] == "refresh_disasters"
                              for k in range(3)]
 
+    def relieved(self, board: Board) -> tuple[int, ...]:
+        """Per seat, 1 when its roommate is in a room that relieves stress (the Hot Tub)."""
+        rooms = self._relief_list
+        if len(rooms) == 1:
+            content = board[rooms[0]]
+            return tuple(1 if content & mask else 0 for mask in self._roommate_masks)
+        return tuple(1 if any(board[r] & mask for r in rooms) else 0
+                     for mask in self._roommate_masks)
+
     def condition(self, deck: str, card: int) -> CompiledCondition:
         return self.setup.condition(deck, card, self.personality)
 
@@ -528,8 +544,8 @@ class Evaluator:
             if photos == 2 and s[a] > 0:
                 s[a] -= 1
         if self.relief_rooms:
-            for seat, personality in enumerate(self.setup.roommates):
-                if s[seat] > 0 and roommate_room(board, personality) in self.relief_rooms:
+            for seat, flag in enumerate(self.relieved(board)):
+                if flag and s[seat] > 0:
                     s[seat] -= 1
         added = -float(sum(s) - self.sum0)
         if not self.party:
@@ -576,10 +592,7 @@ class Evaluator:
 
     def _end(self, board: Board, stress: tuple[int, ...], m: list[int]
              ) -> tuple[Value, Slot | None]:
-        extra: tuple[int, ...] = ()
-        if self.relief_rooms:
-            extra = tuple(int(roommate_room(board, p) in self.relief_rooms)
-                          for p in self.setup.roommates)
+        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
         if not self.party:
             extra += (sum(counted(board[r]) for r in self.hot_tubs),)
         # The memo key holds everything the answer reads: the cards' costs, the stress, the
@@ -646,8 +659,8 @@ class Evaluator:
 
     # -- an upper bound of the end of a turn, cheaply ----------------------------------------------
 
-    def upper(self, board: Board, stress: tuple[int, ...], near: NearBoard,
-              changed: tuple[int, ...]) -> tuple[float, ...]:
+    def upper(self, board: Board, stress: tuple[int, ...], near: NearBoard | None = None,
+              changed: tuple[int, ...] = ()) -> tuple[float, ...]:
         """A bound on :meth:`end`'s ranking of ``board``: no end value ranks above it.
 
         Fouls, photos, the win and the loss read the active player's cards and the checked
@@ -658,11 +671,11 @@ class Evaluator:
         card met for a photo, not met for a disaster), as :meth:`end` itself does: that bounds
         every card of the deck, hence their average.  The bound is the element-wise maximum of
         these, so it ranks at least as high as each."""
-        m = near.lower(board, changed, self.key_terms, self.unmet_terms)
-        extra: tuple[int, ...] = ()
-        if self.relief_rooms:
-            extra = tuple(int(roommate_room(board, p) in self.relief_rooms)
-                          for p in self.setup.roommates)
+        if near is not None:
+            m = near.lower(board, changed, self.key_terms, self.unmet_terms)
+        else:
+            m = self.terms.lower(board, self.key_terms, self.unmet_terms)
+        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
         if not self.party:
             extra += (sum(counted(board[r]) for r in self.hot_tubs),)
         key = (tuple(m), stress, extra)
@@ -709,8 +722,7 @@ class Evaluator:
         met = [i for i in self.own_photos if m[i] == 0] if self.party else []
         after_fouls = min(MAX_STRESS, stress[a] + fouls)
         reliefs = int(len(met) == 2)
-        if self.relief_rooms and roommate_room(board, self.setup.roommates[a]) in \
-                self.relief_rooms:
+        if self.relief_rooms and self.relieved(board)[a]:
             reliefs += 1
         if after_fouls >= MAX_STRESS or after_fouls < reliefs or self.photos_first:
             return self.refresh_order

@@ -143,6 +143,8 @@ class TurnSearch:
         self.keys: dict[int, tuple[float, ...]] = {}
         """Rank keys of end values by the value's identity (the ends memo keeps them alive)."""
         self.seen: set[tuple[Board, tuple[int, ...]]] = set()
+        self.steps: set[Hashable] = set()
+        """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
         """Every distinct end examined: valued exactly (``ends``) or only bounded."""
 
     # -- values -------------------------------------------------------------------------------
@@ -302,7 +304,7 @@ class TurnSearch:
             if effect.do == "stress":
                 stress = stress_after(state, effect, board, stress)
                 if min(stress) >= MAX_STRESS:
-                    value = (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0)
+                    value = self._lost(stress)
                     break
                 index += 1
                 continue
@@ -334,7 +336,23 @@ class TurnSearch:
                     parts.append((p, best))
                 value = mean(parts)
                 break
+            rest = effects[index + 1:]
+            if rest and all(e.do == "stress" and e.who != "room" for e in rest):
+                # the stress that follows does not read the board: when it stresses every
+                # roommate out, every choice loses the party alike
+                after_stress = stress
+                for e in rest:
+                    after_stress = stress_after(state, e, board, after_stress)
+                    if min(after_stress) >= MAX_STRESS:
+                        value = self._lost(after_stress)
+                        break
+                if value is not None:
+                    break
             options = fx.choices(effect, setup.house, board, state.active_personality)
+            if len(options) > 1 and all(e.do == "stress" for e in rest):
+                value = self._last_choice(state, card, index, options, stress, bag, white,
+                                          surprise.stays)
+                break
             if len(options) > 1:
                 best = None
                 for _, after, back in options:
@@ -351,6 +369,63 @@ class TurnSearch:
             value = self._surprise_end(board, stress, white, surprise.stays)
         self.table[key] = (value, None)
         return value
+
+    def _last_choice(self, state: MeeplePartyState, card: int, index: int,
+                     options: list[fx.Choice], stress: tuple[int, ...], bag: tuple[int, ...],
+                     white: int, stays: bool) -> Value:
+        """The best choice of a surprise's last choosing effect (only stress effects follow,
+        which choose nothing), by branch and bound as in :meth:`_mingle`: each choice's end
+        gets an upper bound, then ends are valued exactly best bound first.  Node counts are
+        those of the plain recursion (one per new choice, one per new end)."""
+        setup = state.setup
+        effects = setup.cards.surprises[card].effects
+        rest = effects[index + 1:]
+        best: Value | None = None
+        best_key: tuple[float, ...] = ()
+        best_index = -1
+        bounded: list[tuple[tuple[float, ...], int, Board, tuple[int, ...]]] = []
+        upper = self.evaluator.upper
+        for i, (_, after, back) in enumerate(options):
+            step_key = ("effect", card, index + 1, after, stress,
+                        bag_with(bag, back, setup.ordered), 0, white)
+            if step_key not in self.steps and step_key not in self.table:
+                self.steps.add(step_key)
+                self.meter.node()
+            final_stress = stress
+            value: Value | None = None
+            for effect in rest:
+                final_stress = stress_after(state, effect, after, final_stress)
+                if min(final_stress) >= MAX_STRESS:
+                    value = self._lost(final_stress)
+                    break
+            if value is None:
+                final = add(after, WHITE, white) if stays else after
+                end_key = (final, final_stress)
+                found = self.ends.get(end_key)
+                if found is None:
+                    if end_key not in self.seen:
+                        self.seen.add(end_key)
+                        self.meter.node()
+                    bounded.append((upper(final, final_stress), i, final, final_stress))
+                    continue
+                value = found[0]
+            key = rank_key(value)
+            if best is None or key > best_key:
+                best, best_key, best_index = value, key, i
+        bounded.sort(key=lambda item: (item[0], -item[1]), reverse=True)
+        for bound, i, final, final_stress in bounded:
+            if best is not None and (bound < best_key or (bound == best_key and i > best_index)):
+                break
+            value, _ = self.end(final, final_stress)
+            key = rank_key(value)
+            if best is None or key > best_key or (key == best_key and i < best_index):
+                best, best_key, best_index = value, key, i
+        assert best is not None
+        return best
+
+    def _lost(self, stress: tuple[int, ...]) -> Value:
+        """The value of a surprise that stresses every roommate out (the party is lost)."""
+        return (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0)
 
     def _surprise_end(self, board: Board, stress: tuple[int, ...], white: int, stays: bool
                       ) -> Value:
