@@ -245,7 +245,7 @@ class NearBoard:
             content = board[r]
             found = memo[r].get(content)
             fresh.append(found if found is not None else table.vector(r, content))
-        return list(map(min, rest, *fresh)), fresh
+        return (list(map(min, rest, *fresh)) if fresh else list(rest)), fresh
 
     def lower(self, board: Board, changed: tuple[int, ...], exact: frozenset[int],
               unmet: frozenset[int]) -> list[int]:

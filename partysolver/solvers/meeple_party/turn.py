@@ -16,9 +16,10 @@ the best option it searched exactly.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from heapq import heappop, heappush
+from typing import Any, overload
 
 from ...models.meeple_party import effects as fx
 from ...models.meeple_party.board import UNIT, Board, MingleCode, add, mingle_boards
@@ -105,11 +106,13 @@ class TurnHint:
     """The ranked options of a turn."""
 
     state: MeeplePartyState
-    options: list[TurnOption]
+    options: Sequence[TurnOption]
+    """Best first; valued exactly as they are read (see :class:`RankedOptions`)."""
     value: Value | None
     status: str
     outcomes: int
-    """Distinct end-of-turn positions evaluated."""
+    """Distinct end-of-turn positions examined (each bounded, and valued exactly unless its
+    bound showed it could not matter)."""
     positions: int
     """Distinct positions of the turn searched (the transposition table)."""
     seconds: float
@@ -385,6 +388,9 @@ class TurnSearch:
         best_index = -1
         bounded: list[tuple[tuple[float, ...], int, Board, tuple[int, ...]]] = []
         upper = self.evaluator.upper
+        base = options[0][1]
+        near = self.evaluator.terms.near(add(base, WHITE, white) if stays else base)
+        rooms = range(len(base))
         for i, (_, after, back) in enumerate(options):
             step_key = ("effect", card, index + 1, after, stress,
                         bag_with(bag, back, setup.ordered), 0, white)
@@ -406,7 +412,9 @@ class TurnSearch:
                     if end_key not in self.seen:
                         self.seen.add(end_key)
                         self.meter.node()
-                    bounded.append((upper(final, final_stress), i, final, final_stress))
+                    changed = tuple(r for r in rooms if after[r] != base[r])
+                    bounded.append((upper(final, final_stress, near, changed), i, final,
+                                    final_stress))
                     continue
                 value = found[0]
             key = rank_key(value)
@@ -438,15 +446,19 @@ class TurnSearch:
 
     # -- the ranked options of the root ---------------------------------------------------------
 
-    def options(self) -> list[TurnOption]:
+    def options(self) -> RankedOptions:
         """Every distinct option at the root, best first.  Consecutive decisions of the active
-        player (welcome, then mingle, then refresh) are one option; a chance node ends one."""
-        found: dict[Hashable, TurnOption] = {}
+        player (welcome, then mingle, then refresh) are one option; a chance node ends one.
+
+        A mingle's end is first only bounded (:meth:`Evaluator.upper`); the ranking values
+        options exactly as they are read, best bound first, so the first ``k`` read are the
+        exact top ``k`` (see :class:`RankedOptions`)."""
+        found: dict[Hashable, TurnOption | Pending] = {}
         self._collect(self.root, (), found)
-        return sorted(found.values(), key=lambda o: rank_key(o.value), reverse=True)
+        return RankedOptions(self, list(found.values()))
 
     def _collect(self, state: MeeplePartyState, plan: tuple[Action, ...],
-                 found: dict[Hashable, TurnOption]) -> None:
+                 found: dict[Hashable, TurnOption | Pending]) -> None:
         phase = state.phase
         if phase == OVER or state.current_player() == CHANCE or not in_turn(state, self.root):
             value, _ = self.value(state)
@@ -469,8 +481,8 @@ class TurnSearch:
             return
         if phase == MINGLE:
             stress = state.stress
-            end = self.end
             near = self.evaluator.terms.near(state.board)
+            upper = self.evaluator.upper
             for code, board in mingle_boards(state.board, state.setup.house):
                 if code[4] is None and code[2] >= 0:
                     child = state.apply(mingle_action(code))
@@ -481,8 +493,15 @@ class TurnSearch:
                 key = (board, stress)
                 if key in found:
                     continue
-                value, slot = end(board, stress, near, code)
-                found[key] = TurnOption(plan, code, value, key, board, stress, slot)
+                known = self.ends.get(key)
+                if known is not None:
+                    found[key] = TurnOption(plan, code, known[0], key, board, stress, known[1])
+                    continue
+                if key not in self.seen:
+                    self.seen.add(key)
+                    self.meter.node()
+                found[key] = Pending(upper(board, stress, near, touched(code)), plan, code,
+                                     board, stress, near)
             return
         for action, child in state.children():
             self._collect(child, plan + (action,), found)
@@ -494,23 +513,120 @@ class TurnSearch:
         return self.evaluator.refresh_slot_value(state.board, state.stress, slot)
 
     @staticmethod
-    def _add(found: dict[Hashable, TurnOption], option: TurnOption) -> None:
+    def _add(found: dict[Hashable, TurnOption | Pending], option: TurnOption) -> None:
         if option.outcome not in found:
             found[option.outcome] = option
 
 
-def turn_hint(state: MeeplePartyState, budget: Budget | None = None) -> TurnHint:
+@dataclass(frozen=True)
+class Pending:
+    """A mingle's end at the root, bounded but not yet valued exactly."""
+
+    bound: tuple[float, ...]
+    """No exact value of this end ranks above it (:meth:`Evaluator.upper`)."""
+    prefix: tuple[Action, ...]
+    code: MingleCode
+    board: Board
+    stress: tuple[int, ...]
+    near: NearBoard
+
+    def option(self, search: TurnSearch) -> TurnOption:
+        value, slot = search.end(self.board, self.stress, self.near, self.code)
+        key = (self.board, self.stress)
+        return TurnOption(self.prefix, self.code, value, key, self.board, self.stress, slot)
+
+
+class RankedOptions(Sequence[TurnOption]):
+    """The root's options, best first, valued exactly as they are read.
+
+    Options are ranked by their exact value (ties keep the order in which the turn lists
+    them).  An option that is only bounded is valued as soon as its bound could reach the best
+    option not read yet, so the first ``k`` options read are exactly the top ``k`` of the
+    plain ranking, and an option never read is no better than the last one read.
+    ``len()`` counts every distinct option; reading them all values them all."""
+
+    def __init__(self, search: TurnSearch, items: list[TurnOption | Pending]) -> None:
+        self._search = search
+        self._count = len(items)
+        self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
+        pending = []
+        for order, item in enumerate(items):
+            if isinstance(item, Pending):
+                pending.append((item.bound, order, item))
+            else:
+                heappush(self._ready, (_descending(rank_key(item.value)), order, item))
+        pending.sort(key=lambda entry: (_descending(entry[0]), entry[1]))
+        self._pending = pending
+        self._next = 0
+        self._done: list[TurnOption] = []
+
+    @property
+    def valued(self) -> int:
+        """How many options have their exact value (those read, and those valued to be
+        sure of the order)."""
+        return self._count - (len(self._pending) - self._next)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def rank(self, n: int) -> None:
+        """Rank (and value exactly) the first ``n`` options."""
+        pending, ready = self._pending, self._ready
+        while len(self._done) < n and (ready or self._next < len(pending)):
+            while self._next < len(pending):
+                bound, order, item = pending[self._next]
+                if ready and (_descending(bound), order) > ready[0][:2]:
+                    break
+                option = item.option(self._search)
+                heappush(ready, (_descending(rank_key(option.value)), order, option))
+                self._next += 1
+            self._done.append(heappop(ready)[2])
+
+    @overload
+    def __getitem__(self, index: int) -> TurnOption: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[TurnOption]: ...
+
+    def __getitem__(self, index: int | slice) -> TurnOption | list[TurnOption]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            self.rank(max(start, stop) if step > 0 else start + 1)
+            return self._done[index]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        self.rank(index + 1)
+        return self._done[index]
+
+    def __iter__(self) -> Iterator[TurnOption]:
+        for i in range(self._count):
+            yield self[i]
+
+
+def _descending(key: tuple[float, ...]) -> tuple[float, ...]:
+    """A rank key turned so that smaller is better (for heaps and ascending sorts)."""
+    return tuple(-x for x in key)
+
+
+def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 5
+              ) -> TurnHint:
     """Rank every distinct option of the rest of ``state``'s turn (exact, or ``unknown`` with
-    the best found so far when the budget runs out)."""
+    no option when the budget runs out).  The ``top`` best options are valued exactly here;
+    reading further down the ranking values more (exactly) on demand."""
     search = TurnSearch(state, budget)
     status = "optimal"
+    options: Sequence[TurnOption]
     try:
-        options = search.options()
+        ranked = search.options()
+        ranked.rank(top)
+        options = ranked
         value = options[0].value if options else None
     except BudgetExhausted:
         status = "unknown"
         options, value = [], None
-    return TurnHint(state, options, value, status, len(search.ends), len(search.table),
+    return TurnHint(state, options, value, status, len(search.seen), len(search.table),
                     search.meter.elapsed, search.evaluator)
 
 

@@ -1,0 +1,151 @@
+"""The turn hint's branch and bound: the bounds hold, and pruning changes no answer.
+
+The search values a mingle's ends best bound first and stops when no bound can beat the best
+(:meth:`TurnSearch._mingle`); a surprise's last choice likewise (:meth:`TurnSearch._last_choice`);
+the root's options are valued exactly as they are read (:class:`RankedOptions`).  Each is
+checked against the plain computation it replaces, and against the per-meeple brute force."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from meeple_party_helpers import random_ordered, random_small
+
+from partysolver import puzzles
+from partysolver.models.documents import read_document
+from partysolver.models.meeple_party import load_state
+from partysolver.models.meeple_party.board import mingle_boards
+from partysolver.models.meeple_party.game import WHITE
+from partysolver.models.meeple_party.state import MINGLE, MeeplePartyState
+from partysolver.solvers.meeple_party.brute import brute_force
+from partysolver.solvers.meeple_party.evaluate import Evaluator, rank_key
+from partysolver.solvers.meeple_party.turn import (
+    Pending,
+    TurnOption,
+    TurnSearch,
+    touched,
+    turn_hint,
+)
+
+
+def mingle_roots(state: MeeplePartyState, limit: int = 6) -> list[MeeplePartyState]:
+    """A few positions at the mingle, after different welcomes."""
+    roots = [child for _, child in state.children() if child.phase == MINGLE]
+    return roots[:: max(1, len(roots) // limit)][:limit]
+
+
+def shipped(name: str) -> MeeplePartyState:
+    path = puzzles.files("meeple-party", "positions")[name]
+    return load_state(*read_document(str(path)))
+
+
+CASES = [random_small(seed, guests=6, players=1 + seed % 3, difficulty="hard")
+         for seed in range(4)] + [random_ordered(seed, guests=6, players=1 + seed % 3,
+                                                 taken=10 + seed % 2) for seed in range(4)]
+
+
+@pytest.mark.parametrize("photos_first", [False, True])
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_no_end_of_a_mingle_ranks_above_its_bound(case: int, photos_first: bool) -> None:
+    checked = 0
+    for root in mingle_roots(CASES[case]):
+        evaluator = Evaluator(root, photos_first)
+        near = evaluator.terms.near(root.board)
+        for code, board in mingle_boards(root.board, root.setup.house):
+            if code[4] is None and code[2] >= 0:
+                continue  # a white meeple: its surprise follows
+            changed = touched(code)
+            value, _ = evaluator.end(board, root.stress, None, near, changed)
+            assert rank_key(value) <= evaluator.upper(board, root.stress, near, changed)
+            assert rank_key(value) <= evaluator.upper(board, root.stress)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", ["01-easy-flirt-15", "11-hard-party_animal-23",
+                                  "14-hard-white-17"])
+def test_bounds_on_shipped_positions(name: str) -> None:
+    state = shipped(name)
+    for root in mingle_roots(state, 3):
+        evaluator = Evaluator(root)
+        near = evaluator.terms.near(root.board)
+        for code, board in mingle_boards(root.board, root.setup.house):
+            if code[4] is None and code[2] >= 0:
+                continue
+            changed = touched(code)
+            value, _ = evaluator.end(board, root.stress, None, near, changed)
+            assert rank_key(value) <= evaluator.upper(board, root.stress, near, changed)
+
+
+def plain_ranking(state: MeeplePartyState) -> list[TurnOption]:
+    """Every option valued exactly, then sorted (stable: ties keep the turn's order), as the
+    hint did before options were valued lazily."""
+    search = TurnSearch(state)
+    found: dict = {}
+    search._collect(state, (), found)
+    options = [item.option(search) if isinstance(item, Pending) else item
+               for item in found.values()]
+    return sorted(options, key=lambda o: rank_key(o.value), reverse=True)
+
+
+@pytest.mark.parametrize("case", [1, 4] + [pytest.param(c, marks=pytest.mark.slow)
+                                     for c in (0, 2, 5)])
+def test_the_lazy_ranking_is_the_plain_ranking(case: int) -> None:
+    state = CASES[case]
+    plain = plain_ranking(state)
+    hint = turn_hint(state, top=3)
+    assert len(hint.options) == len(plain)
+    for k in (1, 3, 10):
+        lazy = turn_hint(state, top=k).options[:k]
+        assert [(o.plan, rank_key(o.value)) for o in lazy] == \
+            [(o.plan, rank_key(o.value)) for o in plain[:k]]
+    everything = list(hint.options)
+    assert [(o.plan, rank_key(o.value)) for o in everything] == \
+        [(o.plan, rank_key(o.value)) for o in plain]
+    assert rank_key(everything[0].value) == rank_key(TurnSearch(state).value(state)[0])
+
+
+def test_the_lazy_ranking_values_few_options_for_the_top_five() -> None:
+    state = shipped("01-easy-flirt-15")
+    hint = turn_hint(state, top=5)
+    ranked = hint.options
+    assert len(ranked) > 1000
+    assert ranked.valued < len(ranked) // 4  # type: ignore[attr-defined]
+    best = ranked[0]
+    assert rank_key(best.value) == rank_key(TurnSearch(state).value(state)[0])
+    keys = [rank_key(o.value) for o in ranked[:6]]
+    assert keys == sorted(keys, reverse=True)
+
+
+@pytest.mark.parametrize("card", ["rides-home", "the-cops"] + [
+    pytest.param(c, marks=pytest.mark.slow) for c in ("nap-time", "snooping-ex", "mosh-pit")])
+def test_a_surprise_choice_by_bounds_equals_the_brute_force(card: str) -> None:
+    """A white meeple at the party whose card (the deck is in order) makes the active player
+    choose meeples, then maybe adds stress: the choice is searched by bounds."""
+    state = random_ordered(5, guests=7, players=2)
+    board = list(state.board)
+    board[2] += 1 << 3 * WHITE
+    order = list(state.bag)
+    order.remove(WHITE)
+    ident = state.setup.cards.surprise_ids[card]
+    deck = (ident,) + tuple(c for c in state.surprise_deck if c != ident)
+    state = replace(state, board=tuple(board), bag=tuple(order), surprise_deck=deck)
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "evaluator")
+    assert rank_key(fast) == rank_key(slow)
+
+
+def test_a_stressed_out_party_loses_whatever_the_surprise_choice() -> None:
+    state = random_ordered(5, guests=7, players=2)
+    board = list(state.board)
+    board[2] += 1 << 3 * WHITE
+    order = list(state.bag)
+    order.remove(WHITE)
+    ident = state.setup.cards.surprise_ids["the-cops"]
+    deck = (ident,) + tuple(c for c in state.surprise_deck if c != ident)
+    state = replace(state, board=tuple(board), bag=tuple(order), surprise_deck=deck,
+                    stress=(3, 2))
+    fast, _ = TurnSearch(state).value(state)
+    slow, _ = brute_force(state, "evaluator")
+    assert rank_key(fast) == rank_key(slow)
