@@ -224,6 +224,18 @@ class NearBoard:
         self.masks: dict[tuple[int, tuple[int, ...]], int] = {}
         """Unions of met masks over the unchanged rooms (see :meth:`MetMasks.count_near`)."""
 
+    def rest_of(self, changed: tuple[int, ...]) -> tuple[int, ...]:
+        """The element-wise minimum of the vectors of the rooms not ``changed`` (kept)."""
+        others = [v for r, v in enumerate(self.vectors) if r not in changed]
+        if not others:
+            rest = (CAP,) * len(self.table.columns)
+        elif len(others) == 1:
+            rest = others[0]
+        else:
+            rest = tuple(map(min, *others))
+        self.rest[changed] = rest
+        return rest
+
     def mins(self, board: Board, changed: tuple[int, ...]
              ) -> tuple[list[int], list[tuple[int, ...]]]:
         """Every column's least cost over the rooms of ``board`` (which equals the base outside
@@ -231,14 +243,7 @@ class NearBoard:
         table = self.table
         rest = self.rest.get(changed)
         if rest is None:
-            others = [v for r, v in enumerate(self.vectors) if r not in changed]
-            if not others:
-                rest = (CAP,) * len(table.columns)
-            elif len(others) == 1:
-                rest = others[0]
-            else:
-                rest = tuple(map(min, *others))
-            self.rest[changed] = rest
+            rest = self.rest_of(changed)
         memo = table.memo
         fresh = []
         for r in changed:
@@ -466,6 +471,15 @@ class Evaluator:
                                 for s, d in enumerate(root.disasters) if s != a and d >= 0]
         self.terms: Any = TermTable(terms, setup.house.size) if memo else \
             PlainTable(terms, setup.house.size)
+        keys = len(self.own_photos) + len(self.checked_terms())
+        self.key_table = TermTable(terms[:keys], setup.house.size)
+        """The active player's cards and the checked disasters (the first terms): they decide
+        fouls, photos and the win (see :meth:`upper_key`)."""
+        self._key_exact = frozenset(range(keys))
+        self._others = [0] * len(self.other_photos) + [CAP] * len(self.other_disasters)
+        """The other terms at their best for the table score: photos met, disasters not."""
+        self.uppers_key: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self.uppers_key_by_stress: dict[tuple[int, ...], dict[object, tuple[float, ...]]] = {}
         self.slot_terms = {slot: i for i, slot in enumerate(self.slots)}
         self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
         if setup.ordered:  # a perfect-information scenario: a refresh draws the top card
@@ -499,6 +513,10 @@ class Evaluator:
             return tuple(1 if content & mask else 0 for mask in self._roommate_masks)
         return tuple(1 if any(board[r] & mask for r in rooms) else 0
                      for mask in self._roommate_masks)
+
+    def checked_terms(self) -> tuple[int, ...]:
+        """The disasters checked at the end of this turn (the active player's, the communal)."""
+        return tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
 
     def condition(self, deck: str, card: int) -> CompiledCondition:
         return self.setup.condition(deck, card, self.personality)
@@ -683,6 +701,64 @@ class Evaluator:
         if found is None:
             found = self.uppers[key] = self._upper(board, stress, m)
         return found
+
+    def upper_key(self, board: Board, stress: tuple[int, ...], near: NearBoard | None = None,
+                  changed: tuple[int, ...] = ()) -> tuple[float, ...]:
+        """A coarser bound than :meth:`upper`, from the active player's cards and the checked
+        disasters alone (every other card at its best for the table score): it costs a few
+        columns per board instead of every card's, and most ends fall below the best on
+        fouls, photos or stress already."""
+        if near is not None:
+            m = near.lower(board, changed, self._key_exact, frozenset())
+        else:
+            m = self.key_table.lower(board, self._key_exact, frozenset())
+        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
+        if not self.party:
+            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        key = (tuple(m), stress, extra)
+        found = self.uppers_key.get(key)
+        if found is None:
+            found = self.uppers_key[key] = self._upper(board, stress, m + self._others)
+        return found
+
+    def key_bounder(self, base: Board, stress: tuple[int, ...]
+                    ) -> Callable[[Board, tuple[int, ...]], tuple[float, ...]]:
+        """:meth:`upper_key` for boards that differ from ``base`` in the rooms given, with
+        ``stress``, as one function with everything it reads at hand (the mingle's hot loop
+        calls it once per distinct end)."""
+        table = self.key_table
+        near = table.near(base)
+        if any(kind != "one" for kind, _ in table.plan):
+            return lambda board, changed: self.upper_key(board, stress, near, changed)
+        memo = table.memo
+        vector = table.vector
+        rests = near.rest
+        uppers = self.uppers_key_by_stress.setdefault(stress, {})
+        relieved = self.relieved if self.relief_rooms else None
+        hot_tubs = None if self.party else self.hot_tubs
+        others = self._others
+        upper = self._upper
+
+        def bound(board: Board, changed: tuple[int, ...]) -> tuple[float, ...]:
+            rest = rests.get(changed)
+            if rest is None:
+                rest = near.rest_of(changed)
+            fresh = []
+            for r in changed:
+                found = memo[r].get(board[r])
+                fresh.append(found if found is not None else vector(r, board[r]))
+            m = tuple(map(min, rest, *fresh))
+            key: tuple[object, ...] = m
+            if relieved is not None:
+                key = (m, relieved(board))
+            if hot_tubs is not None:
+                key = (key, sum(counted(board[r]) for r in hot_tubs))
+            value = uppers.get(key)
+            if value is None:
+                value = uppers[key] = upper(board, stress, list(m) + others)
+            return value
+
+        return bound
 
     def _upper(self, board: Board, stress: tuple[int, ...], m: list[int]
                ) -> tuple[float, ...]:

@@ -146,6 +146,10 @@ class TurnSearch:
         self.keys: dict[int, tuple[float, ...]] = {}
         """Rank keys of end values by the value's identity (the ends memo keeps them alive)."""
         self.seen: set[tuple[Board, tuple[int, ...]]] = set()
+        self.below: dict[Hashable, tuple[float, ...]] = {}
+        """Mingles searched only far enough to know that they rank at most this."""
+        self.counted: set[Hashable] = set()
+        """Positions counted as nodes without a value in the table (see :meth:`_beats`)."""
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
         """Every distinct end examined: valued exactly (``ends``) or only bounded."""
@@ -188,7 +192,8 @@ class TurnSearch:
         found = self.table.get(key)
         if found is not None:
             return found
-        self.meter.node()
+        if key not in self.counted:
+            self.meter.node()
         if phase == MINGLE:
             found = self._mingle(state)
         elif state.current_player() == CHANCE:
@@ -197,20 +202,62 @@ class TurnSearch:
             found = (mean(parts), None)
         else:
             best: tuple[Value, Action | None] | None = None
+            best_key: tuple[float, ...] = ()
             for action, child in state.children():
-                value, _ = self.value(child)
-                if best is None or rank_key(value) > rank_key(best[0]):
-                    best = (value, action)
+                if best is not None and child.phase == MINGLE:
+                    # only a mingle that beats the best so far matters here
+                    beats = self._beats(child, best_key)
+                    if beats is None:
+                        continue
+                    value = beats
+                else:
+                    value, _ = self.value(child)
+                if best is None or rank_key(value) > best_key:
+                    best, best_key = (value, action), rank_key(value)
             assert best is not None
             found = best
         self.table[key] = found
         return found
 
-    def _mingle(self, state: MeeplePartyState) -> tuple[Value, Action | None]:
+    def _beats(self, state: MeeplePartyState, alpha: tuple[float, ...]) -> Value | None:
+        """The exact value of the mingle ``state`` if it ranks above ``alpha``, else ``None``
+        (then no end of it does; it is not remembered as a value, only as searched)."""
+        key = state.key()
+        found = self.table.get(key)
+        if found is not None:
+            return found[0]
+        if key in self.below:
+            if alpha >= self.below[key]:
+                return None
+        elif key not in self.counted:
+            self.counted.add(key)
+            self.meter.node()
+        result = self._mingle(state, alpha)
+        if result is None:
+            self.below[key] = max(alpha, self.below.get(key, alpha))
+            return None
+        self.table[key] = result
+        return result[0]
+
+    @overload
+    def _mingle(self, state: MeeplePartyState) -> tuple[Value, Action | None]: ...
+
+    @overload
+    def _mingle(self, state: MeeplePartyState, alpha: tuple[float, ...]
+                ) -> tuple[Value, Action | None] | None: ...
+
+    def _mingle(self, state: MeeplePartyState, alpha: tuple[float, ...] | None = None
+                ) -> tuple[Value, Action | None] | None:
         """The mingle on packed boards, by branch and bound: every distinct end board gets a
-        cheap upper bound (:meth:`Evaluator.upper`), then the ends are valued exactly best
-        bound first until no bound can beat the best value found.  Ties keep the game's order
-        of mingles (the first of the best), as a plain scan would."""
+        cheap upper bound from the active player's cards (:meth:`Evaluator.upper_key`), then
+        the ends are taken best bound first until no bound can beat the best value found; each
+        is bounded again on every card (:meth:`Evaluator.upper`) and valued exactly only if
+        that bound still could beat the best.  Ties keep the game's order of mingles (the
+        first of the best), as a plain scan would.
+
+        With ``alpha`` (the best value of the decision before the mingle), ends that cannot
+        rank above it are not valued either: the answer is exact if it ranks above ``alpha``,
+        and ``None`` when nothing does."""
         best: Value | None = None
         best_key: tuple[float, ...] = ()
         best_index = -1
@@ -221,11 +268,13 @@ class TurnSearch:
         ends = self.ends
         seen = self.seen
         upper = self.evaluator.upper
+        bound_key = self.evaluator.key_bounder(state.board, stress)
         meter = self.meter
         local: set[Board] = set()
-        bounded: list[tuple[tuple[float, ...], int, MingleCode, Board]] = []
+        bounded: list[tuple[tuple[float, ...], int, MingleCode, Board, tuple[int, ...]]] = []
         for index, (code, board) in enumerate(mingle_boards(state.board, state.setup.house)):
-            if code[4] is None and code[2] >= 0:
+            steps = code[4]
+            if steps is None and code[2] >= 0:
                 value = self.white_mingle(state, code)
                 key = rank_key(value)
             else:
@@ -238,8 +287,13 @@ class TurnSearch:
                     if end_key not in seen:
                         seen.add(end_key)
                         meter.node()
-                    changed = touched(code)
-                    bounded.append((upper(board, stress, near, changed), index, code, board))
+                    src, dst = code[1], code[2]
+                    if steps or dst < 0:
+                        changed = touched(code)
+                    else:
+                        changed = (src, dst) if src < dst else (dst, src)
+                    # (bound, -index) sorts best first, ties in the game's order
+                    bounded.append((bound_key(board, changed), -index, code, board, changed))
                     continue
                 value = found[0]
                 cached = keys.get(id(value))
@@ -248,15 +302,27 @@ class TurnSearch:
                 key = cached
             if best is None or key > best_key:
                 best, best_key, best_index, choice = value, key, index, code
-        bounded.sort(key=lambda item: (item[0], -item[1]), reverse=True)
-        for bound, index, code, board in bounded:
+        bounded.sort(reverse=True)
+        for bound, negative, code, board, changed in bounded:
+            index = -negative
+            if alpha is not None and bound <= alpha:
+                break
             if best is not None and (bound < best_key
                                      or (bound == best_key and index > best_index)):
                 break  # the rest are bounded by this one
+            if best is not None or alpha is not None:
+                bound = upper(board, stress, near, changed)
+                if alpha is not None and bound <= alpha:
+                    continue
+                if best is not None and (bound < best_key
+                                         or (bound == best_key and index > best_index)):
+                    continue
             value, _ = self.end(board, stress, near, code)
             key = rank_key(value)
             if best is None or key > best_key or (key == best_key and index < best_index):
                 best, best_key, best_index, choice = value, key, index, code
+        if alpha is not None and (best is None or best_key <= alpha):
+            return None
         assert best is not None and choice is not None
         return best, mingle_action(choice)
 
@@ -386,10 +452,13 @@ class TurnSearch:
         best: Value | None = None
         best_key: tuple[float, ...] = ()
         best_index = -1
-        bounded: list[tuple[tuple[float, ...], int, Board, tuple[int, ...]]] = []
-        upper = self.evaluator.upper
+        bounded: list[tuple[tuple[float, ...], int, Board, tuple[int, ...], tuple[int, ...]]] \
+            = []
+        upper, upper_key = self.evaluator.upper, self.evaluator.upper_key
         base = options[0][1]
-        near = self.evaluator.terms.near(add(base, WHITE, white) if stays else base)
+        before = add(base, WHITE, white) if stays else base
+        near = self.evaluator.terms.near(before)
+        near_key = self.evaluator.key_table.near(before)
         rooms = range(len(base))
         for i, (_, after, back) in enumerate(options):
             step_key = ("effect", card, index + 1, after, stress,
@@ -413,17 +482,21 @@ class TurnSearch:
                         self.seen.add(end_key)
                         self.meter.node()
                     changed = tuple(r for r in rooms if after[r] != base[r])
-                    bounded.append((upper(final, final_stress, near, changed), i, final,
-                                    final_stress))
+                    bounded.append((upper_key(final, final_stress, near_key, changed), i, final,
+                                    final_stress, changed))
                     continue
                 value = found[0]
             key = rank_key(value)
             if best is None or key > best_key:
                 best, best_key, best_index = value, key, i
         bounded.sort(key=lambda item: (item[0], -item[1]), reverse=True)
-        for bound, i, final, final_stress in bounded:
+        for bound, i, final, final_stress, changed in bounded:
             if best is not None and (bound < best_key or (bound == best_key and i > best_index)):
                 break
+            if best is not None:
+                bound = upper(final, final_stress, near, changed)
+                if bound < best_key or (bound == best_key and i > best_index):
+                    continue
             value, _ = self.end(final, final_stress)
             key = rank_key(value)
             if best is None or key > best_key or (key == best_key and i < best_index):
