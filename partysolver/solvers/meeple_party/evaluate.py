@@ -728,8 +728,13 @@ class Evaluator:
         calls it once per distinct end)."""
         table = self.key_table
         near = table.near(base)
-        if any(kind != "one" for kind, _ in table.plan):
-            return lambda board, changed: self.upper_key(board, stress, near, changed)
+        simple = all(kind == "one" for kind, _ in table.plan) and \
+            table.firsts == list(range(len(table.columns)))
+        """Each term one column: the columns' least costs are the terms' costs."""
+        exact = self._key_exact
+        nothing: frozenset[int] = frozenset()
+        several = near._several
+        bounded = table.bounded
         memo = table.memo
         vector = table.vector
         rests = near.rest
@@ -747,7 +752,11 @@ class Evaluator:
             for r in changed:
                 found = memo[r].get(board[r])
                 fresh.append(found if found is not None else vector(r, board[r]))
-            m = tuple(map(min, rest, *fresh))
+            if simple:
+                m = tuple(map(min, rest, *fresh))
+            else:
+                m = tuple(bounded(list(map(min, rest, *fresh)), exact, nothing,
+                                  lambda t, kind, ks: several(t, kind, ks, changed, fresh)))
             key: tuple[object, ...] = m
             if relieved is not None:
                 key = (m, relieved(board))

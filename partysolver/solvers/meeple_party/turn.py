@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
-from typing import Any, overload
+from functools import cache
+from heapq import heapify, heappop, heappush
+from typing import Any, NamedTuple, overload
 
 from ...models.meeple_party import effects as fx
 from ...models.meeple_party.board import UNIT, Board, MingleCode, add, mingle_boards
@@ -555,7 +556,7 @@ class TurnSearch:
         if phase == MINGLE:
             stress = state.stress
             near = self.evaluator.terms.near(state.board)
-            upper = self.evaluator.upper
+            bound_key = self.evaluator.key_bounder(state.board, stress)
             for code, board in mingle_boards(state.board, state.setup.house):
                 if code[4] is None and code[2] >= 0:
                     child = state.apply(mingle_action(code))
@@ -573,8 +574,9 @@ class TurnSearch:
                 if key not in self.seen:
                     self.seen.add(key)
                     self.meter.node()
-                found[key] = Pending(upper(board, stress, near, touched(code)), plan, code,
-                                     board, stress, near)
+                changed = touched(code)
+                found[key] = Pending(bound_key(board, changed), plan, code, board, stress, near,
+                                     changed)
             return
         for action, child in state.children():
             self._collect(child, plan + (action,), found)
@@ -591,17 +593,21 @@ class TurnSearch:
             found[option.outcome] = option
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """A mingle's end at the root, bounded but not yet valued exactly."""
 
     bound: tuple[float, ...]
-    """No exact value of this end ranks above it (:meth:`Evaluator.upper`)."""
+    """No exact value of this end ranks above it (:meth:`Evaluator.upper_key`)."""
     prefix: tuple[Action, ...]
     code: MingleCode
     board: Board
     stress: tuple[int, ...]
     near: NearBoard
+    changed: tuple[int, ...]
+
+    def finer(self, search: TurnSearch) -> tuple[float, ...]:
+        """A tighter bound, on every card (:meth:`Evaluator.upper`)."""
+        return search.evaluator.upper(self.board, self.stress, self.near, self.changed)
 
     def option(self, search: TurnSearch) -> TurnOption:
         value, slot = search.end(self.board, self.stress, self.near, self.code)
@@ -613,31 +619,30 @@ class RankedOptions(Sequence[TurnOption]):
     """The root's options, best first, valued exactly as they are read.
 
     Options are ranked by their exact value (ties keep the order in which the turn lists
-    them).  An option that is only bounded is valued as soon as its bound could reach the best
-    option not read yet, so the first ``k`` options read are exactly the top ``k`` of the
-    plain ranking, and an option never read is no better than the last one read.
-    ``len()`` counts every distinct option; reading them all values them all."""
+    them).  An option that is only bounded is bounded again more tightly, then valued, as soon
+    as its bound could reach the best option not read yet, so the first ``k`` options read are
+    exactly the top ``k`` of the plain ranking, and an option never read is no better than the
+    last one read.  ``len()`` counts every distinct option; reading them all values them all."""
 
     def __init__(self, search: TurnSearch, items: list[TurnOption | Pending]) -> None:
         self._search = search
         self._count = len(items)
         self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
-        pending = []
+        self._pending: list[tuple[tuple[float, ...], int, bool, Pending]] = []
+        """A heap of bounded options: (the bound turned, order, bound on every card?, it)."""
         for order, item in enumerate(items):
             if isinstance(item, Pending):
-                pending.append((item.bound, order, item))
+                self._pending.append((_descending(item.bound), order, False, item))
             else:
                 heappush(self._ready, (_descending(rank_key(item.value)), order, item))
-        pending.sort(key=lambda entry: (_descending(entry[0]), entry[1]))
-        self._pending = pending
-        self._next = 0
+        heapify(self._pending)
         self._done: list[TurnOption] = []
 
     @property
     def valued(self) -> int:
         """How many options have their exact value (those read, and those valued to be
         sure of the order)."""
-        return self._count - (len(self._pending) - self._next)
+        return self._count - len(self._pending)
 
     def __len__(self) -> int:
         return self._count
@@ -645,14 +650,18 @@ class RankedOptions(Sequence[TurnOption]):
     def rank(self, n: int) -> None:
         """Rank (and value exactly) the first ``n`` options."""
         pending, ready = self._pending, self._ready
-        while len(self._done) < n and (ready or self._next < len(pending)):
-            while self._next < len(pending):
-                bound, order, item = pending[self._next]
-                if ready and (_descending(bound), order) > ready[0][:2]:
-                    break
+        while len(self._done) < n and (ready or pending):
+            while pending:
+                turned, order, fine, item = pending[0]
+                if ready and (turned, order) > ready[0][:2]:
+                    break  # the best valued option beats every bound left
+                heappop(pending)
+                if not fine:
+                    heappush(pending, (_descending(item.finer(self._search)), order, True,
+                                       item))
+                    continue
                 option = item.option(self._search)
                 heappush(ready, (_descending(rank_key(option.value)), order, option))
-                self._next += 1
             self._done.append(heappop(ready)[2])
 
     @overload
@@ -678,6 +687,7 @@ class RankedOptions(Sequence[TurnOption]):
             yield self[i]
 
 
+@cache
 def _descending(key: tuple[float, ...]) -> tuple[float, ...]:
     """A rank key turned so that smaller is better (for heaps and ascending sorts)."""
     return tuple(-x for x in key)
