@@ -29,7 +29,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.meeple_party.board import Board, counted
+from ...models.meeple_party.board import (
+    COOL,
+    DOG_ACTION,
+    FLIRT,
+    JERK,
+    PARTY_ANIMAL,
+    WALLFLOWER,
+    Board,
+    counted,
+)
 from ...models.meeple_party.cards import (
     CAP,
     CompiledClause,
@@ -38,6 +47,11 @@ from ...models.meeple_party.cards import (
 )
 from ...models.meeple_party.game import BITS, MAX_STRESS, ROOMMATE, Slot, laid_of
 from ...models.meeple_party.state import MeeplePartyState
+
+_TYPE_OF = tuple(p if p < 6 else p - 6 if p < 17 else p - 11 for p in range(22))
+"""The card type of each counted piece (see :func:`~..cards.room_types`)."""
+_PULLS = frozenset((FLIRT, PARTY_ANIMAL, COOL, DOG_ACTION))
+_PUSHES = frozenset((WALLFLOWER, JERK))
 
 Value = tuple[float, float, float, float, float]
 """(P(win), -P(loss), -E[stress added], E[photos], E[table score])."""
@@ -479,6 +493,8 @@ class Evaluator:
         self._others = [0] * len(self.other_photos) + [CAP] * len(self.other_disasters)
         """The other terms at their best for the table score: photos met, disasters not."""
         self.uppers_key: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._relevant = self._relevance()
+        self._present: dict[int, int] = {}
         self.uppers_key_by_stress: dict[tuple[int, ...], dict[object, tuple[float, ...]]] = {}
         self.slot_terms = {slot: i for i, slot in enumerate(self.slots)}
         self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
@@ -513,6 +529,66 @@ class Evaluator:
             return tuple(1 if content & mask else 0 for mask in self._roommate_masks)
         return tuple(1 if any(board[r] & mask for r in rooms) else 0
                      for mask in self._roommate_masks)
+
+    def _relevance(self) -> list[int]:
+        """Per piece, a bit mask of the rooms where moving it in or out can change a term of
+        :attr:`key_table` (or the Hot Tub's relief, or the Hot Tub count).  A card's cost in a
+        room reads only the counts of the meeple types its clause names (all types for
+        EXACTLY), so a piece of another type, or in a room the clause does not look at, changes
+        nothing it reads."""
+        rooms = self.setup.house.size
+        masks = [0] * 24
+        for clause, where in self.key_table.columns:
+            if clause.exactly:
+                types = set(range(11))
+            else:
+                types = {t for _, group in clause.subsets for t in group} | set(clause.absent)
+            bits = sum(1 << r for r in where if r < rooms)
+            for piece in range(22):
+                if _TYPE_OF[piece] in types:
+                    masks[piece] |= bits
+        relief = sum(1 << r for r in self.relief_rooms)
+        for piece in range(ROOMMATE, 22):
+            masks[piece] |= relief
+        if not self.party:
+            tubs = sum(1 << r for r in self.hot_tubs)
+            for piece in range(22):
+                masks[piece] |= tubs
+        return masks
+
+    def present(self, content: int) -> int:
+        """The union of :meth:`_relevance` masks of the pieces in a packed room."""
+        found = self._present.get(content)
+        if found is None:
+            found = 0
+            for piece in range(24):
+                if (content >> (BITS * piece)) & 7:
+                    found |= self._relevant[piece]
+            self._present[content] = found
+        return found
+
+    def quiet(self, moved: Board, piece: int, src: int, dst: int, kinds: Sequence[int],
+              house: Any) -> bool:
+        """Whether no outcome of a mingle move changes what :meth:`upper_key` reads: the mover
+        (from ``src`` to ``dst``, giving the board ``moved``) and every meeple its action (of
+        each of ``kinds``) could move are irrelevant where they leave and arrive."""
+        relevant = self._relevant
+        if relevant[piece] & ((1 << src) | (1 << dst)):
+            return False
+        present = self.present
+        for kind in kinds:
+            if kind in _PULLS:
+                sources = house.two_away[dst] if kind == PARTY_ANIMAL else house.adjacent[dst]
+                for room in sources:
+                    content = moved[room]
+                    if content and present(content) & ((1 << room) | (1 << dst)):
+                        return False
+            elif kind in _PUSHES:
+                targets = house.two_away[dst] if kind == JERK else house.adjacent[dst]
+                bits = (1 << dst) | sum(1 << r for r in targets)
+                if present(moved[dst]) & bits:
+                    return False
+        return True
 
     def checked_terms(self) -> tuple[int, ...]:
         """The disasters checked at the end of this turn (the active player's, the communal)."""
@@ -752,7 +828,10 @@ class Evaluator:
             for r in changed:
                 found = memo[r].get(board[r])
                 fresh.append(found if found is not None else vector(r, board[r]))
-            if simple:
+            if not fresh:
+                m = tuple(bounded(list(rest), exact, nothing,
+                                  lambda t, kind, ks: several(t, kind, ks, changed, fresh)))
+            elif simple:
                 m = tuple(map(min, rest, *fresh))
             else:
                 m = tuple(bounded(list(map(min, rest, *fresh)), exact, nothing,

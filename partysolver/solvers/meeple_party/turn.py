@@ -23,8 +23,19 @@ from heapq import heapify, heappop, heappush
 from typing import Any, NamedTuple, overload
 
 from ...models.meeple_party import effects as fx
-from ...models.meeple_party.board import UNIT, Board, MingleCode, add, mingle_boards
-from ...models.meeple_party.game import MAX_STRESS, WHITE, Dealt, Refresh, Slot
+from ...models.meeple_party.board import (
+    UNIT,
+    Board,
+    MingleCode,
+    acting_kind,
+    action_moves,
+    add,
+    mingle_boards,
+    mingle_moves,
+    stand_up,
+    stand_ups,
+)
+from ...models.meeple_party.game import CAT, MAX_STRESS, WHITE, Dealt, Refresh, Slot
 from ...models.meeple_party.state import (
     CLOCK,
     DRAW,
@@ -118,6 +129,8 @@ class TurnHint:
     """Distinct positions of the turn searched (the transposition table)."""
     seconds: float
     evaluator: Evaluator = field(repr=False)
+    search: TurnSearch | None = field(default=None, repr=False)
+    """The search behind the hint (its counts: ``seen``, ``ends``, ``table``)."""
 
     @property
     def best(self) -> TurnOption | None:
@@ -264,21 +277,56 @@ class TurnSearch:
         best_index = -1
         choice: MingleCode | None = None
         stress = state.stress
-        near = self.evaluator.terms.near(state.board)
+        evaluator = self.evaluator
+        near = evaluator.terms.near(state.board)
         keys = self.keys
         ends = self.ends
         seen = self.seen
-        upper = self.evaluator.upper
-        bound_key = self.evaluator.key_bounder(state.board, stress)
+        upper = evaluator.upper
+        bound_key = evaluator.key_bounder(state.board, stress)
         meter = self.meter
+        house = state.setup.house
         local: set[Board] = set()
         bounded: list[tuple[tuple[float, ...], int, MingleCode, Board, tuple[int, ...]]] = []
-        for index, (code, board) in enumerate(mingle_boards(state.board, state.setup.house)):
-            steps = code[4]
-            if steps is None and code[2] >= 0:
+        quiet: list[tuple[int, int, int, int, Board, tuple[int, ...]]] = []
+        """Moves that change nothing :meth:`Evaluator.upper_key` reads (bounded together)."""
+
+        def outcomes(first: int, piece: int, src: int, dst: int, moved: Board,
+                     kinds: tuple[int, ...]) -> Iterator[tuple[int, MingleCode, Board]]:
+            """A move's ends, numbered from ``first`` in the game's order (``kinds`` is the
+            acting kind, or the Cat's five; a stand-up is ``dst = -1``)."""
+            if dst < 0:
+                yield first, (piece, src, -1, -1, None), moved
+                return
+            index = first
+            for acting in kinds:
+                as_kind = acting if piece == CAT else -1
+                for raw, final in action_moves(moved, house, acting, dst, piece):
+                    yield index, (piece, src, dst, as_kind, raw), final
+                    index += 1
+
+        # 1. every end of a move that may change the active player's cards: bounded
+        number = 0
+        for piece, src, dst in mingle_moves(state.board, house):
+            first = number << 12  # ends are numbered (move, outcome), in the game's order
+            number += 1
+            rooms = list(state.board)
+            rooms[src] -= UNIT[piece]
+            rooms[dst] += UNIT[piece]
+            moved = tuple(rooms)
+            kind = acting_kind(piece)
+            if kind == -1:
+                code: MingleCode = (piece, src, dst, -1, None)
                 value = self.white_mingle(state, code)
                 key = rank_key(value)
-            else:
+                if best is None or key > best_key:
+                    best, best_key, best_index, choice = value, key, first, code
+                continue
+            kinds = tuple(range(5)) if kind == -2 else (kind,)
+            if evaluator.quiet(moved, piece, src, dst, kinds, house):
+                quiet.append((first, piece, src, dst, moved, kinds))
+                continue
+            for index, code, board in outcomes(first, piece, src, dst, moved, kinds):
                 if board in local:  # the same end, reached earlier: it ranks first
                     continue
                 local.add(board)
@@ -288,11 +336,7 @@ class TurnSearch:
                     if end_key not in seen:
                         seen.add(end_key)
                         meter.node()
-                    src, dst = code[1], code[2]
-                    if steps or dst < 0:
-                        changed = touched(code)
-                    else:
-                        changed = (src, dst) if src < dst else (dst, src)
+                    changed = touched(code)
                     # (bound, -index) sorts best first, ties in the game's order
                     bounded.append((bound_key(board, changed), -index, code, board, changed))
                     continue
@@ -301,27 +345,54 @@ class TurnSearch:
                 if cached is None:
                     cached = keys[id(value)] = rank_key(value)
                 key = cached
-            if best is None or key > best_key:
-                best, best_key, best_index, choice = value, key, index, code
-        bounded.sort(reverse=True)
-        for bound, negative, code, board, changed in bounded:
-            index = -negative
+                if best is None or key > best_key or (key == best_key and index < best_index):
+                    best, best_key, best_index, choice = value, key, index, code
+        for laid, room in stand_ups(state.board):
+            quiet.append((number << 12, laid, room, -1, stand_up(state.board, laid, room), ()))
+            number += 1
+
+        def beats(bound: tuple[float, ...], index: int) -> bool:
+            """Whether an end of this bound and number could be the answer."""
             if alpha is not None and bound <= alpha:
-                break
-            if best is not None and (bound < best_key
-                                     or (bound == best_key and index > best_index)):
-                break  # the rest are bounded by this one
-            if best is not None or alpha is not None:
-                bound = upper(board, stress, near, changed)
-                if alpha is not None and bound <= alpha:
-                    continue
-                if best is not None and (bound < best_key
-                                         or (bound == best_key and index > best_index)):
-                    continue
+                return False
+            return best is None or bound > best_key or (bound == best_key and index < best_index)
+
+        def take(index: int, code: MingleCode, board: Board, changed: tuple[int, ...]) -> None:
+            """Bound an end on every card, and value it if it still could be the answer."""
+            nonlocal best, best_key, best_index, choice
+            if (best is not None or alpha is not None) and \
+                    not beats(upper(board, stress, near, changed), index):
+                return
             value, _ = self.end(board, stress, near, code)
             key = rank_key(value)
             if best is None or key > best_key or (key == best_key and index < best_index):
                 best, best_key, best_index, choice = value, key, index, code
+
+        # 2. the bounded ends, best bound first, until no bound can be the answer
+        bounded.sort(reverse=True)
+        for bound, negative, code, board, changed in bounded:
+            if not beats(bound, -negative):
+                break  # the rest are bounded by this one
+            take(-negative, code, board, changed)
+        # 3. the quiet moves share the bound of the board before the mingle
+        if quiet:
+            shared = bound_key(state.board, ())
+            for first, piece, src, dst, moved, kinds in quiet:
+                if not beats(shared, first):
+                    break  # later moves have later numbers
+                for index, code, board in outcomes(first, piece, src, dst, moved, kinds):
+                    end_key = (board, stress)
+                    found = ends.get(end_key)
+                    if found is None:
+                        if end_key not in seen:
+                            seen.add(end_key)
+                            meter.node()
+                        take(index, code, board, touched(code))
+                        continue
+                    value = found[0]
+                    key = rank_key(value)
+                    if best is None or key > best_key or (key == best_key and index < best_index):
+                        best, best_key, best_index, choice = value, key, index, code
         if alpha is not None and (best is None or best_key <= alpha):
             return None
         assert best is not None and choice is not None
@@ -710,7 +781,7 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
         status = "unknown"
         options, value = [], None
     return TurnHint(state, options, value, status, len(search.seen), len(search.table),
-                    search.meter.elapsed, search.evaluator)
+                    search.meter.elapsed, search.evaluator, search)
 
 
 def best_action(state: MeeplePartyState, budget: Budget | None = None) -> Action:
