@@ -149,3 +149,75 @@ def test_a_stressed_out_party_loses_whatever_the_surprise_choice() -> None:
     fast, _ = TurnSearch(state).value(state)
     slow, _ = brute_force(state, "evaluator")
     assert rank_key(fast) == rank_key(slow)
+
+
+def plain_mingle(search: TurnSearch, root: MeeplePartyState) -> tuple[tuple[float, ...], object]:
+    """Every end of the mingle valued exactly, the first of the best kept (a plain scan)."""
+    from partysolver.models.meeple_party.state import mingle_action
+
+    best: tuple[float, ...] | None = None
+    choice = None
+    for code, board in mingle_boards(root.board, root.setup.house):
+        if code[4] is None and code[2] >= 0:
+            value = search.white_mingle(root, code)
+        else:
+            value, _ = search.evaluator.end(board, root.stress)
+        if best is None or rank_key(value) > best:
+            best, choice = rank_key(value), mingle_action(code)
+    assert best is not None
+    return best, choice
+
+
+def laid_and_white(seed: int) -> MeeplePartyState:
+    """A small position with laid-down meeples (stand-ups) and a white meeple on the board."""
+    state = random_small(seed, guests=7, players=1 + seed % 3, difficulty="hard")
+    board = list(state.board)
+    board[seed % len(board)] += 1 << 3 * WHITE
+    board[(seed + 3) % len(board)] += 1 << 3 * 6  # a laid-down Flirt
+    bag = list(state.bag)
+    bag[WHITE] -= 1
+    bag[0] -= 1
+    return replace(state, board=tuple(board), bag=tuple(bag))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_mingle_by_bounds_equals_a_plain_scan(seed: int) -> None:
+    """The pruned mingle finds the value and the move of a plain scan of every end (stand-ups
+    and white meeples included); with a threshold it answers exactly above it, else nothing."""
+    state = laid_and_white(seed)
+    for root in mingle_roots(state, 4):
+        search = TurnSearch(root)
+        best, choice = plain_mingle(search, root)
+        result = TurnSearch(root)._mingle(root)
+        assert (rank_key(result[0]), result[1]) == (best, choice)
+        for shift in (-0.5, 0.0, 0.5):
+            alpha = best[:4] + (best[4] + shift,)
+            cut = TurnSearch(root)._mingle(root, alpha)
+            if best > alpha:
+                assert cut is not None and (rank_key(cut[0]), cut[1]) == (best, choice)
+            else:
+                assert cut is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mingle_groups_list_the_mingles_of_the_game_in_order(seed: int) -> None:
+    from partysolver.solvers.meeple_party.turn import mingle_groups, move_outcomes
+
+    state = laid_and_white(seed)
+    for root in mingle_roots(state, 3):
+        house = root.setup.house
+        listed = []
+        numbers = []
+        for first, piece, src, dst, moved, kinds in mingle_groups(root.board, house):
+            if not kinds and dst >= 0:
+                listed.append(((piece, src, dst, -1, None), moved))
+                numbers.append(first)
+                continue
+            for index, code, board in move_outcomes(house, first, piece, src, dst, moved,
+                                                    kinds):
+                listed.append((code, board))
+                numbers.append(index)
+        assert listed == list(mingle_boards(root.board, house))
+        assert numbers == sorted(set(numbers))
+        assert any(code[2] < 0 for code, _ in listed)  # a stand-up
+        assert any(code[4] is None and code[2] >= 0 for code, _ in listed)  # a white meeple

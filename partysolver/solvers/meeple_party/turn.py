@@ -30,7 +30,6 @@ from ...models.meeple_party.board import (
     acting_kind,
     action_moves,
     add,
-    mingle_boards,
     mingle_moves,
     stand_up,
     stand_ups,
@@ -71,6 +70,45 @@ def touched(code: MingleCode) -> tuple[int, ...]:
             rooms.add(a)
             rooms.add(b)
     return tuple(sorted(rooms))
+
+
+Group = tuple[int, int, int, int, Board, tuple[int, ...]]
+"""A mingle move: ``(first, piece, src, dst, moved, kinds)``: the number of its first end, the
+piece moved from ``src`` to ``dst`` giving the board ``moved``, and the kinds of action it
+carries out (the Cat's five; ``()`` for a white meeple, whose surprise follows).  A stand-up
+is ``(first, laid piece, room, -1, board after, ())``."""
+
+
+def mingle_groups(board: Board, house: Any) -> Iterator[Group]:
+    """Every mingle move, then every stand-up, in the order of :func:`mingle_boards`; ends
+    are numbered ``(move << 12) + outcome``, so numbers follow that order."""
+    number = 0
+    for piece, src, dst in mingle_moves(board, house):
+        rooms = list(board)
+        rooms[src] -= UNIT[piece]
+        rooms[dst] += UNIT[piece]
+        kind = acting_kind(piece)
+        kinds = () if kind == -1 else tuple(range(5)) if kind == -2 else (kind,)
+        yield number << 12, piece, src, dst, tuple(rooms), kinds
+        number += 1
+    for laid, room in stand_ups(board):
+        yield number << 12, laid, room, -1, stand_up(board, laid, room), ()
+        number += 1
+
+
+def move_outcomes(house: Any, first: int, piece: int, src: int, dst: int, moved: Board,
+                  kinds: tuple[int, ...]) -> Iterator[tuple[int, MingleCode, Board]]:
+    """A move's ends (not a white meeple's), numbered from ``first`` in the game's order, as
+    :func:`mingle_boards` codes and boards."""
+    if dst < 0:
+        yield first, (piece, src, -1, -1, None), moved
+        return
+    index = first
+    for acting in kinds:
+        as_kind = acting if piece == CAT else -1
+        for raw, final in action_moves(moved, house, acting, dst, piece):
+            yield index, (piece, src, dst, as_kind, raw), final
+            index += 1
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
@@ -160,13 +198,13 @@ class TurnSearch:
         self.keys: dict[int, tuple[float, ...]] = {}
         """Rank keys of end values by the value's identity (the ends memo keeps them alive)."""
         self.seen: set[tuple[Board, tuple[int, ...]]] = set()
+        """Every distinct end examined: valued exactly (``ends``) or only bounded."""
         self.below: dict[Hashable, tuple[float, ...]] = {}
         """Mingles searched only far enough to know that they rank at most this."""
         self.counted: set[Hashable] = set()
         """Positions counted as nodes without a value in the table (see :meth:`_beats`)."""
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
-        """Every distinct end examined: valued exactly (``ends``) or only bounded."""
 
     # -- values -------------------------------------------------------------------------------
 
@@ -291,42 +329,19 @@ class TurnSearch:
         quiet: list[tuple[int, int, int, int, Board, tuple[int, ...]]] = []
         """Moves that change nothing :meth:`Evaluator.upper_key` reads (bounded together)."""
 
-        def outcomes(first: int, piece: int, src: int, dst: int, moved: Board,
-                     kinds: tuple[int, ...]) -> Iterator[tuple[int, MingleCode, Board]]:
-            """A move's ends, numbered from ``first`` in the game's order (``kinds`` is the
-            acting kind, or the Cat's five; a stand-up is ``dst = -1``)."""
-            if dst < 0:
-                yield first, (piece, src, -1, -1, None), moved
-                return
-            index = first
-            for acting in kinds:
-                as_kind = acting if piece == CAT else -1
-                for raw, final in action_moves(moved, house, acting, dst, piece):
-                    yield index, (piece, src, dst, as_kind, raw), final
-                    index += 1
-
         # 1. every end of a move that may change the active player's cards: bounded
-        number = 0
-        for piece, src, dst in mingle_moves(state.board, house):
-            first = number << 12  # ends are numbered (move, outcome), in the game's order
-            number += 1
-            rooms = list(state.board)
-            rooms[src] -= UNIT[piece]
-            rooms[dst] += UNIT[piece]
-            moved = tuple(rooms)
-            kind = acting_kind(piece)
-            if kind == -1:
+        for first, piece, src, dst, moved, kinds in mingle_groups(state.board, house):
+            if not kinds and dst >= 0:  # a white meeple: its surprise is searched exactly
                 code: MingleCode = (piece, src, dst, -1, None)
                 value = self.white_mingle(state, code)
                 key = rank_key(value)
                 if best is None or key > best_key:
                     best, best_key, best_index, choice = value, key, first, code
                 continue
-            kinds = tuple(range(5)) if kind == -2 else (kind,)
-            if evaluator.quiet(moved, piece, src, dst, kinds, house):
+            if dst < 0 or evaluator.quiet(moved, piece, src, dst, kinds, house):
                 quiet.append((first, piece, src, dst, moved, kinds))
                 continue
-            for index, code, board in outcomes(first, piece, src, dst, moved, kinds):
+            for index, code, board in move_outcomes(house, first, piece, src, dst, moved, kinds):
                 if board in local:  # the same end, reached earlier: it ranks first
                     continue
                 local.add(board)
@@ -347,9 +362,6 @@ class TurnSearch:
                 key = cached
                 if best is None or key > best_key or (key == best_key and index < best_index):
                     best, best_key, best_index, choice = value, key, index, code
-        for laid, room in stand_ups(state.board):
-            quiet.append((number << 12, laid, room, -1, stand_up(state.board, laid, room), ()))
-            number += 1
 
         def beats(bound: tuple[float, ...], index: int) -> bool:
             """Whether an end of this bound and number could be the answer."""
@@ -380,7 +392,7 @@ class TurnSearch:
             for first, piece, src, dst, moved, kinds in quiet:
                 if not beats(shared, first):
                     break  # later moves have later numbers
-                for index, code, board in outcomes(first, piece, src, dst, moved, kinds):
+                for index, code, board in move_outcomes(house, first, piece, src, dst, moved, kinds):
                     end_key = (board, stress)
                     found = ends.get(end_key)
                     if found is None:
@@ -628,26 +640,33 @@ class TurnSearch:
             stress = state.stress
             near = self.evaluator.terms.near(state.board)
             bound_key = self.evaluator.key_bounder(state.board, stress)
-            for code, board in mingle_boards(state.board, state.setup.house):
-                if code[4] is None and code[2] >= 0:
+            shared = bound_key(state.board, ())
+            house = state.setup.house
+            for first, piece, src, dst, moved, kinds in mingle_groups(state.board, house):
+                if not kinds and dst >= 0:
+                    code: MingleCode = (piece, src, dst, -1, None)
                     child = state.apply(mingle_action(code))
                     value = self.white_mingle(state, code)
-                    self._add(found, TurnOption(plan, code, value, child.key(), board, stress,
+                    self._add(found, TurnOption(plan, code, value, child.key(), moved, stress,
                                                 certain=False))
                     continue
-                key = (board, stress)
-                if key in found:
-                    continue
-                known = self.ends.get(key)
-                if known is not None:
-                    found[key] = TurnOption(plan, code, known[0], key, board, stress, known[1])
-                    continue
-                if key not in self.seen:
-                    self.seen.add(key)
-                    self.meter.node()
-                changed = touched(code)
-                found[key] = Pending(bound_key(board, changed), plan, code, board, stress, near,
-                                     changed)
+                quiet = dst < 0 or self.evaluator.quiet(moved, piece, src, dst, kinds, house)
+                for _, code, board in move_outcomes(house, first, piece, src, dst, moved, kinds):
+                    key = (board, stress)
+                    if key in found:
+                        continue
+                    known = self.ends.get(key)
+                    if known is not None:
+                        found[key] = TurnOption(plan, code, known[0], key, board, stress,
+                                                known[1])
+                        continue
+                    if key not in self.seen:
+                        self.seen.add(key)
+                        self.meter.node()
+                    changed = touched(code)
+                    # a quiet move's ends share the bound of the board before the mingle
+                    bound = shared if quiet else bound_key(board, changed)
+                    found[key] = Pending(bound, plan, code, board, stress, near, changed)
             return
         for action, child in state.children():
             self._collect(child, plan + (action,), found)
