@@ -61,6 +61,15 @@ def choices(effect: Effect, house: House, board: Board, active: int) -> list[Cho
     return list(unique.values()) or [(Pick(), board, ())]
 
 
+def first_choice(effect: Effect, house: House, board: Board, active: int) -> Choice:
+    """The first of :func:`choices`, without listing the others."""
+    found = _moves(effect, house, board, active) if effect.do in ("move", "conga") \
+        else _picks(effect, house, board, active)
+    for choice in found:
+        return choice
+    return Pick(), board, ()
+
+
 def _move_all(board: Board, pieces: Sequence[int], src: int, dst: int) -> Board:
     rooms = list(board)
     here = rooms[src]

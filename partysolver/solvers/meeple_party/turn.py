@@ -501,10 +501,17 @@ class TurnSearch:
                         break
                 if value is not None:
                     break
-            options = fx.choices(effect, setup.house, board, state.active_personality)
-            if len(options) > 1 and all(e.do == "stress" for e in rest):
-                value = self._last_choice(state, card, index, options, stress, bag, white,
-                                          surprise.stays)
+            last = all(e.do == "stress" for e in rest)
+            if last and effect.do in ("lay_down", "stand_up"):
+                # laid-down meeples count for cards as standing ones do, and stay in their
+                # room: every choice ends this turn alike, so the first is as good as any
+                options = [fx.first_choice(effect, setup.house, board,
+                                           state.active_personality)]
+            else:
+                options = fx.choices(effect, setup.house, board, state.active_personality)
+            if len(options) > 1 and last:
+                value = self._last_choice(state, card, index, board, options, stress, bag,
+                                          white, surprise.stays)
                 break
             if len(options) > 1:
                 best = None
@@ -523,28 +530,35 @@ class TurnSearch:
         self.table[key] = (value, None)
         return value
 
-    def _last_choice(self, state: MeeplePartyState, card: int, index: int,
+    def _last_choice(self, state: MeeplePartyState, card: int, index: int, board: Board,
                      options: list[fx.Choice], stress: tuple[int, ...], bag: tuple[int, ...],
                      white: int, stays: bool) -> Value:
         """The best choice of a surprise's last choosing effect (only stress effects follow,
         which choose nothing), by branch and bound as in :meth:`_mingle`: each choice's end
         gets an upper bound, then ends are valued exactly best bound first.  Node counts are
-        those of the plain recursion (one per new choice, one per new end)."""
+        those of the plain recursion (one per new choice, one per new end).
+
+        Removing only meeples that no clause of the active player's cards looks at (by type
+        and room) leaves :meth:`Evaluator.upper_key` as it is on ``board``: those choices share
+        that bound and are bounded one by one only when it could beat the best."""
         setup = state.setup
         effects = setup.cards.surprises[card].effects
         rest = effects[index + 1:]
+        removes = effects[index].do == "remove"
+        relevant = self.evaluator._relevant
+        quiet: list[tuple[int, Board, tuple[int, ...], tuple[int, ...]]] = []
         best: Value | None = None
         best_key: tuple[float, ...] = ()
         best_index = -1
         bounded: list[tuple[tuple[float, ...], int, Board, tuple[int, ...], tuple[int, ...]]] \
             = []
         upper, upper_key = self.evaluator.upper, self.evaluator.upper_key
-        base = options[0][1]
+        base = board
         before = add(base, WHITE, white) if stays else base
         near = self.evaluator.terms.near(before)
         near_key = self.evaluator.key_table.near(before)
         rooms = range(len(base))
-        for i, (_, after, back) in enumerate(options):
+        for i, (pick, after, back) in enumerate(options):
             step_key = ("effect", card, index + 1, after, stress,
                         bag_with(bag, back, setup.ordered), 0, white)
             if step_key not in self.steps and step_key not in self.table:
@@ -566,6 +580,9 @@ class TurnSearch:
                         self.seen.add(end_key)
                         self.meter.node()
                     changed = tuple(r for r in rooms if after[r] != base[r])
+                    if removes and not any(relevant[p] & (1 << r) for r, p in pick.meeples):
+                        quiet.append((i, final, final_stress, changed))
+                        continue
                     bounded.append((upper_key(final, final_stress, near_key, changed), i, final,
                                     final_stress, changed))
                     continue
@@ -578,6 +595,21 @@ class TurnSearch:
             if best is not None and (bound < best_key or (bound == best_key and i > best_index)):
                 break
             if best is not None:
+                bound = upper(final, final_stress, near, changed)
+                if bound < best_key or (bound == best_key and i > best_index):
+                    continue
+            value, _ = self.end(final, final_stress)
+            key = rank_key(value)
+            if best is None or key > best_key or (key == best_key and i < best_index):
+                best, best_key, best_index = value, key, i
+        shared: dict[tuple[int, ...], tuple[float, ...]] = {}
+        for i, final, final_stress, changed in quiet:
+            if final_stress not in shared:
+                shared[final_stress] = upper_key(before, final_stress, near_key, ())
+            bound = shared[final_stress]
+            if best is not None:
+                if bound < best_key or (bound == best_key and i > best_index):
+                    continue
                 bound = upper(final, final_stress, near, changed)
                 if bound < best_key or (bound == best_key and i > best_index):
                     continue
