@@ -16,7 +16,7 @@ the best option it searched exactly.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from heapq import heapify, heappop, heappush
@@ -203,6 +203,7 @@ class TurnSearch:
         """Mingles searched only far enough to know that they rank at most this."""
         self.counted: set[Hashable] = set()
         """Positions counted as nodes without a value in the table (see :meth:`_beats`)."""
+        self._ceilings: dict[int, Value] = {}
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
 
@@ -327,16 +328,13 @@ class TurnSearch:
         local: set[Board] = set()
         bounded: list[tuple[tuple[float, ...], int, MingleCode, Board, tuple[int, ...]]] = []
         quiet: list[tuple[int, int, int, int, Board, tuple[int, ...]]] = []
+        whites: list[tuple[int, MingleCode]] = []
         """Moves that change nothing :meth:`Evaluator.upper_key` reads (bounded together)."""
 
         # 1. every end of a move that may change the active player's cards: bounded
         for first, piece, src, dst, moved, kinds in mingle_groups(state.board, house):
-            if not kinds and dst >= 0:  # a white meeple: its surprise is searched exactly
-                code: MingleCode = (piece, src, dst, -1, None)
-                value = self.white_mingle(state, code)
-                key = rank_key(value)
-                if best is None or key > best_key:
-                    best, best_key, best_index, choice = value, key, first, code
+            if not kinds and dst >= 0:  # a white meeple: its surprise comes last (step 4)
+                whites.append((first, (piece, src, dst, -1, None)))
                 continue
             if dst < 0 or evaluator.quiet(moved, piece, src, dst, kinds, house):
                 quiet.append((first, piece, src, dst, moved, kinds))
@@ -405,6 +403,17 @@ class TurnSearch:
                     key = rank_key(value)
                     if best is None or key > best_key or (key == best_key and index < best_index):
                         best, best_key, best_index, choice = value, key, index, code
+        # 4. a white meeple's surprise, card by card, while it could still be the answer
+        for first, code in whites:
+            def could(bound: tuple[float, ...], at: int = first) -> bool:
+                return beats(bound, at)
+
+            white = self.white_mingle(state, code, could)
+            if white is None:
+                continue
+            key = rank_key(white)
+            if best is None or key > best_key or (key == best_key and first < best_index):
+                best, best_key, best_index, choice = white, key, first, code
         if alpha is not None and (best is None or best_key <= alpha):
             return None
         assert best is not None and choice is not None
@@ -412,11 +421,24 @@ class TurnSearch:
 
     # -- a mingled white meeple's surprise, on packed boards ------------------------------------
 
-    def white_mingle(self, state: MeeplePartyState, code: MingleCode) -> Value:
+    @overload
+    def white_mingle(self, state: MeeplePartyState, code: MingleCode) -> Value: ...
+
+    @overload
+    def white_mingle(self, state: MeeplePartyState, code: MingleCode,
+                     beats: Callable[[tuple[float, ...]], bool]) -> Value | None: ...
+
+    def white_mingle(self, state: MeeplePartyState, code: MingleCode,
+                     beats: Callable[[tuple[float, ...]], bool] | None = None
+                     ) -> Value | None:
         """The value of mingling a white meeple: the surprise card is a chance node over the
         deck, its effects run on packed boards exactly as the rules engine runs them (the
         white meeple leaves the board while its card is resolved), and the turn ends on the
-        resulting board (the refresh is next)."""
+        resulting board (the refresh is next).
+
+        With ``beats`` (whether a value ranked this high could be the answer), the cards are
+        valued one by one and the search stops with ``None`` as soon as the cards valued, with
+        every other card at its ceiling (:meth:`_card_ceiling`), provably cannot beat it."""
         _, src, dst, _, _ = code
         rooms = list(state.board)
         rooms[src] -= UNIT[WHITE]
@@ -425,9 +447,23 @@ class TurnSearch:
         found = self.table.get(key)
         if found is not None:
             return found[0]
-        self.meter.node()
+        if key not in self.counted:
+            self.counted.add(key)
+            self.meter.node()
+        outcomes = deck_outcomes("surprise", state.surprise_deck, state.setup.ordered)
+        after: list[list[float]] = []
+        if beats is not None:
+            # after[i]: the ceilings of cards i+1... weighted by their probabilities
+            total = [0.0] * 5
+            for outcome, p in reversed(outcomes):
+                after.append(total[:])
+                assert isinstance(outcome, Dealt)
+                ceiling = self._card_ceiling(state, outcome.card)
+                total = [t + float(p) * c for t, c in zip(total, ceiling, strict=True)]
+            after.reverse()
         parts = []
-        for outcome, p in deck_outcomes("surprise", state.surprise_deck, state.setup.ordered):
+        done = [0.0] * 5
+        for i, (outcome, p) in enumerate(outcomes):
             assert isinstance(outcome, Dealt)
             if outcome.card < 0:
                 value = self._surprise_end(board, state.stress, dst, False)
@@ -435,9 +471,43 @@ class TurnSearch:
                 value = self._effects(state, outcome.card, 0, board, state.stress, state.bag, 0,
                                       dst)
             parts.append((float(p), value))
+            if beats is not None:
+                done = [d + float(p) * v for d, v in zip(done, value, strict=True)]
+                bound = tuple(d + a + 1e-9 for d, a in zip(done, after[i], strict=True))
+                if not beats(rank_key(bound)):  # type: ignore[arg-type]
+                    return None
         value = mean(parts)
         self.table[key] = (value, None)
         return value
+
+    def _card_ceiling(self, state: MeeplePartyState, card: int) -> Value:
+        """A value no end of the turn reaches after the surprise ``card`` (``-1``: none) in
+        any component: the win if the active player's photos could win, no loss, the most
+        stress any relief could take away (the Hot Tub, the photo bonus, the card's own
+        relief; never more than the roommates have), every own photo, a table score of 0."""
+        found = self._ceilings.get(card)
+        if found is not None:
+            return found
+        evaluator = self.evaluator
+        setup = state.setup
+        n = setup.num_players
+        relief = (n if evaluator.relief_rooms else 0) + \
+            (1 if evaluator.party and len(evaluator.own_photos) == 2 else 0)
+        if card >= 0:
+            seats = {"active": 1, "next": 1, "others": n - 1}
+            for effect in setup.cards.surprises[card].effects:
+                if effect.do == "stress" and effect.amount < 0:
+                    relief += -effect.amount * seats.get(effect.who, n)
+        stress = float(min(evaluator.sum0, relief))
+        if evaluator.party:
+            photos = float(len(evaluator.own_photos))
+            win = 1.0 if evaluator.taken0 + len(evaluator.own_photos) >= evaluator.target else 0.0
+        else:
+            photos, win = 1e6, 0.0
+        found = (photos, win, 0.0, stress, 0.0) if self.photos_first else \
+            (win, 0.0, stress, photos, 0.0)
+        self._ceilings[card] = found
+        return found
 
     def _effects(self, state: MeeplePartyState, card: int, index: int, board: Board,
                  stress: tuple[int, ...], bag: tuple[int, ...], adding: int, white: int
