@@ -21,7 +21,6 @@ from partysolver.models.meeple_party.state import MINGLE, MeeplePartyState
 from partysolver.solvers.meeple_party.brute import brute_force
 from partysolver.solvers.meeple_party.evaluate import Evaluator, rank_key
 from partysolver.solvers.meeple_party.turn import (
-    Pending,
     TurnOption,
     TurnSearch,
     touched,
@@ -84,7 +83,7 @@ def plain_ranking(state: MeeplePartyState) -> list[TurnOption]:
     search = TurnSearch(state)
     found: dict = {}
     search._collect(state, (), found)
-    options = [item.option(search) if isinstance(item, Pending) else item
+    options = [item if isinstance(item, TurnOption) else item.option(search)
                for item in found.values()]
     return sorted(options, key=lambda o: rank_key(o.value), reverse=True)
 
@@ -104,6 +103,19 @@ def test_the_lazy_ranking_is_the_plain_ranking(case: int) -> None:
     assert [(o.plan, rank_key(o.value)) for o in everything] == \
         [(o.plan, rank_key(o.value)) for o in plain]
     assert rank_key(everything[0].value) == rank_key(TurnSearch(state).value(state)[0])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_lazy_ranking_with_white_meeples_is_the_plain_ranking(seed: int) -> None:
+    state = laid_and_white(seed)
+    plain = plain_ranking(state)
+    assert any(not o.certain and o.code is not None for o in plain)  # a white meeple's
+    everything = list(turn_hint(state, top=2).options)
+    assert [(o.plan, rank_key(o.value)) for o in everything] == \
+        [(o.plan, rank_key(o.value)) for o in plain]
+    lazy = turn_hint(state, top=4).options[:4]
+    assert [(o.plan, rank_key(o.value)) for o in lazy] == \
+        [(o.plan, rank_key(o.value)) for o in plain[:4]]
 
 
 def test_the_lazy_ranking_values_few_options_for_the_top_five() -> None:

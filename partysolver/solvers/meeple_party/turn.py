@@ -480,6 +480,16 @@ class TurnSearch:
         self.table[key] = (value, None)
         return value
 
+    def white_ceiling(self, state: MeeplePartyState) -> tuple[float, ...]:
+        """A bound on any white meeple's mingle from ``state``: the cards' ceilings, averaged
+        over the surprise deck."""
+        outcomes = deck_outcomes("surprise", state.surprise_deck, state.setup.ordered)
+        parts = []
+        for outcome, p in outcomes:
+            assert isinstance(outcome, Dealt)
+            parts.append((float(p), self._card_ceiling(state, outcome.card)))
+        return rank_key(tuple(x + 1e-9 for x in mean(parts)))  # type: ignore[arg-type]
+
     def _card_ceiling(self, state: MeeplePartyState, card: int) -> Value:
         """A value no end of the turn reaches after the surprise ``card`` (``-1``: none) in
         any component: the win if the active player's photos could win, no loss, the most
@@ -712,12 +722,12 @@ class TurnSearch:
         A mingle's end is first only bounded (:meth:`Evaluator.upper`); the ranking values
         options exactly as they are read, best bound first, so the first ``k`` read are the
         exact top ``k`` (see :class:`RankedOptions`)."""
-        found: dict[Hashable, TurnOption | Pending] = {}
+        found: dict[Hashable, TurnOption | Pending | PendingWhite] = {}
         self._collect(self.root, (), found)
         return RankedOptions(self, list(found.values()))
 
     def _collect(self, state: MeeplePartyState, plan: tuple[Action, ...],
-                 found: dict[Hashable, TurnOption | Pending]) -> None:
+                 found: dict[Hashable, TurnOption | Pending | PendingWhite]) -> None:
         phase = state.phase
         if phase == OVER or state.current_player() == CHANCE or not in_turn(state, self.root):
             value, _ = self.value(state)
@@ -747,10 +757,10 @@ class TurnSearch:
             for first, piece, src, dst, moved, kinds in mingle_groups(state.board, house):
                 if not kinds and dst >= 0:
                     code: MingleCode = (piece, src, dst, -1, None)
-                    child = state.apply(mingle_action(code))
-                    value = self.white_mingle(state, code)
-                    self._add(found, TurnOption(plan, code, value, child.key(), moved, stress,
-                                                certain=False))
+                    outcome = state.apply(mingle_action(code)).key()
+                    if outcome not in found:
+                        found[outcome] = PendingWhite(self.white_ceiling(state), plan, code,
+                                                      moved, stress, state, outcome)
                     continue
                 quiet = dst < 0 or self.evaluator.quiet(moved, piece, src, dst, kinds, house)
                 for _, code, board in move_outcomes(house, first, piece, src, dst, moved, kinds):
@@ -780,7 +790,8 @@ class TurnSearch:
         return self.evaluator.refresh_slot_value(state.board, state.stress, slot)
 
     @staticmethod
-    def _add(found: dict[Hashable, TurnOption | Pending], option: TurnOption) -> None:
+    def _add(found: dict[Hashable, TurnOption | Pending | PendingWhite],
+             option: TurnOption) -> None:
         if option.outcome not in found:
             found[option.outcome] = option
 
@@ -807,6 +818,27 @@ class Pending(NamedTuple):
         return TurnOption(self.prefix, self.code, value, key, self.board, self.stress, slot)
 
 
+class PendingWhite(NamedTuple):
+    """A white meeple's mingle at the root, bounded but not yet valued exactly."""
+
+    bound: tuple[float, ...]
+    """No value of this mingle ranks above it (:meth:`TurnSearch.white_ceiling`)."""
+    prefix: tuple[Action, ...]
+    code: MingleCode
+    board: Board
+    stress: tuple[int, ...]
+    state: MeeplePartyState
+    outcome: Hashable
+
+    def finer(self, search: TurnSearch) -> tuple[float, ...]:
+        return self.bound
+
+    def option(self, search: TurnSearch) -> TurnOption:
+        value = search.white_mingle(self.state, self.code)
+        return TurnOption(self.prefix, self.code, value, self.outcome, self.board, self.stress,
+                          certain=False)
+
+
 class RankedOptions(Sequence[TurnOption]):
     """The root's options, best first, valued exactly as they are read.
 
@@ -816,17 +848,18 @@ class RankedOptions(Sequence[TurnOption]):
     exactly the top ``k`` of the plain ranking, and an option never read is no better than the
     last one read.  ``len()`` counts every distinct option; reading them all values them all."""
 
-    def __init__(self, search: TurnSearch, items: list[TurnOption | Pending]) -> None:
+    def __init__(self, search: TurnSearch,
+                 items: list[TurnOption | Pending | PendingWhite]) -> None:
         self._search = search
         self._count = len(items)
         self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
-        self._pending: list[tuple[tuple[float, ...], int, bool, Pending]] = []
+        self._pending: list[tuple[tuple[float, ...], int, bool, Pending | PendingWhite]] = []
         """A heap of bounded options: (the bound turned, order, bound on every card?, it)."""
         for order, item in enumerate(items):
-            if isinstance(item, Pending):
-                self._pending.append((_descending(item.bound), order, False, item))
-            else:
+            if isinstance(item, TurnOption):
                 heappush(self._ready, (_descending(rank_key(item.value)), order, item))
+            else:
+                self._pending.append((_descending(item.bound), order, False, item))
         heapify(self._pending)
         self._done: list[TurnOption] = []
 
