@@ -20,7 +20,7 @@ from partysolver.solvers.budget import Budget
 from partysolver.solvers.party_time.belief import BeliefSearch, rank_root
 from partysolver.solvers.party_time.brute import EnumerationSearch
 from partysolver.solvers.party_time.hint import HintPolicy, RankedPlay, hint
-from partysolver.solvers.party_time.montecarlo import estimate
+from partysolver.solvers.party_time.montecarlo import compare_long_run, estimate, play_to_end
 from partysolver.solvers.party_time.policies import GreedyPolicy, number_choice
 
 EXAMPLES = Path(__file__).parents[2] / "partysolver" / "puzzles" / "party-time" / "examples"
@@ -239,3 +239,25 @@ def test_hint_policy_plays_a_legal_move() -> None:
     while state.current_player() == CHANCE:
         state = state.apply(sample_chance(state, rng))
     assert HintPolicy()(state, rng) in state.legal_actions()
+
+
+def test_long_run_comparison_is_paired() -> None:
+    """A play against itself differs by exactly nothing: both see the same deal and stream."""
+    view = view_of(bottle=10, hands={"Ann": ["1", "4", "5"]}, played={"2": 1})
+    same = compare_long_run(view, Play(Card.FOUR), Play(Card.FOUR), 40, random.Random(3))
+    assert same.samples == 40
+    assert same.difference == 0.0
+    assert same.interval.low == same.interval.high == 0.0
+
+
+def test_long_run_comparison_counts_the_strip_lost_now() -> None:
+    """Ann has one strip left, four squares before the star: the 5 crosses and ends the game
+    with her last strip, while the 4 stops on the star and Ben must cross it (he holds only
+    number cards), which ends the game without costing Ann anything."""
+    view = view_of(bottle=20, hands={"Ann": ["1", "4", "5"]}, played={"2": 1},
+                   strips={"Ann": 1, "Ben": 1},
+                   rules={"deck": {"1": 8, "2": 8, "3": 8, "4": 8, "5": 8}})
+    crossing = compare_long_run(view, Play(Card.FIVE), Play(Card.FOUR), 30, random.Random(5))
+    assert crossing.difference == 1.0
+    assert play_to_end(view.sample(random.Random(1)).apply(Play(Card.FOUR)), 0,
+                       random.Random(2)) == 0
