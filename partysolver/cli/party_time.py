@@ -14,7 +14,7 @@ from ..models.party_time.position import Position, describe_position, rules_prob
 from ..models.party_time.render import render_svg
 from ..models.party_time.state import CARRY_OUT, PLAY, PartyTimeState
 from ..solvers.budget import Budget
-from ..solvers.party_time.hint import Hint, HintPolicy, hint
+from ..solvers.party_time.hint import TOLERANCE, Hint, HintPolicy, hint
 from ..solvers.party_time.policies import GreedyPolicy
 from ..solvers.simulate import RandomPolicy, rate_of, simulate
 from ..solvers.stats import mean_interval, wilson_interval
@@ -85,7 +85,8 @@ class PartyTimeCommands(GameCommands):
         data: dict[str, Any] = {
             "game": INFO.key, "player": me, "status": found.status, "depth": found.depth,
             "asked_depth": found.asked, "value": "expected strips you lose until your turn at the "
-            "horizon and on its play (lower is better)", "moves": rows, "usage": found.usage,
+            "horizon and on its play (lower is better)", "tolerance": TOLERANCE,
+            "moves": rows, "usage": found.usage,
             "truncated_chains": found.truncated}
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
@@ -93,6 +94,12 @@ class PartyTimeCommands(GameCommands):
                 f"{horizon} ({found.usage.get('nodes', 0):,} views"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
                 + "; opponents play greedy)"]
+        safest = min(found.moves, key=lambda m: m.value, default=None)
+        if moves and safest is not None and moves[0].value > safest.value + 1e-9:
+            head.append(f"{moves[0].play} is within {TOLERANCE:g} strips of the safest play "
+                        f"({safest.play}, {safest.value:.3f}) and leaves more for later: among "
+                        "near-equal plays the hint keeps tokens first, then plays the big "
+                        "cards and keeps the special ones (docs/solvers.md)")
         if found.status != "optimal":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))

@@ -4,8 +4,8 @@
 counts, opponents playing greedy) from one player's view and ranks every play (card × tokens
 returned) by its value: the expected strips I lose before my turn at the horizon (``depth``
 = 1: my next turn) plus the chance that my hand is then stuck (no safe play).  Plays within
-:data:`TOLERANCE` of the best are ordered by special cards kept, tokens kept, small number
-cards kept, and the strips the others are expected to lose (more is better for me).  For each
+:data:`TOLERANCE` of the best are ordered by the habits of :func:`~.policies.habit_key` (tokens
+kept above all), then by the strips the others are expected to lose (more is better for me).  For each
 play it also reports the probability that I lose a strip before my next turn, and the reason
 in words.
 """
@@ -28,7 +28,7 @@ from ...models.party_time.state import (
 from ...models.protocol import State
 from ..budget import Budget, BudgetExhausted, Status
 from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
-from .policies import GreedyPolicy, greedy_order, number_choice
+from .policies import HabitPolicy, habit_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,33 +108,28 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> H
     return Hint(view, reached, depth, status, found, meter.usage(), truncated)
 
 
-TOLERANCE = 0.01
+TOLERANCE = 0.2
 """Plays whose values differ by at most this many strips count as equally safe: among them the
-ranking follows greedy's order (:mod:`.policies`: a safe number card returning the fewest
-tokens, the best square, the longest move, keeping the special cards for later), whose habits
-are worth something beyond the horizon, then the greater loss for the others.  So the hint
-departs from greedy only where the search sees a clear gain."""
+ranking follows :func:`~.policies.habit_key` (tokens kept above all, then the big cards played
+while they are safe, special cards kept unless a number card would cost two tokens), then the
+greater loss for the others.  The one-turn horizon cannot see what a play leaves for later;
+the habits can, and measured over whole games (``benchmarks/party_time.py``, part 3) a
+departure from them for a smaller gain costs more strips later than it saves now."""
 
 
 def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]:
-    """Best first: the plays within :data:`TOLERANCE` of the least value, by the tie-breaks;
-    then the others by value.  Equal plays keep the engine's move order (the sort is stable)."""
+    """Best first: the plays within :data:`TOLERANCE` of the least value, by the habits; then
+    the others by value.  Equal plays keep the engine's move order (the sort is stable)."""
     if not moves:
         return ()
     least = min(move.value for move in moves)
-    me = view.player
-    order = greedy_order(view.rules, view.bottle, view.tokens[me])
-    if view.phase == CARRY_OUT:
-        returned, _ = number_choice(view.rules, view.bottle, view.tokens[me], view.revealed)
-        order = ((view.revealed, returned),)
-    place = {choice: index for index, choice in enumerate(order)}
+    rules, bottle, tokens = view.rules, view.bottle, view.tokens[view.player]
 
     def key(move: RankedPlay) -> tuple[float, ...]:
-        choice = (int(move.play.card), move.play.tokens)
-        greedy = place.get(choice, len(place) + move.play.tokens)
         if move.value <= least + TOLERANCE:
-            return 0.0, greedy, -move.tokens_kept, round(-move.others, 9), round(move.value, 9)
-        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9), 0.0
+            return (0.0, *habit_key(rules, bottle, tokens, int(move.play.card),
+                                    move.play.tokens), round(-move.others, 9))
+        return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9)
 
     return tuple(sorted(moves, key=key))
 
@@ -221,7 +216,7 @@ def _risk(lose_chance: float, next_play: float) -> str:
 
 class HintPolicy:
     """Plays the hint's best play from the player's own view (depth 1 by default), falling back
-    on greedy when the budget runs out."""
+    on the hint's habits alone (:class:`~.policies.HabitPolicy`) when the budget runs out."""
 
     name = "hint"
 
@@ -236,7 +231,7 @@ class HintPolicy:
             return actions[0]
         found = hint(state.view(state.turn), self.depth, Budget(nodes=self.nodes))
         if found.best is None:
-            return GreedyPolicy()(state, rng)
+            return HabitPolicy()(state, rng)
         return found.best.play
 
 

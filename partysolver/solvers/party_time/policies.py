@@ -110,6 +110,48 @@ def opponent_plays(order: tuple[Choice, ...], unseen: Counts, hand_size: int = H
     return plays
 
 
+# -- habits: the hint's order among equally safe plays ---------------------------------------------
+
+SPECIAL_WORTH = 1.5
+"""What keeping a special card for later is worth, in tokens, in :func:`habit_key`."""
+
+
+@lru_cache(maxsize=65536)
+def habit_key(rules: Rules, bottle: int, tokens: int, card: int, returned: int
+              ) -> tuple[float, ...]:
+    """The hint's order among plays its horizon sees as equally safe (smaller first).
+
+    Measured over whole games (``benchmarks/party_time.py``, part 3), what a play leaves for
+    later is worth more than greedy's habits: tokens above all.  So:
+
+    1. plays that keep the bottle from crossing the star, by the tokens the player holds
+       afterwards (after the square's effect: a fourth token loses them all), then the
+       highest number card (the big cards are the hardest to play safely later), then the
+       longest move.  A special card counts as safe and as leaving ``tokens`` −
+       :data:`SPECIAL_WORTH` tokens: it is played rather than a safe number card only when
+       that card would cost two tokens or more;
+    2. then plays that cross: by the tokens held afterwards, then the highest card.
+
+    Among special cards: the black square, the star, the question mark, the R card.
+    """
+    if card > Card.FIVE:
+        return 0.0, -(tokens - SPECIAL_WORTH), 0.0, 0.0, -SPECIAL_RANK[Card(card)]
+    steps = card + 1 - returned
+    held = tokens - returned
+    if steps:
+        stop, crossed = move_bottle(rules.length, bottle, steps)
+        held += square_effect(rules.square(stop), held)
+    else:
+        crossed = False
+    return float(crossed), float(-held), float(-card), float(-steps), 0.0
+
+
+def habit_choice(rules: Rules, bottle: int, tokens: int, plays: list[Play]) -> Play:
+    """The first of ``plays`` in :func:`habit_key`'s order (the engine's order among equals)."""
+    return min(plays, key=lambda play: habit_key(rules, bottle, tokens, int(play.card),
+                                                   play.tokens))
+
+
 # -- simulation policies -------------------------------------------------------------------------
 
 
@@ -128,3 +170,15 @@ class GreedyPolicy:
         assert state.phase == PLAY
         card, returned = greedy_choice(state.rules, state.bottle, tokens, state.hands[me])
         return Play(Card(card), returned)
+
+
+class HabitPolicy:
+    """Plays the first legal play in :func:`habit_key`'s order, with no search: the hint's
+    tie-break alone (a benchmark baseline, and the hint policy's fallback)."""
+
+    name = "habits"
+
+    def __call__(self, state: State, rng: random.Random) -> Hashable:
+        assert isinstance(state, PartyTimeState)
+        return habit_choice(state.rules, state.bottle, state.tokens[state.turn],
+                            state.legal_actions())
