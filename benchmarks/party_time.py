@@ -9,16 +9,25 @@
    same values and gives the speed ratio.
 2. Strips lost per game and the loss (first-out) rate of one seat playing hint, greedy or
    random against three greedy players, seats rotating, four players, with 95% intervals.
+   "habits" is the hint's tie-break order alone, with no search (``policies.HabitPolicy``).
+3. What the hint's departures from greedy are worth by the end of the game, for a range of
+   tolerances (``hint.TOLERANCE``: plays within it of the safest count as equally safe and
+   the habits choose among them): at every decision of one seat in greedy four-player games,
+   the play the hint would choose is compared with greedy's, when they differ, by paired
+   playouts to the end of the game (the same deal of the unseen cards and the same random
+   stream for both plays, everyone greedy after them).  This is how the tolerance was chosen.
 
     python benchmarks/party_time.py                              # everything (long)
     python benchmarks/party_time.py --games 2000 --hint-games 300
     python benchmarks/party_time.py --skip-games                 # part 1 only
-    python benchmarks/party_time.py --skip-hints --workers 2     # part 2 only
+    python benchmarks/party_time.py --skip-hints --workers 2     # parts 2 and 3
+    python benchmarks/party_time.py --skip-hints --skip-games --audit-games 100  # part 3 only
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -30,13 +39,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from partysolver.cli.party_time import NewGame, figures  # noqa: E402
 from partysolver.models.party_time import GAME, HOUSE_RULES, Rules  # noqa: E402
+from partysolver.models.party_time.game import Play  # noqa: E402
 from partysolver.models.party_time.state import PartyTimeView  # noqa: E402
 from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
 from partysolver.solvers.budget import Budget, BudgetExhausted  # noqa: E402
 from partysolver.solvers.party_time.belief import BeliefSearch, rank_root  # noqa: E402
 from partysolver.solvers.party_time.brute import EnumerationSearch  # noqa: E402
-from partysolver.solvers.party_time.hint import HintPolicy  # noqa: E402
-from partysolver.solvers.party_time.policies import GreedyPolicy  # noqa: E402
+from partysolver.solvers.party_time.hint import TOLERANCE, HintPolicy, hint  # noqa: E402
+from partysolver.solvers.party_time.montecarlo import compare_long_run  # noqa: E402
+from partysolver.solvers.party_time.policies import (  # noqa: E402
+    GreedyPolicy,
+    HabitPolicy,
+    habit_key,
+)
 from partysolver.solvers.simulate import RandomPolicy, simulate  # noqa: E402
 from partysolver.solvers.stats import mean_interval, wilson_interval  # noqa: E402
 
@@ -129,6 +144,7 @@ def game_figures(games: int, hint_games: int, seed: int, workers: int) -> None:
     print("2. One seat's policy against three greedy players, four players, seats rotating "
           "(95% intervals)")
     for name, policy, count in (("hint", HintPolicy(), hint_games),
+                                ("habits", HabitPolicy(), games),
                                 ("greedy", GreedyPolicy(), games),
                                 ("random", RandomPolicy(), games)):
         started = time.perf_counter()
@@ -149,6 +165,65 @@ def game_figures(games: int, hint_games: int, seed: int, workers: int) -> None:
               f"{100 * interval.high:.1f}%]  ({time.perf_counter() - started:.0f} s)")
 
 
+TOLERANCES = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, math.inf)
+"""The tolerances part 3 compares (``inf``: the habits alone decide among all plays)."""
+
+
+def departure_figures(games: int, samples: int, seed: int) -> None:
+    print("3. The hint's departures from greedy, worth by the end of the game, by tolerance "
+          f"(current {TOLERANCE:g}); {samples} paired playouts per departure")
+    rng = random.Random(seed)
+    greedy, nodes = GreedyPolicy(), HintPolicy().nodes
+    decisions, unfinished = 0, 0
+    totals = {tolerance: [0.0] * games for tolerance in TOLERANCES}
+    departed = dict.fromkeys(TOLERANCES, 0)
+    started = time.perf_counter()
+    for game in range(games):
+        seat = game % 4
+        state = GAME.initial_state(4, rng, HOUSE_RULES)
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            move = greedy(state, rng)
+            if player == seat and len(state.legal_actions()) > 1:
+                decisions += 1
+                view = state.view(seat)
+                found = hint(view, 1, Budget(nodes=nodes))
+                unfinished += not found.moves
+                least = min((ranked.value for ranked in found.moves), default=0.0)
+                worth: dict[Play, float] = {}
+                stream = rng.getrandbits(64)
+                for tolerance in TOLERANCES if found.moves else ():
+                    near = [ranked.play for ranked in found.moves
+                            if ranked.value <= least + tolerance]
+                    chosen = min(near, key=lambda play: habit_key(
+                        state.rules, state.bottle, state.tokens[seat], int(play.card),
+                        play.tokens))
+                    if chosen == move:
+                        continue
+                    if chosen not in worth:
+                        worth[chosen] = compare_long_run(view, chosen, move, samples,
+                                                         random.Random(stream)).difference
+                    totals[tolerance][game] += worth[chosen]
+                    departed[tolerance] += 1
+            state = state.apply(move)
+    print(f"   {games} games of greedy play, one seat audited (rotating): {decisions:,} "
+          f"decisions ({unfinished} over the hint's budget, not audited); difference = strips "
+          "the chosen play costs by the end of the game less greedy's play, summed per game "
+          "(negative: better than greedy)")
+    for tolerance in TOLERANCES:
+        per_game = totals[tolerance]
+        spread = mean_interval(sum(per_game), sum(d * d for d in per_game), games)
+        label = "habits alone" if tolerance == math.inf else f"tolerance {tolerance:g}"
+        mark = "  <- the hint" if tolerance == TOLERANCE else ""
+        print(f"   {label:<16} {departed[tolerance] / games:5.2f} departures per game: "
+              f"{statistics.mean(per_game):+.3f} strips per game "
+              f"[{spread.low:+.3f}, {spread.high:+.3f}]{mark}")
+    print(f"   ({time.perf_counter() - started:.0f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10, help="depth-1 positions")
@@ -163,12 +238,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip-hints", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
+    parser.add_argument("--audit-games", type=int, default=60,
+                        help="greedy games whose decisions part 3 audits (0: skip part 3)")
+    parser.add_argument("--audit-samples", type=int, default=300,
+                        help="paired playouts per departure in part 3")
     args = parser.parse_args()
     if not args.skip_hints:
         hint_figures(args.positions, args.deep_positions, args.seed, args.enum_seconds,
                      args.deep_seconds)
     if not args.skip_games:
         game_figures(args.games, args.hint_games, args.seed, args.workers)
+    if args.audit_games:
+        departure_figures(args.audit_games, args.audit_samples, args.seed)
 
 
 if __name__ == "__main__":
