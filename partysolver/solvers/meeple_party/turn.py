@@ -203,7 +203,7 @@ class TurnSearch:
         """Mingles searched only far enough to know that they rank at most this."""
         self.counted: set[Hashable] = set()
         """Positions counted as nodes without a value in the table (see :meth:`_beats`)."""
-        self._ceilings: dict[int, Value] = {}
+        self._ceilings: dict[tuple[int, tuple[int, ...]], Value] = {}
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
 
@@ -451,34 +451,48 @@ class TurnSearch:
             self.counted.add(key)
             self.meter.node()
         outcomes = deck_outcomes("surprise", state.surprise_deck, state.setup.ordered)
+        order = list(range(len(outcomes)))
         after: list[list[float]] = []
         if beats is not None:
-            # after[i]: the ceilings of cards i+1... weighted by their probabilities
+            # cards that choose nothing first (cheap, and they tighten the bound); after[i]:
+            # the ceilings of the cards valued after the i-th, weighted by their probabilities
+            order.sort(key=lambda i: self._chooses(state, outcomes[i][0]))
+            relieved = self.evaluator.relieved(board) if self.evaluator.relief_rooms else ()
             total = [0.0] * 5
-            for outcome, p in reversed(outcomes):
+            for i in reversed(order):
+                outcome, p = outcomes[i]
                 after.append(total[:])
                 assert isinstance(outcome, Dealt)
-                ceiling = self._card_ceiling(state, outcome.card)
+                ceiling = self._card_ceiling(state, outcome.card, relieved)
                 total = [t + float(p) * c for t, c in zip(total, ceiling, strict=True)]
             after.reverse()
-        parts = []
+        values: dict[int, Value] = {}
         done = [0.0] * 5
-        for i, (outcome, p) in enumerate(outcomes):
+        for step, i in enumerate(order):
+            outcome, p = outcomes[i]
             assert isinstance(outcome, Dealt)
             if outcome.card < 0:
                 value = self._surprise_end(board, state.stress, dst, False)
             else:
                 value = self._effects(state, outcome.card, 0, board, state.stress, state.bag, 0,
                                       dst)
-            parts.append((float(p), value))
+            values[i] = value
             if beats is not None:
                 done = [d + float(p) * v for d, v in zip(done, value, strict=True)]
-                bound = tuple(d + a + 1e-9 for d, a in zip(done, after[i], strict=True))
+                bound = tuple(d + a + 1e-9 for d, a in zip(done, after[step], strict=True))
                 if not beats(rank_key(bound)):  # type: ignore[arg-type]
                     return None
-        value = mean(parts)
+        value = mean([(float(p), values[i]) for i, (_, p) in enumerate(outcomes)])
         self.table[key] = (value, None)
         return value
+
+    @staticmethod
+    def _chooses(state: MeeplePartyState, outcome: Action) -> bool:
+        """Whether a surprise card has effects that choose (or move) meeples."""
+        assert isinstance(outcome, Dealt)
+        if outcome.card < 0:
+            return False
+        return any(e.do != "stress" for e in state.setup.cards.surprises[outcome.card].effects)
 
     def white_ceiling(self, state: MeeplePartyState) -> tuple[float, ...]:
         """A bound on any white meeple's mingle from ``state``: the cards' ceilings, averaged
@@ -490,24 +504,32 @@ class TurnSearch:
             parts.append((float(p), self._card_ceiling(state, outcome.card)))
         return rank_key(tuple(x + 1e-9 for x in mean(parts)))  # type: ignore[arg-type]
 
-    def _card_ceiling(self, state: MeeplePartyState, card: int) -> Value:
+    def _card_ceiling(self, state: MeeplePartyState, card: int,
+                      relieved: tuple[int, ...] = ()) -> Value:
         """A value no end of the turn reaches after the surprise ``card`` (``-1``: none) in
         any component: the win if the active player's photos could win, no loss, the most
         stress any relief could take away (the Hot Tub, the photo bonus, the card's own
-        relief; never more than the roommates have), every own photo, a table score of 0."""
-        found = self._ceilings.get(card)
+        relief; never more than the roommates have), every own photo, a table score of 0.
+        ``relieved``: which roommates are in the Hot Tub before the card (a card that moves
+        no meeple from room to room leaves them there; one that does may bring anyone)."""
+        found = self._ceilings.get((card, relieved))
         if found is not None:
             return found
         evaluator = self.evaluator
         setup = state.setup
         n = setup.num_players
-        relief = (n if evaluator.relief_rooms else 0) + \
-            (1 if evaluator.party and len(evaluator.own_photos) == 2 else 0)
-        if card >= 0:
-            seats = {"active": 1, "next": 1, "others": n - 1}
-            for effect in setup.cards.surprises[card].effects:
-                if effect.do == "stress" and effect.amount < 0:
-                    relief += -effect.amount * seats.get(effect.who, n)
+        effects = setup.cards.surprises[card].effects if card >= 0 else ()
+        moves = any(e.do in ("move", "conga") for e in effects)
+        if evaluator.relief_rooms:
+            relief = n if moves or not relieved else sum(
+                1 for seat, flag in enumerate(relieved) if flag and state.stress[seat] > 0)
+        else:
+            relief = 0
+        relief += 1 if evaluator.party and len(evaluator.own_photos) == 2 else 0
+        seats = {"active": 1, "next": 1, "others": n - 1}
+        for effect in effects:
+            if effect.do == "stress" and effect.amount < 0:
+                relief += -effect.amount * seats.get(effect.who, n)
         stress = float(min(evaluator.sum0, relief))
         if evaluator.party:
             photos = float(len(evaluator.own_photos))
@@ -516,7 +538,7 @@ class TurnSearch:
             photos, win = 1e6, 0.0
         found = (photos, win, 0.0, stress, 0.0) if self.photos_first else \
             (win, 0.0, stress, photos, 0.0)
-        self._ceilings[card] = found
+        self._ceilings[(card, relieved)] = found
         return found
 
     def _effects(self, state: MeeplePartyState, card: int, index: int, board: Board,
