@@ -17,6 +17,7 @@ Loaded machine:  --baseline-nodes 400000 (cut the brute force by nodes, not wall
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -60,14 +61,21 @@ def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int
     for name, path in files:
         state = load_state(*read_document(str(path)))
         meeples = sum(counted(room) for room in state.board)
+        gc.collect()  # each run starts on a clean heap (no earlier position's tables left)
         start = time.process_time()
         search = TurnSearch(state)
         value, _ = search.value(state)
         fast = time.process_time() - start
+        seen, valued = len(search.seen), len(search.ends)
+        del search
+        gc.collect()
         start = time.process_time()
         hint = turn_hint(state)  # what `partysolver hint` runs: the ranking, top 5 exact
         full = time.process_time() - start
         assert hint.value is not None
+        hint_value = hint.value
+        del hint
+        gc.collect()
         budget = Budget(nodes=baseline_nodes) if baseline_nodes else Budget(time=baseline_limit)
         brute = BruteForce(state, "evaluator", budget)
         start = time.process_time()
@@ -79,9 +87,9 @@ def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int
         slow = time.process_time() - start
         bests.append(fast)
         hints.append(full)
-        ends.append(len(search.seen))
+        ends.append(seen)
         if finished:
-            same = rank_key(slow_value) == rank_key(value) == rank_key(hint.value)
+            same = rank_key(slow_value) == rank_key(value) == rank_key(hint_value)
             agree += same
             ratios.append(slow / fast)
             hint_ratios.append(slow / full)
@@ -93,9 +101,9 @@ def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int
             verdict = "(cut)"
             speed = f">{slow / fast:6.1f}x>{slow / full:6.1f}x"
             slow_text = f">{slow:8.0f}"
-        line(f"{name:<25}{state.setup.house.size:>6}{meeples:>4}{len(search.seen):>9,}"
-             f"{len(search.ends):>8,}{fast:>8.2f}{full:>8.2f}{brute.leaves:>10,}{slow_text}"
-             f"{speed}  {verdict}")
+        line(f"{name:<25}{state.setup.house.size:>6}{meeples:>4}{seen:>9,}{valued:>8,}"
+             f"{fast:>8.2f}{full:>8.2f}{brute.leaves:>10,}{slow_text}{speed}  {verdict}")
+        del brute
     line(f"median best-turn search: {statistics.median(bests):.2f} s (mean "
          f"{statistics.mean(bests):.2f} s, max {max(bests):.2f} s); median hint "
          f"{statistics.median(hints):.2f} s (mean {statistics.mean(hints):.2f} s, max "
