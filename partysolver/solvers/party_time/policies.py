@@ -121,8 +121,10 @@ def habit_key(rules: Rules, bottle: int, tokens: int, card: int, returned: int
               ) -> tuple[float, ...]:
     """The hint's order among plays its horizon sees as equally safe (smaller first).
 
-    Measured over whole games (``benchmarks/party_time.py``, part 3), what a play leaves for
-    later is worth more than greedy's habits: tokens above all.  So:
+    What a play leaves for later matters more than greedy's order (fewest tokens returned,
+    best square, longest move) gives it: tokens above all.  Played alone against greedy
+    opponents these habits lose fewer strips than greedy (``benchmarks/party_time.py``,
+    part 2).  So:
 
     1. plays that keep the bottle from crossing the star, by the tokens the player holds
        afterwards (after the square's effect: a fourth token loses them all), then the
