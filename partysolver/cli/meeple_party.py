@@ -35,7 +35,7 @@ from ..models.meeple_party.state import (
     slot_text,
 )
 from ..models.protocol import CHANCE, Action
-from ..solvers.budget import Budget
+from ..solvers.budget import Budget, BudgetExhausted
 from ..solvers.meeple_party import policies
 from ..solvers.meeple_party.evaluate import Value
 from ..solvers.meeple_party.turn import (
@@ -235,7 +235,8 @@ class MeeplePartyCommands(GameCommands):
         if searchable(state) and state.current_player() == CHANCE:
             return self._chance_hint(state, budget, options, data_out)
         if searchable(state):
-            return self._turn_report(turn_hint(state, budget), options, data_out)
+            return self._turn_report(turn_hint(state, budget, top=options.top or 5),
+                                     options, data_out)
         if state.current_player() == CHANCE:
             data_out |= {"status": "optimal", "moves": []}
             return Report(data_out, f"nothing to decide: chance acts next ({PHASES[state.phase]})")
@@ -303,30 +304,44 @@ class MeeplePartyCommands(GameCommands):
             steps: list[str] = []
             value: Value | None
             if child.current_player() == CHANCE:
-                value = TurnSearch(child, budget).value(child)[0]
+                try:
+                    value = TurnSearch(child, budget).value(child)[0]
+                except BudgetExhausted:
+                    value = None
                 steps = ["a surprise card is drawn first: see the hint once it is known"]
             else:
-                hint = turn_hint(child, budget)
-                exact = exact and hint.status == "optimal"
+                hint = turn_hint(child, budget, top=1)
                 value = hint.value
                 steps = describe_plan(child, hint.options[0].plan) if hint.options else []
+            label = state.describe_action(outcome).replace("_", " ")
             if value is None:
+                exact = False
+                draws.append({"outcome": label, "probability": round(float(p), 6),
+                              "value": None, "best": []})
+                rows.append((label, percent(float(p)), "?", "?",
+                             "not searched: the budget ran out"))
                 continue
             for i in range(5):
                 total[i] += float(p) * value[i]
             figures = _figures(value)
-            label = state.describe_action(outcome).replace("_", " ")
             draws.append({"outcome": label, "probability":
                           round(float(p), 6), "value": figures, "best": steps})
             rows.append((label, percent(float(p)),
                          f"{figures['stress']:+.2f}", f"{figures['photos']:.2f}",
                          ("; ".join(steps))[:70]))
-        expected = _figures((total[0], total[1], total[2], total[3], total[4]))
+        who = state.setup.players[state.active]
+        if exact:
+            expected: dict[str, Any] | None = _figures(
+                (total[0], total[1], total[2], total[3], total[4]))
+            assert expected is not None
+            head = (f"{who} has not drawn yet: the best turn for each draw (expected "
+                    f"{expected['stress']:+.2f} stress, {expected['photos']:.2f} photos)")
+        else:
+            expected = None
+            head = (f"{who} has not drawn yet: the best turn for each draw; unknown: the budget "
+                    "ran out before every draw was searched (no expectation over the draws)")
         out |= {"status": "optimal" if exact else "unknown", "moves": [], "draws": draws,
                 "value": expected}
-        head = (f"{state.setup.players[state.active]} has not drawn yet: the best turn for each "
-                f"draw (expected {expected['stress']:+.2f} stress, {expected['photos']:.2f} "
-                "photos)")
         return Report(out, head + "\n" + table(["draw", "chance", "stress", "photos",
                                                 "best turn"], rows, right=(1, 2, 3)))
 
@@ -470,7 +485,7 @@ class MeeplePartyCommands(GameCommands):
         arrows: list[Arrow] = []
         caption = ""
         if options.extra.get("hint") and searchable(state) and state.current_player() >= 0:
-            hint = turn_hint(state, _budget(options))
+            hint = turn_hint(state, _budget(options), top=1)
             if hint.options:
                 best = hint.options[0]
                 arrows = _plan_arrows(state, best.plan)

@@ -129,3 +129,32 @@ def test_render_draws_the_house_and_the_hint(tmp_path: Path) -> None:
     grid = tmp_path / "g.svg"
     code, _ = run("render", str(SCENARIOS["03-two-turns"]), "-o", str(grid))
     assert code == 0 and "Front Door" in grid.read_text()
+
+
+POSITIONS = Path(puzzles.__file__).parent / "meeple-party" / "positions"
+
+
+def test_hint_before_a_surprise_draw_within_a_tiny_budget_says_unknown() -> None:
+    """A white meeple drawn: each surprise card is a draw of its own; past the budget some are
+    not searched, and the hint says so instead of failing or averaging over what it has."""
+    code, out = run("hint", str(POSITIONS / "14-hard-white-17.toml"), "--max-nodes", "100",
+                    "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["status"] == "unknown" and data["value"] is None
+    assert any(draw["value"] is None for draw in data["draws"])
+    assert any(draw["value"] is not None for draw in data["draws"])
+    code, text = run("hint", str(POSITIONS / "14-hard-white-17.toml"), "--max-nodes", "100")
+    assert code == 0 and "not searched: the budget ran out" in text
+
+
+def test_hint_reads_as_many_options_as_asked_within_the_budget() -> None:
+    """--top beyond the five options valued by default: every option shown is valued inside
+    the budget (no traceback), and exactly as many are listed as asked for when they exist."""
+    path = str(EXAMPLES["default"])
+    code, out = run("hint", path, "--top", "12", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["status"] == "optimal" and len(data["moves"]) == 12
+    code, out = run("hint", path, "--top", "12", "--max-nodes", "50", "--json")
+    assert code == 0 and json.loads(out)["status"] in ("optimal", "unknown")
