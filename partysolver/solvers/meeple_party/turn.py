@@ -7,7 +7,16 @@ expectimax: decision nodes take the best option by :func:`~.evaluate.rank_key`, 
 probabilities of what is left in the bag and the decks.  Identical meeples in a room are one
 choice (the state counts pieces), every position is searched once (a transposition table on
 the state's key), and the hot loop, the mingle, works on packed boards: each distinct end board
-is evaluated once, with the refresh options decided there (:meth:`Evaluator.end`).
+is examined once, with the refresh options decided there (:meth:`Evaluator.end`).
+
+Branch and bound keeps it cheap without giving up exactness: every end gets an upper bound
+(:meth:`Evaluator.upper_key`, then :meth:`Evaluator.upper`), and is valued exactly only if that
+bound could beat the best found (ties keep the game's order, as a plain scan does); moves that
+cannot change the active player's cards share one bound; a welcome's mingle is searched only
+for ends that beat the best welcome so far; a mingled white meeple's surprise is searched card
+by card while it could still win the comparison.  The root's options are all listed and
+bounded, and valued exactly as they are read (:class:`RankedOptions`): the top ``k`` shown are
+exactly the top ``k`` of the plain ranking.
 
 The result is exact, never sampled.  When a budget runs out, :func:`turn_hint` says
 ``unknown`` and claims no turn best; simulations use :func:`anytime_action` instead, which plays
@@ -328,8 +337,8 @@ class TurnSearch:
         local: set[Board] = set()
         bounded: list[tuple[tuple[float, ...], int, MingleCode, Board, tuple[int, ...]]] = []
         quiet: list[tuple[int, int, int, int, Board, tuple[int, ...]]] = []
-        whites: list[tuple[int, MingleCode]] = []
         """Moves that change nothing :meth:`Evaluator.upper_key` reads (bounded together)."""
+        whites: list[tuple[int, MingleCode]] = []
 
         # 1. every end of a move that may change the active player's cards: bounded
         for first, piece, src, dst, moved, kinds in mingle_groups(state.board, house):
@@ -637,8 +646,8 @@ class TurnSearch:
                      white: int, stays: bool) -> Value:
         """The best choice of a surprise's last choosing effect (only stress effects follow,
         which choose nothing), by branch and bound as in :meth:`_mingle`: each choice's end
-        gets an upper bound, then ends are valued exactly best bound first.  Node counts are
-        those of the plain recursion (one per new choice, one per new end).
+        gets an upper bound, then ends are valued exactly best bound first.  Nodes: one per
+        new choice and one per new end listed.
 
         Removing only meeples that no clause of the active player's cards looks at (by type
         and room) leaves :meth:`Evaluator.upper_key` as it is on ``board``: those choices share
