@@ -303,12 +303,13 @@ class MeeplePartyCommands(GameCommands):
             child = state.apply(outcome)
             steps: list[str] = []
             value: Value | None
-            if child.current_player() == CHANCE:
-                try:
-                    value = TurnSearch(child, budget).value(child)[0]
+            if child.phase == OVER or child.current_player() == CHANCE:
+                try:  # rooted before the draw: the same turn, scored from the same stress
+                    value = TurnSearch(state, budget).value(child)[0]
                 except BudgetExhausted:
                     value = None
-                steps = ["a surprise card is drawn first: see the hint once it is known"]
+                steps = [f"the party ends at once: {child.outcome}" if child.phase == OVER
+                         else "a surprise card is drawn first: see the hint once it is known"]
             else:
                 hint = turn_hint(child, budget, top=1)
                 value = hint.value

@@ -158,3 +158,14 @@ def test_hint_reads_as_many_options_as_asked_within_the_budget() -> None:
     assert data["status"] == "optimal" and len(data["moves"]) == 12
     code, out = run("hint", path, "--top", "12", "--max-nodes", "50", "--json")
     assert code == 0 and json.loads(out)["status"] in ("optimal", "unknown")
+
+
+def test_hint_before_a_draw_that_can_end_the_party() -> None:
+    """A surprise card that loses the party at once is a draw like any other: its row says
+    so (it used to stop the hint with an error)."""
+    code, out = run("hint", str(POSITIONS / "05-hard-white-35.toml"), "--max-nodes", "200",
+                    "--json")
+    assert code == 0
+    ends = [draw for draw in json.loads(out)["draws"]
+            if draw["best"] == ["the party ends at once: lost"]]
+    assert ends and all(draw["value"]["loss"] == 1.0 for draw in ends)
