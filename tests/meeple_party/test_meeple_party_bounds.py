@@ -233,3 +233,77 @@ def test_mingle_groups_list_the_mingles_of_the_game_in_order(seed: int) -> None:
         assert numbers == sorted(set(numbers))
         assert any(code[2] < 0 for code, _ in listed)  # a stand-up
         assert any(code[4] is None and code[2] >= 0 for code, _ in listed)  # a white meeple
+
+
+# -- a mingled white meeple: the ceilings of its surprise cards ------------------------------------
+
+
+def test_a_white_meeples_card_never_beats_its_ceiling_even_after_a_welcome_relieved_stress(
+        ) -> None:
+    """Every surprise card a mingled white meeple can bring is valued at most its ceiling in
+    every component, also when the turn began at a higher stress than the mingle's (a welcomed
+    Group Hug or Spa Day relieved some): the ceiling counts that relief too, and its memo
+    keeps the two apart."""
+    from partysolver.models.meeple_party.board import UNIT
+    from partysolver.models.meeple_party.state import deck_outcomes
+    from partysolver.solvers.meeple_party.turn import mingle_groups
+
+    checked = 0
+    for seed in range(4):
+        for mingle in mingle_roots(laid_and_white(seed), 2):
+            calm = replace(mingle, stress=(0,) * len(mingle.stress))
+            for root in (mingle, replace(mingle, stress=(2,) * len(mingle.stress))):
+                search = TurnSearch(root)
+                for state in (mingle, calm):
+                    for _, _, src, dst, _, kinds in mingle_groups(state.board,
+                                                                   state.setup.house):
+                        if kinds or dst < 0:
+                            continue  # not a white meeple's move
+                        board = list(state.board)
+                        board[src] -= UNIT[WHITE]
+                        after = tuple(board)
+                        relieved = search.evaluator.relieved(after) \
+                            if search.evaluator.relief_rooms else ()
+                        for outcome, _ in deck_outcomes("surprise", state.surprise_deck,
+                                                        state.setup.ordered):
+                            card = outcome.card  # type: ignore[attr-defined]
+                            if card < 0:
+                                continue
+                            value = search._effects(state, card, 0, after, state.stress,
+                                                    state.bag, 0, dst)
+                            ceiling = search._card_ceiling(state, card, relieved)
+                            assert all(v <= c + 1e-12 for v, c in zip(value, ceiling,
+                                                                       strict=True))
+                            checked += 1
+    assert checked > 100
+
+
+def test_white_meeples_are_pruned_and_the_answer_is_unchanged(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """On a shipped position that starts at a white meeple's surprise, the ceilings do prune
+    white mingles (the search gives up on them before valuing every card), and the hint's
+    value is the one found with that pruning switched off."""
+    state = shipped("14-hard-white-17")
+    original = TurnSearch.white_mingle
+    given_up = []
+
+    def counting(self: TurnSearch, state: MeeplePartyState, code: object,
+                 beats: object = None) -> object:
+        found = original(self, state, code, beats)  # type: ignore[arg-type]
+        if beats is not None:
+            given_up.append(found is None)
+        return found
+
+    monkeypatch.setattr(TurnSearch, "white_mingle", counting)
+    pruned = turn_hint(state, top=1)
+    assert any(given_up)
+
+    def unpruned(self: TurnSearch, state: MeeplePartyState, code: object,
+                 beats: object = None) -> object:
+        return original(self, state, code)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TurnSearch, "white_mingle", unpruned)
+    plain = turn_hint(state, top=1)
+    assert pruned.value is not None and plain.value is not None
+    assert rank_key(pruned.value) == rank_key(plain.value)
+    assert pruned.options[0].plan == plain.options[0].plan

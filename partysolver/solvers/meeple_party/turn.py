@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from heapq import heapify, heappop, heappush
 from typing import Any, NamedTuple, overload
 
@@ -66,6 +65,11 @@ from .evaluate import Evaluator, NearBoard, Outcome, Value, mean, rank_key
 
 SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
 """Phases of the turn before step 3 (with the turn's own stage)."""
+
+SLACK = 4e-10
+"""Added to each component of a ceiling before :func:`rank_key` rounds it to 9 decimals: more
+than the floating-point error of a sum of probabilities, less than half the last digit kept, so
+a ceiling of exactly 0 (no chance to win) stays 0 and can tie the best, as it must."""
 
 
 def touched(code: MingleCode) -> tuple[int, ...]:
@@ -212,7 +216,7 @@ class TurnSearch:
         """Mingles searched only far enough to know that they rank at most this."""
         self.counted: set[Hashable] = set()
         """Positions counted as nodes without a value in the table (see :meth:`_beats`)."""
-        self._ceilings: dict[tuple[int, tuple[int, ...]], Value] = {}
+        self._ceilings: dict[tuple[int, tuple[int, ...], tuple[int, ...]], Value] = {}
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
 
@@ -488,7 +492,7 @@ class TurnSearch:
             values[i] = value
             if beats is not None:
                 done = [d + float(p) * v for d, v in zip(done, value, strict=True)]
-                bound = tuple(d + a + 1e-9 for d, a in zip(done, after[step], strict=True))
+                bound = tuple(d + a + SLACK for d, a in zip(done, after[step], strict=True))
                 if not beats(rank_key(bound)):  # type: ignore[arg-type]
                     return None
         value = mean([(float(p), values[i]) for i, (_, p) in enumerate(outcomes)])
@@ -511,7 +515,7 @@ class TurnSearch:
         for outcome, p in outcomes:
             assert isinstance(outcome, Dealt)
             parts.append((float(p), self._card_ceiling(state, outcome.card)))
-        return rank_key(tuple(x + 1e-9 for x in mean(parts)))  # type: ignore[arg-type]
+        return rank_key(tuple(x + SLACK for x in mean(parts)))  # type: ignore[arg-type]
 
     def _card_ceiling(self, state: MeeplePartyState, card: int,
                       relieved: tuple[int, ...] = ()) -> Value:
@@ -521,7 +525,8 @@ class TurnSearch:
         relief; never more than the roommates have), every own photo, a table score of 0.
         ``relieved``: which roommates are in the Hot Tub before the card (a card that moves
         no meeple from room to room leaves them there; one that does may bring anyone)."""
-        found = self._ceilings.get((card, relieved))
+        cached = (card, relieved, state.stress)
+        found = self._ceilings.get(cached)
         if found is not None:
             return found
         evaluator = self.evaluator
@@ -539,7 +544,10 @@ class TurnSearch:
         for effect in effects:
             if effect.do == "stress" and effect.amount < 0:
                 relief += -effect.amount * seats.get(effect.who, n)
-        stress = float(min(evaluator.sum0, relief))
+        # the stress component is the turn's relief from the root's stress: what the turn
+        # relieved before this card (a welcomed surprise may have), plus at most all that is left
+        now = sum(state.stress)
+        stress = float(evaluator.sum0 - now + min(now, relief))
         if evaluator.party:
             photos = float(len(evaluator.own_photos))
             win = 1.0 if evaluator.taken0 + len(evaluator.own_photos) >= evaluator.target else 0.0
@@ -547,7 +555,7 @@ class TurnSearch:
             photos, win = 1e6, 0.0
         found = (photos, win, 0.0, stress, 0.0) if self.photos_first else \
             (win, 0.0, stress, photos, 0.0)
-        self._ceilings[(card, relieved)] = found
+        self._ceilings[cached] = found
         return found
 
     def _effects(self, state: MeeplePartyState, card: int, index: int, board: Board,
@@ -943,7 +951,6 @@ class RankedOptions(Sequence[TurnOption]):
             yield self[i]
 
 
-@cache
 def _descending(key: tuple[float, ...]) -> tuple[float, ...]:
     """A rank key turned so that smaller is better (for heaps and ascending sorts)."""
     return tuple(-x for x in key)
