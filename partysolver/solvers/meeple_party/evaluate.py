@@ -115,28 +115,28 @@ class TermTable:
             self.memo[room][content] = found
         return found
 
-    def values(self, board: Board) -> list[int]:
-        """Every condition's cost on ``board`` (0: met), capped at :data:`CAP`."""
-        if not self.columns:
-            return [CAP] * len(self.plan)
+    def _columns(self, board: Board) -> tuple[list[int], list[tuple[int, ...]]]:
+        """Every clause's least cost over the rooms of ``board``, and the per-room costs."""
         memo = self.memo
         vectors = []
         for r, content in enumerate(board):
             found = memo[r].get(content)
             vectors.append(found if found is not None else self.vector(r, content))
         mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
+        return mins, vectors
+
+    def values(self, board: Board) -> list[int]:
+        """Every condition's cost on ``board`` (0: met), capped at :data:`CAP`."""
+        if not self.columns:
+            return [CAP] * len(self.plan)
+        mins, vectors = self._columns(board)
         return self._combine(mins, vectors)
 
     def lower(self, board: Board, exact: frozenset[int], unmet: frozenset[int]) -> list[int]:
         """:meth:`NearBoard.lower` on a whole board."""
         if not self.columns:
             return [CAP] * len(self.plan)
-        memo = self.memo
-        vectors = []
-        for r, content in enumerate(board):
-            found = memo[r].get(content)
-            vectors.append(found if found is not None else self.vector(r, content))
-        mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
+        mins, vectors = self._columns(board)
         return self.bounded(mins, exact, unmet, lambda t, kind, ks: self._combine_one(
             kind, [[v[k] for v in vectors] for k in ks]))
 
@@ -270,7 +270,9 @@ class NearBoard:
               unmet: frozenset[int]) -> list[int]:
         """Term costs of ``board`` where they are cheap, lower bounds elsewhere: a condition of
         several clauses in the same or different rooms costs at least the sum of its clauses'
-        least costs.  Terms in ``exact`` are always exact; a bounded term of ``unmet`` whose
+        least costs.  Terms in ``exact`` are exact about being met (cost 0) or not, which is
+        all that is read of them (the active player's cards and the disasters checked this
+        turn); their cost when unmet may be that lower bound.  A bounded term of ``unmet`` whose
         bound is 0 reads 1 (not known to be met: the table score's upper bound counts only
         disasters surely met).  A bound above 0 is enough for every term: the card is not
         met, and its cost only enters the table score."""
