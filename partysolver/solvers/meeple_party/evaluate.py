@@ -688,9 +688,7 @@ class Evaluator:
 
     def _end(self, board: Board, stress: tuple[int, ...], m: list[int]
              ) -> tuple[Value, Slot | None]:
-        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
-        if not self.party:
-            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        extra = self._hot_tub(board)
         # The memo key holds everything the answer reads: the cards' costs, the stress, the
         # Hot Tub, and (only when they matter) how many deck cards this board meets.
         photo_count = self.photo_met_count(board) if self._photo_gate(stress, m) else -1
@@ -771,14 +769,20 @@ class Evaluator:
             m = near.lower(board, changed, self.key_terms, self.unmet_terms)
         else:
             m = self.terms.lower(board, self.key_terms, self.unmet_terms)
-        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
-        if not self.party:
-            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        extra = self._hot_tub(board)
         key = (tuple(m), stress, extra)
         found = self.uppers.get(key)
         if found is None:
             found = self.uppers[key] = self._upper(board, stress, m)
         return found
+
+    def _hot_tub(self, board: Board) -> tuple[int, ...]:
+        """What a value reads of ``board`` beyond the cards' costs and the stress: the roommates
+        the Hot Tub relieves, and (in the Hot Tub challenge) how many meeples are in it."""
+        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
+        if not self.party:
+            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        return extra
 
     def upper_key(self, board: Board, stress: tuple[int, ...], near: NearBoard | None = None,
                   changed: tuple[int, ...] = ()) -> tuple[float, ...]:
@@ -790,9 +794,7 @@ class Evaluator:
             m = near.lower(board, changed, self._key_exact, frozenset())
         else:
             m = self.key_table.lower(board, self._key_exact, frozenset())
-        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
-        if not self.party:
-            extra += (sum(counted(board[r]) for r in self.hot_tubs),)
+        extra = self._hot_tub(board)
         key = (tuple(m), stress, extra)
         found = self.uppers_key.get(key)
         if found is None:
