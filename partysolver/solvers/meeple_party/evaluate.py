@@ -487,19 +487,20 @@ class Evaluator:
                                 for s, d in enumerate(root.disasters) if s != a and d >= 0]
         self.terms: Any = TermTable(terms, setup.house.size) if memo else \
             PlainTable(terms, setup.house.size)
-        keys = len(self.own_photos) + len(self.checked_terms())
+        self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
+        """The disasters checked at the end of this turn (the active player's, the communal)."""
+        keys = len(self.own_photos) + len(self.checked)
         self.key_table = TermTable(terms[:keys], setup.house.size)
         """The active player's cards and the checked disasters (the first terms): they decide
         fouls, photos and the win (see :meth:`upper_key`)."""
         self._key_exact = frozenset(range(keys))
         self._others = [0] * len(self.other_photos) + [CAP] * len(self.other_disasters)
         """The other terms at their best for the table score: photos met, disasters not."""
-        self.uppers_key: dict[tuple[object, ...], tuple[float, ...]] = {}
         self._relevant = self._relevance()
         self._present: dict[int, int] = {}
         self.uppers_key_by_stress: dict[tuple[int, ...], dict[object, tuple[float, ...]]] = {}
+        """:meth:`upper_key`'s values per stress, keyed as :meth:`key_bounder` keys them."""
         self.slot_terms = {slot: i for i, slot in enumerate(self.slots)}
-        self.checked = tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
         if setup.ordered:  # a perfect-information scenario: a refresh draws the top card
             self.decks = {"photo": root.photo_deck[:1], "disaster": root.disaster_deck[:1]}
         else:
@@ -591,10 +592,6 @@ class Evaluator:
                 if present(moved[dst]) & bits:
                     return False
         return True
-
-    def checked_terms(self) -> tuple[int, ...]:
-        """The disasters checked at the end of this turn (the active player's, the communal)."""
-        return tuple(i for i in (self.own_disaster, self.communal) if i >= 0)
 
     def condition(self, deck: str, card: int) -> CompiledCondition:
         return self.setup.condition(deck, card, self.personality)
@@ -794,11 +791,15 @@ class Evaluator:
             m = near.lower(board, changed, self._key_exact, frozenset())
         else:
             m = self.key_table.lower(board, self._key_exact, frozenset())
-        extra = self._hot_tub(board)
-        key = (tuple(m), stress, extra)
-        found = self.uppers_key.get(key)
+        key: tuple[object, ...] = tuple(m)
+        if self.relief_rooms:
+            key = (key, self.relieved(board))
+        if not self.party:
+            key = (key, sum(counted(board[r]) for r in self.hot_tubs))
+        uppers = self.uppers_key_by_stress.setdefault(stress, {})
+        found = uppers.get(key)
         if found is None:
-            found = self.uppers_key[key] = self._upper(board, stress, m + self._others)
+            found = uppers[key] = self._upper(board, stress, m + self._others)
         return found
 
     def key_bounder(self, base: Board, stress: tuple[int, ...]
