@@ -375,7 +375,8 @@ class TurnSearch:
                     best, best_key, best_index, choice = value, key, index, code
 
         def beats(bound: tuple[float, ...], index: int) -> bool:
-            """Whether an end of this bound and number could be the answer."""
+            """Whether an end of this bound (or value) and number could be the answer (an
+            exact value that beats it is the new best; one at most ``alpha`` never is)."""
             if alpha is not None and bound <= alpha:
                 return False
             return best is None or bound > best_key or (bound == best_key and index < best_index)
@@ -388,7 +389,7 @@ class TurnSearch:
                 return
             value, _ = self.end(board, stress, near, code)
             key = rank_key(value)
-            if best is None or key > best_key or (key == best_key and index < best_index):
+            if beats(key, index):
                 best, best_key, best_index, choice = value, key, index, code
 
         # 2. the bounded ends, best bound first, until no bound can be the answer
@@ -414,7 +415,7 @@ class TurnSearch:
                         continue
                     value = found[0]
                     key = rank_key(value)
-                    if best is None or key > best_key or (key == best_key and index < best_index):
+                    if beats(key, index):
                         best, best_key, best_index, choice = value, key, index, code
         # 4. a white meeple's surprise, card by card, while it could still be the answer
         for first, code in whites:
@@ -425,7 +426,7 @@ class TurnSearch:
             if white is None:
                 continue
             key = rank_key(white)
-            if best is None or key > best_key or (key == best_key and first < best_index):
+            if beats(key, first):
                 best, best_key, best_index, choice = white, key, first, code
         if alpha is not None and (best is None or best_key <= alpha):
             return None
