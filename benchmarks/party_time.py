@@ -143,14 +143,25 @@ def hint_figures(count: int, deep: int, seed: int, enum_seconds: float,
 def game_figures(games: int, hint_games: int, seed: int, workers: int) -> None:
     print("2. One seat's policy against three greedy players, four players, seats rotating "
           "(95% intervals)")
+    losses: dict[str, list[float]] = {}
     for name, policy, count in (("hint", HintPolicy(), hint_games),
                                 ("habits", HabitPolicy(), games),
                                 ("greedy", GreedyPolicy(), games),
                                 ("random", RandomPolicy(), games)):
         started = time.perf_counter()
+        done = [0]
+
+        def progress(more: int, name: str = name, count: int = count,
+                     started: float = started, done: list[int] = done) -> None:
+            done[0] += more
+            if done[0] % 50 == 0 or done[0] == count:
+                print(f"   ... {name}: {done[0]}/{count} games, "
+                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
         result = simulate(NewGame(4, HOUSE_RULES), [policy, GreedyPolicy(), GreedyPolicy(),
                                                     GreedyPolicy()],
-                          count, seed=seed, rotate=True, stats=figures, workers=workers)
+                          count, seed=seed, rotate=True, stats=figures, workers=workers,
+                          progress=progress)
         lost, out = [], []
         for record in result.records:
             seat = record.seating.index(0)
@@ -162,7 +173,21 @@ def game_figures(games: int, hint_games: int, seed: int, workers: int) -> None:
         interval = wilson_interval(rate, len(out))
         print(f"   {name:<6} {count:>5} games: strips lost {mean:.3f} [{spread.low:.3f}, "
               f"{spread.high:.3f}], first out {100 * rate:.1f}% [{100 * interval.low:.1f}%, "
-              f"{100 * interval.high:.1f}%]  ({time.perf_counter() - started:.0f} s)")
+              f"{100 * interval.high:.1f}%]  ({time.perf_counter() - started:.0f} s)",
+              flush=True)
+        losses[name] = lost
+    # Game i has the same seating, set-up and chance stream under every policy, so the
+    # difference per game is paired (common random numbers): a tighter comparison than two
+    # separate intervals, printed beside them (the target is the separate intervals).
+    print("   paired with greedy on the same deals (strips lost less greedy's, per game):")
+    for name in ("hint", "habits", "random"):
+        pairs = list(zip(losses[name], losses["greedy"], strict=False))  # the first games
+        if not pairs:
+            continue
+        diffs = [a - b for a, b in pairs]
+        spread = mean_interval(sum(diffs), sum(d * d for d in diffs), len(diffs))
+        print(f"   {name:<6} {len(diffs):>5} games: {statistics.mean(diffs):+.3f} "
+              f"[{spread.low:+.3f}, {spread.high:+.3f}]")
 
 
 TOLERANCES = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, math.inf)
@@ -187,6 +212,7 @@ def departure_figures(games: int, samples: int, seed: int) -> None:
                 state = state.apply(sample_chance(state, rng))
                 continue
             move = greedy(state, rng)
+            assert isinstance(move, Play)
             if player == seat and len(state.legal_actions()) > 1:
                 decisions += 1
                 view = state.view(seat)
