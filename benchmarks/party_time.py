@@ -7,9 +7,13 @@
    The positions are a seeded family: greedy self-play, stopped at a decision with two or more
    plays.  A small two-player deck, where the enumeration finishes, checks that both give the
    same values and gives the speed ratio.
+1b. The simulation's hint policy (``hint.choose``, lazy) against the full ranking: the same
+   play at every decision of one seat in greedy games, and the time of each.
 2. Strips lost per game and the loss (first-out) rate of one seat playing hint, greedy or
    random against three greedy players, seats rotating, four players, with 95% intervals.
    "habits" is the hint's tie-break order alone, with no search (``policies.HabitPolicy``).
+   The games run in blocks of 100 deals shared by every policy, so they pair up: the mean
+   difference per game from greedy's is printed too, with its interval.
 3. What the hint's departures from greedy are worth by the end of the game, for a range of
    tolerances (``hint.TOLERANCE``: plays within it of the safest count as equally safe and
    the habits choose among them): at every decision of one seat in greedy four-player games,
@@ -19,7 +23,8 @@
 
     python benchmarks/party_time.py                              # everything (long)
     python benchmarks/party_time.py --games 2000 --hint-games 300
-    python benchmarks/party_time.py --skip-games                 # part 1 only
+    python benchmarks/party_time.py --skip-games                 # parts 1 and 1b
+    python benchmarks/party_time.py --skip-hints --skip-games --audit-games 0  # part 1b only
     python benchmarks/party_time.py --skip-hints --workers 2     # parts 2 and 3
     python benchmarks/party_time.py --skip-hints --skip-games --audit-games 100  # part 3 only
 """
@@ -45,7 +50,12 @@ from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
 from partysolver.solvers.budget import Budget, BudgetExhausted  # noqa: E402
 from partysolver.solvers.party_time.belief import BeliefSearch, rank_root  # noqa: E402
 from partysolver.solvers.party_time.brute import EnumerationSearch  # noqa: E402
-from partysolver.solvers.party_time.hint import TOLERANCE, HintPolicy, hint  # noqa: E402
+from partysolver.solvers.party_time.hint import (  # noqa: E402
+    TOLERANCE,
+    HintPolicy,
+    choose,
+    hint,
+)
 from partysolver.solvers.party_time.montecarlo import compare_long_run  # noqa: E402
 from partysolver.solvers.party_time.policies import (  # noqa: E402
     GreedyPolicy,
@@ -138,6 +148,42 @@ def hint_figures(count: int, deep: int, seed: int, enum_seconds: float,
           f"values in {same}/{len(views)}; median {statistics.median(fast_t) * 1000:.2f} ms by "
           f"type counts vs {statistics.median(slow_t) * 1000:.2f} ms by individual cards "
           f"(x{statistics.median(slow_t) / max(statistics.median(fast_t), 1e-9):.0f})")
+
+
+def choice_figures(count: int, seed: int) -> None:
+    """The hint policy's lazy choice against the full ranking, at every decision (two plays or
+    more) of one seat in greedy four-player games."""
+    print(f"1b. The hint policy's choice, four players: full ranking vs lazy choice "
+          f"(hint.choose), {HintPolicy().nodes:,} views each", flush=True)
+    rng = random.Random(seed)
+    greedy = GreedyPolicy()
+    full_t = lazy_t = 0.0
+    decisions = same = unfinished = 0
+    while decisions < count:
+        state = GAME.initial_state(4, rng, HOUSE_RULES)
+        seat = rng.randrange(4)
+        while not state.is_terminal() and decisions < count:
+            player = state.current_player()
+            if player == CHANCE:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            if player == seat and len(state.legal_actions()) > 1:
+                view = state.view(seat)
+                started = time.perf_counter()
+                found = hint(view, 1, Budget(nodes=HintPolicy().nodes))
+                full_t += time.perf_counter() - started
+                started = time.perf_counter()
+                play, _ = choose(view, 1, Budget(nodes=HintPolicy().nodes))
+                lazy_t += time.perf_counter() - started
+                decisions += 1
+                if found.moves:
+                    same += play == found.moves[0].play
+                else:
+                    unfinished += 1
+            state = state.apply(greedy(state, rng))
+    print(f"   {decisions} decisions: the same play in {same}/{decisions - unfinished} where the "
+          f"full ranking finished ({unfinished} over its budget); full {full_t:.1f} s, lazy "
+          f"{lazy_t:.1f} s (x{full_t / max(lazy_t, 1e-9):.1f})")
 
 
 BLOCK = 100
@@ -269,6 +315,9 @@ def main() -> None:
                         help="time cap of a depth-2 hint")
     parser.add_argument("--enum-seconds", type=float, default=10.0,
                         help="time cap of the enumeration baseline per position")
+    parser.add_argument("--choice-decisions", type=int, default=100,
+                        help="decisions of part 1b (the hint policy's lazy choice)")
+    parser.add_argument("--skip-choice", action="store_true")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--hint-games", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)
@@ -285,6 +334,8 @@ def main() -> None:
     if not args.skip_hints:
         hint_figures(args.positions, args.deep_positions, args.seed, args.enum_seconds,
                      args.deep_seconds)
+    if not args.skip_choice:
+        choice_figures(args.choice_decisions, args.seed)
     if not args.skip_games:
         game_figures(args.games, args.hint_games, args.seed, args.workers,
                      args.hint_minutes)
