@@ -158,7 +158,7 @@ def choice_figures(count: int, seed: int) -> None:
     rng = random.Random(seed)
     greedy = GreedyPolicy()
     full_t = lazy_t = 0.0
-    decisions = same = unfinished = 0
+    decisions = same = unfinished = habitual = 0
     while decisions < count:
         state = GAME.initial_state(4, rng, HOUSE_RULES)
         seat = rng.randrange(4)
@@ -180,10 +180,12 @@ def choice_figures(count: int, seed: int) -> None:
                     same += play == found.moves[0].play
                 else:
                     unfinished += 1
+                habitual += play is None or play == HabitPolicy()(state, rng)
             state = state.apply(greedy(state, rng))
     print(f"   {decisions} decisions: the same play in {same}/{decisions - unfinished} where the "
           f"full ranking finished ({unfinished} over its budget); full {full_t:.1f} s, lazy "
-          f"{lazy_t:.1f} s (x{full_t / max(lazy_t, 1e-9):.1f})")
+          f"{lazy_t:.1f} s (x{full_t / max(lazy_t, 1e-9):.1f}); the habits' own play in "
+          f"{habitual}/{decisions}")
 
 
 BLOCK = 100

@@ -249,7 +249,7 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None
                 found = _settled(values, floors)
                 if found is not None:
                     break
-                play, branch, _ = moves[len(values)]
+                _, branch, _ = moves[len(values)]
                 losses, _, after = search.outcome_value(node, branch)
                 values.append(losses[me] + after)
         except BudgetExhausted:
