@@ -271,11 +271,61 @@ def test_a_white_meeples_card_never_beats_its_ceiling_even_after_a_welcome_relie
                                 continue
                             value = search._effects(state, card, 0, after, state.stress,
                                                     state.bag, 0, dst)
-                            ceiling = search._card_ceiling(state, card, relieved)
+                            ceiling, traded = search._card_ceiling(state, card, relieved)
+                            assert not traded
                             assert all(v <= c + 1e-12 for v, c in zip(value, ceiling,
                                                                        strict=True))
                             checked += 1
     assert checked > 100
+
+
+def below_ceiling(value: tuple[float, ...], ceiling: tuple[float, ...], traded: bool) -> bool:
+    """Whether a card's value keeps to its ceiling as :meth:`TurnSearch._card_ceiling` says:
+    in every component, or (traded) with every photo above it paid for in stress."""
+    if not traded:
+        return all(v <= c + 1e-12 for v, c in zip(value, ceiling, strict=True))
+    above = value[3] - ceiling[3]
+    return (all(v <= c + 1e-12 for v, c in zip(value[:2], ceiling[:2], strict=True))
+            and value[2] <= ceiling[2] - max(0.0, above) + 1e-12 and value[4] <= ceiling[4])
+
+
+@pytest.mark.parametrize("name", ["19-easy-flirt-21", "03-spa-cool-25"])
+def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str) -> None:
+    """The ceilings that read the board a white meeple's card is resolved on (the own photos
+    within the card's reach, the refresh's trade of stress for a photo) hold for every card
+    of the deck on shipped positions with white meeples, and they are tighter than the
+    ceilings that do not read the board: they cut."""
+    from partysolver.models.meeple_party.board import UNIT
+    from partysolver.models.meeple_party.state import deck_outcomes
+    from partysolver.solvers.meeple_party.turn import mingle_groups
+
+    state = shipped(name)
+    checked = tighter = traded_seen = 0
+    for mingle in mingle_roots(state, 2):
+        search = TurnSearch(mingle)
+        whites = [(src, dst) for _, _, src, dst, _, kinds in
+                  mingle_groups(mingle.board, mingle.setup.house) if not kinds and dst >= 0]
+        for src, dst in whites[:: max(1, len(whites) // 3)]:
+            rooms = list(mingle.board)
+            rooms[src] -= UNIT[WHITE]
+            after = tuple(rooms)
+            relieved = search.evaluator.relieved(after) if search.evaluator.relief_rooms \
+                else ()
+            for outcome, _ in deck_outcomes("surprise", mingle.surprise_deck,
+                                            mingle.setup.ordered):
+                card = outcome.card  # type: ignore[attr-defined]
+                if card < 0:
+                    continue
+                value = search._effects(mingle, card, 0, after, mingle.stress, mingle.bag, 0,
+                                        dst)
+                ceiling, traded = search._card_ceiling(mingle, card, relieved, after)
+                assert below_ceiling(value, ceiling, traded), (card, value, ceiling, traded)
+                coarse, _ = search._card_ceiling(mingle, card, relieved)
+                tighter += rank_key(ceiling) < rank_key(coarse)
+                traded_seen += traded
+                checked += 1
+    assert checked > 50
+    assert tighter > 0 and traded_seen > 0
 
 
 def test_white_meeples_are_pruned_and_the_answer_is_unchanged(monkeypatch: pytest.MonkeyPatch

@@ -821,6 +821,8 @@ class Evaluator:
         rests = near.rest
         uppers = self.uppers_key_by_stress.setdefault(stress, {})
         relieved = self.relieved if self.relief_rooms else None
+        relief_rooms = self.relief_rooms
+        base_relieved = self.relieved(base) if relief_rooms else ()
         hot_tubs = None if self.party else self.hot_tubs
         others = self._others
         upper = self._upper
@@ -843,7 +845,9 @@ class Evaluator:
                                   lambda t, kind, ks: several(t, kind, ks, changed, fresh)))
             key: tuple[object, ...] = m
             if relieved is not None:
-                key = (m, relieved(board))
+                # the Hot Tub's relief changes only with the rooms that changed
+                key = (m, relieved(board) if not relief_rooms.isdisjoint(changed)
+                       else base_relieved)
             if hot_tubs is not None:
                 key = (key, sum(counted(board[r]) for r in hot_tubs))
             value = uppers.get(key)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, cast, overload
 
 from ...models.meeple_party import effects as fx
 from ...models.meeple_party.board import (
@@ -42,7 +42,18 @@ from ...models.meeple_party.board import (
     stand_up,
     stand_ups,
 )
-from ...models.meeple_party.game import CAT, MAX_STRESS, WHITE, Dealt, Refresh, Slot
+from ...models.meeple_party.cards import Effect
+from ...models.meeple_party.game import (
+    BITS,
+    CAT,
+    LAID,
+    MAX_STRESS,
+    WHITE,
+    Dealt,
+    Refresh,
+    Slot,
+    laid_of,
+)
 from ...models.meeple_party.state import (
     CLOCK,
     DRAW,
@@ -66,10 +77,24 @@ from .evaluate import Evaluator, NearBoard, Outcome, Value, mean, rank_key
 SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
 """Phases of the turn before step 3 (with the turn's own stage)."""
 
+TRADE = 1.5e-9
+"""Added to the photos of a ceiling that leaves out a refresh trading stress for a photo (see
+:meth:`TurnSearch._card_ceiling`): a mean that takes that trade by less is within it, one that
+takes it by more is at least one rounding step lower in stress."""
+
 SLACK = 4e-10
 """Added to each component of a ceiling before :func:`rank_key` rounds it to 9 decimals: more
 than the floating-point error of a sum of probabilities, less than half the last digit kept, so
 a ceiling of exactly 0 (no chance to win) stays 0 and can tie the best, as it must."""
+
+
+ALL_TYPES = frozenset(range(11))
+"""Every card type: the guests' six and the roommates' five."""
+
+
+def _type_of(piece: int) -> int:
+    """The card type of a standing guest (0-5) or roommate (6-10)."""
+    return piece if piece < LAID else piece - LAID
 
 
 def touched(code: MingleCode) -> tuple[int, ...]:
@@ -216,7 +241,13 @@ class TurnSearch:
         """Mingles searched only far enough to know that they rank at most this."""
         self.counted: set[Hashable] = set()
         """Positions counted as nodes without a value in the table (see :meth:`_beats`)."""
-        self._ceilings: dict[tuple[int, tuple[int, ...], tuple[int, ...]], Value] = {}
+        self._ceilings: dict[tuple[int, tuple[int, ...], tuple[int, ...], int],
+                             tuple[Value, bool]] = {}
+        self._deals: dict[tuple[tuple[int, ...], bool], list[tuple[Dealt, float]]] = {}
+        self._meets: dict[tuple[int, Board], int] = {}
+        """:meth:`_meetable` per surprise card and board."""
+        self._photo_types: list[tuple[int, frozenset[int]]] | None = None
+        """Per own photo: its clauses, and the card types they read."""
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
 
@@ -464,21 +495,39 @@ class TurnSearch:
         if key not in self.counted:
             self.counted.add(key)
             self.meter.node()
-        outcomes = deck_outcomes("surprise", state.surprise_deck, state.setup.ordered)
+        outcomes = self._surprises(state)
         order = list(range(len(outcomes)))
         after: list[list[float]] = []
         if beats is not None:
-            # cards that choose nothing first (cheap, and they tighten the bound); after[i]:
-            # the ceilings of the cards valued after the i-th, weighted by their probabilities
-            order.sort(key=lambda i: self._chooses(state, outcomes[i][0]))
+            # cards valued already first, then cards that choose nothing (cheap, and they
+            # tighten the bound), then the cards that only move meeples (a few choices), then
+            # the rest (removals and lay-downs choose among many meeples), each in deck order.
+            # after[i]: the ceilings of the cards valued after the i-th, weighted by their
+            # probabilities
             relieved = self.evaluator.relieved(board) if self.evaluator.relief_rooms else ()
-            total = [0.0] * 5
-            for i in reversed(order):
-                outcome, p = outcomes[i]
-                after.append(total[:])
+            ceilings, trades = [], []
+            for outcome, _ in outcomes:
                 assert isinstance(outcome, Dealt)
-                ceiling = self._card_ceiling(state, outcome.card, relieved)
-                total = [t + float(p) * c for t, c in zip(total, ceiling, strict=True)]
+                ceiling, traded = self._card_ceiling(state, outcome.card, relieved, board)
+                ceilings.append(ceiling)
+                trades.append(traded)
+            table = self.table
+            stress, bag = state.stress, state.bag
+
+            def cheap(i: int) -> tuple[bool, bool, bool]:
+                card = outcomes[i][0].card
+                known = card < 0 or ("effect", card, 0, board, stress, bag, 0, dst) in table
+                return (not known, self._chooses(state, outcomes[i][0]),
+                        self._single_move(state, card) is None)
+
+            order.sort(key=cheap)
+            total = [0.0] * 5
+            traded = False
+            for i in reversed(order):
+                after.append(total[:3] + [total[3] + (TRADE if traded else 0.0), total[4]])
+                p = outcomes[i][1]
+                total = [t + p * c for t, c in zip(total, ceilings[i], strict=True)]
+                traded = traded or trades[i]
             after.reverse()
         values: dict[int, Value] = {}
         done = [0.0] * 5
@@ -492,13 +541,26 @@ class TurnSearch:
                                       dst)
             values[i] = value
             if beats is not None:
-                done = [d + float(p) * v for d, v in zip(done, value, strict=True)]
+                done = [d + p * v for d, v in zip(done, value, strict=True)]
                 bound = tuple(d + a + SLACK for d, a in zip(done, after[step], strict=True))
                 if not beats(rank_key(bound)):  # type: ignore[arg-type]
                     return None
-        value = mean([(float(p), values[i]) for i, (_, p) in enumerate(outcomes)])
+        value = mean([(p, values[i]) for i, (_, p) in enumerate(outcomes)])
         self.table[key] = (value, None)
         return value
+
+    def _surprises(self, state: MeeplePartyState) -> list[tuple[Dealt, float]]:
+        """The surprise deck's cards and their probabilities (memoised per deck)."""
+        key = (state.surprise_deck, state.setup.ordered)
+        found = self._deals.get(key)
+        if found is None:
+            found = []
+            for outcome, p in deck_outcomes("surprise", state.surprise_deck,
+                                            state.setup.ordered):
+                assert isinstance(outcome, Dealt)
+                found.append((outcome, float(p)))
+            self._deals[key] = found
+        return found
 
     @staticmethod
     def _chooses(state: MeeplePartyState, outcome: Action) -> bool:
@@ -508,29 +570,180 @@ class TurnSearch:
             return False
         return any(e.do != "stress" for e in state.setup.cards.surprises[outcome.card].effects)
 
-    def white_ceiling(self, state: MeeplePartyState) -> tuple[float, ...]:
+    def white_ceiling(self, state: MeeplePartyState, code: MingleCode | None = None,
+                      cheap: bool = False) -> tuple[float, ...]:
         """A bound on any white meeple's mingle from ``state``: the cards' ceilings, averaged
-        over the surprise deck."""
-        outcomes = deck_outcomes("surprise", state.surprise_deck, state.setup.ordered)
+        over the surprise deck.  With the mingle's ``code``, a tighter bound on that mingle:
+        each card's ceiling also reads the board the card is resolved on (see
+        :meth:`_card_ceiling`); with ``cheap`` too, the cards that choose nothing are valued
+        exactly instead."""
+        board: Board | None = None
+        relieved: tuple[int, ...] = ()
+        if code is not None:
+            rooms = list(state.board)
+            rooms[code[1]] -= UNIT[WHITE]
+            board = tuple(rooms)
+            if self.evaluator.relief_rooms:
+                relieved = self.evaluator.relieved(board)
+        outcomes = self._surprises(state)
         parts = []
+        traded = False
         for outcome, p in outcomes:
-            assert isinstance(outcome, Dealt)
-            parts.append((float(p), self._card_ceiling(state, outcome.card)))
-        return rank_key(tuple(x + SLACK for x in mean(parts)))  # type: ignore[arg-type]
+            if cheap and code is not None and board is not None and \
+                    not self._chooses(state, outcome):
+                if outcome.card < 0:
+                    value = self._surprise_end(board, state.stress, code[2], False)
+                else:
+                    value = self._effects(state, outcome.card, 0, board, state.stress,
+                                          state.bag, 0, code[2])
+                parts.append((p, value))
+                continue
+            ceiling, trade = self._card_ceiling(state, outcome.card, relieved, board)
+            parts.append((p, ceiling))
+            traded = traded or trade
+        win, loss, stress, photos, table = (x + SLACK for x in mean(parts))
+        return rank_key((win, loss, stress, photos + (TRADE if traded else 0.0), table))
 
-    def _card_ceiling(self, state: MeeplePartyState, card: int,
-                      relieved: tuple[int, ...] = ()) -> Value:
-        """A value no end of the turn reaches after the surprise ``card`` (``-1``: none) in
-        any component: the win if the active player's photos could win, no loss, the most
-        stress any relief could take away (the Hot Tub, the photo bonus, the card's own
-        relief; never more than the roommates have), every own photo, a table score of 0.
-        ``relieved``: which roommates are in the Hot Tub before the card (a card that moves
-        no meeple from room to room leaves them there; one that does may bring anyone)."""
-        cached = (card, relieved, state.stress)
-        found = self._ceilings.get(cached)
+    def _reach(self, state: MeeplePartyState, card: int, board: Board,
+               types: frozenset[int]) -> int | None:
+        """At most how many counted meeples of the card ``types`` the surprise ``card``
+        (``-1``: none), resolved on ``board``, and the white meeple coming back after it can
+        bring into or take out of any one room (``None``: no bound).  Laying down and standing
+        up change no card's cost (laid meeples count as standing ones) and stress changes no
+        board; an ``add`` brings ``count`` meeples of any kind; a ``remove`` of ``count`` takes
+        at most that many from a room; a move (or a removal of all) changes a room by at most
+        the meeples of its kinds and of ``types`` that a room holds, counted standing and laid
+        down, plus what the card's earlier effects brought (every room's total, for a move
+        from everywhere)."""
+        if card < 0:
+            return 0
+        surprise = state.setup.cards.surprises[card]
+        active = state.active_personality
+        total = 0
+        for effect in surprise.effects:
+            do = effect.do
+            if do in ("stress", "lay_down", "stand_up"):
+                continue
+            if do == "add":
+                total += max(1, effect.count)
+                continue
+            if do == "remove" and effect.count > 0:
+                total += effect.count
+                continue
+            if do not in ("remove", "move", "conga"):
+                return None
+            who = "meeple" if do == "conga" else effect.who
+            pieces = [p for p in fx.type_pieces(who, active) if _type_of(p) in types]
+            fields = [BITS * piece for piece in pieces] + \
+                [BITS * laid_of(piece) for piece in pieces]
+            counts = [sum((content >> f) & 7 for f in fields) for content in board]
+            most = sum(counts) if do == "move" and effect.source == "everywhere" \
+                else max(counts, default=0)
+            total += most + total
+        return total + (1 if surprise.stays and WHITE in types else 0)
+
+    def _meetable(self, state: MeeplePartyState, card: int, board: Board) -> int:
+        """How many of the active player's photos could be met after the surprise ``card``
+        (``-1``: none) is resolved on ``board`` and the white meeple comes back (``-1``: no
+        bound).
+
+        A clause's cost in a room changes by at most one per meeple of the types it reads
+        moving in or out (:meth:`_reach`), so a photo whose cost exceeds that per clause stays
+        unmet.  A card whose only effect on the board is one move is looked at exactly: every
+        board the move can give, with the white meeple's return (one meeple, one room) as the
+        only slack."""
+        key = (card, board)
+        found = self._meets.get(key)
         if found is not None:
             return found
         evaluator = self.evaluator
+        table = evaluator.key_table
+        if self._photo_types is None:
+            self._photo_types = []
+            for i in evaluator.own_photos:
+                types: set[int] = set()
+                ks = table.plan[i][1]
+                for k in ks:
+                    clause = table.columns[k][0]
+                    if clause.exactly:
+                        types |= set(ALL_TYPES)
+                    else:
+                        types |= {t for _, group in clause.subsets for t in group}
+                        types |= set(clause.absent)
+                self._photo_types.append((max(1, len(ks)), frozenset(types)))
+        exact = evaluator._key_exact
+        nothing: frozenset[int] = frozenset()
+        moves = self._single_move(state, card)
+        if moves is not None:
+            stays = state.setup.cards.surprises[card].stays
+            limits = [(i, (1 if stays and WHITE in read else 0) * clauses)
+                      for i, (clauses, read) in zip(evaluator.own_photos, self._photo_types,
+                                                    strict=True)]
+            found = 0
+            for _, after, _ in fx.choices(moves, state.setup.house, board,
+                                          state.active_personality):
+                m = table.lower(after, exact, nothing)
+                met = sum(1 for i, limit in limits if m[i] <= limit)
+                if met > found:
+                    found = met
+                    if found == len(limits):
+                        break
+            self._meets[key] = found
+            return found
+        m = table.lower(board, exact, nothing)
+        found = 0
+        for i, (clauses, read) in zip(evaluator.own_photos, self._photo_types, strict=True):
+            reach = self._reach(state, card, board, read)
+            if reach is None:
+                found = -1
+                break
+            if m[i] <= reach * clauses:
+                found += 1
+        self._meets[key] = found
+        return found
+
+    @staticmethod
+    def _single_move(state: MeeplePartyState, card: int) -> Effect | None:
+        """The move of a surprise card whose only effect on the board is one move (the
+        others change stress alone), else ``None``."""
+        if card < 0:
+            return None
+        effects = state.setup.cards.surprises[card].effects
+        moves = [e for e in effects if e.do != "stress"]
+        if len(moves) == 1 and moves[0].do in ("move", "conga"):
+            return moves[0]
+        return None
+
+    def _card_ceiling(self, state: MeeplePartyState, card: int,
+                      relieved: tuple[int, ...] = (), board: Board | None = None
+                      ) -> tuple[Value, bool]:
+        """A value no end of the turn reaches after the surprise ``card`` (``-1``: none): the
+        win if the active player's photos could win, no loss, the most stress any relief
+        could take away (the Hot Tub, the photo bonus, the card's own relief; never more than
+        the roommates have), every own photo, a table score of 0.  ``relieved``: which
+        roommates are in the Hot Tub before the card (a card that moves no meeple from room to
+        room leaves them there; one that does may bring anyone).
+
+        With ``board`` (the board the card is resolved on, the white meeple off it), only the
+        own photos the card can bring within reach count (:meth:`_meetable`), and the photo
+        bonus only when both are.  A refresh adds exactly 1 to the active player (who is below
+        3 to refresh): a refresh that brings a met photo gives a second ceiling, one photo
+        more and that stress more (none when the bonus it brings takes it back, or when there
+        was more relief than stress).
+
+        The flag says how the ceiling bounds the card's values.  ``False``: in every
+        component.  ``True`` (only when ranking stress before photos): the ceiling leaves the
+        refresh out, and any value (or mean of values) above it in photos, by some amount, is
+        below it in stress by at least as much: it ranks below, which :data:`TRADE` keeps
+        true after rounding."""
+        evaluator = self.evaluator
+        meetable = -1
+        if board is not None and evaluator.party and evaluator.own_photos:
+            meetable = self._meetable(state, card, board)
+        cached = (card, relieved, state.stress, meetable)
+        found = self._ceilings.get(cached)
+        if found is not None:
+            return found
         setup = state.setup
         n = setup.num_players
         effects = setup.cards.surprises[card].effects if card >= 0 else ()
@@ -540,22 +753,41 @@ class TurnSearch:
                 1 for seat, flag in enumerate(relieved) if flag and state.stress[seat] > 0)
         else:
             relief = 0
-        relief += 1 if evaluator.party and len(evaluator.own_photos) == 2 else 0
         seats = {"active": 1, "next": 1, "others": n - 1}
         for effect in effects:
             if effect.do == "stress" and effect.amount < 0:
                 relief += -effect.amount * seats.get(effect.who, n)
         # the stress component is the turn's relief from the root's stress: what the turn
-        # relieved before this card (a welcomed surprise may have), plus at most all that is left
+        # relieved before this card (a welcomed surprise may have), plus at most all that is
+        # left (every stress added, by fouls, the card or a refresh, only lowers it)
         now = sum(state.stress)
-        stress = float(evaluator.sum0 - now + min(now, relief))
-        if evaluator.party:
-            photos = float(len(evaluator.own_photos))
-            win = 1.0 if evaluator.taken0 + len(evaluator.own_photos) >= evaluator.target else 0.0
+        own = len(evaluator.own_photos)
+
+        def ceiling(photos: int, added: int) -> Value:
+            bonus = 1 if evaluator.party and own == 2 and photos >= 2 else 0
+            stress = float(evaluator.sum0 - max(0, now + added - relief - bonus))
+            if evaluator.party:
+                win = 1.0 if evaluator.taken0 + photos >= evaluator.target else 0.0
+                value: Value = (win, 0.0, stress, float(photos), 0.0)
+            else:
+                value = (0.0, 0.0, stress, 1e6, 0.0)
+            if self.photos_first:
+                value = (value[3], value[0], value[1], value[2], value[4])
+            return value
+
+        if meetable < 0:
+            found = (ceiling(own, 0), False)
         else:
-            photos, win = 1e6, 0.0
-        found = (photos, win, 0.0, stress, 0.0) if self.photos_first else \
-            (win, 0.0, stress, photos, 0.0)
+            plain = ceiling(min(own, meetable), 0)
+            found = (plain, False)
+            if evaluator.decks["photo"] and meetable < own:
+                refreshed = ceiling(meetable + 1, 1)
+                if any(r > p for r, p in zip(refreshed, plain, strict=True)):
+                    if not self.photos_first and refreshed[:2] == plain[:2] and \
+                            refreshed[2] < plain[2]:
+                        found = (plain, True)
+                    else:
+                        found = (cast(Value, tuple(map(max, plain, refreshed))), False)
         self._ceilings[cached] = found
         return found
 
@@ -815,10 +1047,9 @@ class TurnSearch:
                     if key not in self.seen:
                         self.seen.add(key)
                         self.meter.node()
-                    changed = touched(code)
                     # a quiet move's ends share the bound of the board before the mingle
-                    bound = shared if quiet else bound_key(board, changed)
-                    found[key] = Pending(bound, plan, code, board, stress, near, changed)
+                    bound = shared if quiet else bound_key(board, touched(code))
+                    found[key] = Pending(bound, plan, code, board, stress, near)
             return
         for action, child in state.children():
             self._collect(child, plan + (action,), found)
@@ -846,11 +1077,12 @@ class Pending(NamedTuple):
     board: Board
     stress: tuple[int, ...]
     near: NearBoard
-    changed: tuple[int, ...]
 
-    def finer(self, search: TurnSearch) -> tuple[float, ...]:
-        """A tighter bound, on every card (:meth:`Evaluator.upper`)."""
-        return search.evaluator.upper(self.board, self.stress, self.near, self.changed)
+    def finer(self, search: TurnSearch, stage: int = 1) -> tuple[float, ...] | None:
+        """A tighter bound, on every card (:meth:`Evaluator.upper`), at stage 1; then none."""
+        if stage > 1:
+            return None
+        return search.evaluator.upper(self.board, self.stress, self.near, touched(self.code))
 
     def option(self, search: TurnSearch) -> TurnOption:
         value, slot = search.end(self.board, self.stress, self.near, self.code)
@@ -870,11 +1102,30 @@ class PendingWhite(NamedTuple):
     state: MeeplePartyState
     outcome: Hashable
 
-    def finer(self, search: TurnSearch) -> tuple[float, ...]:
-        return self.bound
+    def finer(self, search: TurnSearch, stage: int = 1) -> tuple[float, ...] | None:
+        """Stage 1: the ceilings of the cards on this mingle's board; stage 2: with the cards
+        that choose nothing valued exactly (:meth:`TurnSearch.white_ceiling`); then none."""
+        if stage > 2:
+            return None
+        return search.white_ceiling(self.state, self.code, cheap=stage == 2)
 
     def option(self, search: TurnSearch) -> TurnOption:
         value = search.white_mingle(self.state, self.code)
+        return TurnOption(self.prefix, self.code, value, self.outcome, self.board, self.stress,
+                          certain=False)
+
+    def option_above(self, search: TurnSearch, key: tuple[float, ...], at: int, order: int
+                     ) -> TurnOption | None:
+        """The option valued exactly if it could rank above the valued option of rank key
+        ``key`` listed ``at`` (this one is listed ``order``), else ``None``: then it ranks
+        below that option (its surprise cards were valued only until that was sure)."""
+
+        def beats(bound: tuple[float, ...]) -> bool:
+            return bound > key or (bound == key and order < at)
+
+        value = search.white_mingle(self.state, self.code, beats)
+        if value is None:
+            return None
         return TurnOption(self.prefix, self.code, value, self.outcome, self.board, self.stress,
                           certain=False)
 
@@ -893,13 +1144,23 @@ class RankedOptions(Sequence[TurnOption]):
         self._search = search
         self._count = len(items)
         self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
-        self._pending: list[tuple[tuple[float, ...], int, bool, Pending | PendingWhite]] = []
-        """A heap of bounded options: (the bound turned, order, bound on every card?, it)."""
+        self._pending: list[tuple[tuple[float, ...], float, int, int,
+                                  Pending | PendingWhite]] = []
+        """A heap of bounded options: (the bound turned, the place among equal bounds, order,
+        how many times the bound was tightened (-1: as far as it goes), it).  The place is the
+        order, or for a white meeple's mingle known to rank below a valued option, just after
+        that option's order."""
+        turned: dict[int, tuple[float, ...]] = {}
+        """The bounds turned, by identity (ends share their bounds' tuples)."""
         for order, item in enumerate(items):
             if isinstance(item, TurnOption):
                 heappush(self._ready, (_descending(rank_key(item.value)), order, item))
             else:
-                self._pending.append((_descending(item.bound), order, False, item))
+                bound = item.bound
+                found = turned.get(id(bound))
+                if found is None:
+                    found = turned[id(bound)] = _descending(bound)
+                self._pending.append((found, order, order, 0, item))
         heapify(self._pending)
         self._done: list[TurnOption] = []
 
@@ -917,15 +1178,26 @@ class RankedOptions(Sequence[TurnOption]):
         pending, ready = self._pending, self._ready
         while len(self._done) < n and (ready or pending):
             while pending:
-                turned, order, fine, item = pending[0]
-                if ready and (turned, order) > ready[0][:2]:
+                turned, place, order, stage, item = pending[0]
+                if ready and (turned, place) > ready[0][:2]:
                     break  # the best valued option beats every bound left
                 heappop(pending)
-                if not fine:
-                    heappush(pending, (_descending(item.finer(self._search)), order, True,
-                                       item))
-                    continue
-                option = item.option(self._search)
+                if stage >= 0:
+                    finer = item.finer(self._search, stage + 1)
+                    if finer is not None:
+                        heappush(pending, (_descending(finer), order, order, stage + 1, item))
+                        continue
+                if isinstance(item, PendingWhite) and ready:
+                    # a white meeple's surprise is valued card by card only until it is sure
+                    # whether it beats the best valued option; if not, it waits behind it
+                    top, at = ready[0][0], ready[0][1]
+                    found = item.option_above(self._search, _descending(top), at, order)
+                    if found is None:
+                        heappush(pending, (top, at + 0.5, order, -1, item))
+                        continue
+                    option = found
+                else:
+                    option = item.option(self._search)
                 heappush(ready, (_descending(rank_key(option.value)), order, option))
             self._done.append(heappop(ready)[2])
 
