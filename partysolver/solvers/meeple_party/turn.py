@@ -244,6 +244,12 @@ class TurnSearch:
         self._ceilings: dict[tuple[int, tuple[int, ...], tuple[int, ...], int],
                              tuple[Value, bool]] = {}
         self._deals: dict[tuple[tuple[int, ...], bool], list[tuple[Dealt, float]]] = {}
+        self._white_ceilings: dict[tuple[Board | None, tuple[int, ...], tuple[int, ...]],
+                                   tuple[float, ...]] = {}
+        """:meth:`white_ceiling` without valuing any card, by what it reads (the ceilings read
+        no more than the board, the stress and the surprise deck)."""
+        self.white_cut: tuple[float, ...] = ()
+        """The bound at which :meth:`white_mingle` last gave up (no value ranks above it)."""
         self._meets: dict[tuple[int, Board], int] = {}
         """:meth:`_meetable` per surprise card and board."""
         self._photo_types: list[tuple[int, frozenset[int]]] | None = None
@@ -483,7 +489,8 @@ class TurnSearch:
 
         With ``beats`` (whether a value ranked this high could be the answer), the cards are
         valued one by one and the search stops with ``None`` as soon as the cards valued, with
-        every other card at its ceiling (:meth:`_card_ceiling`), provably cannot beat it."""
+        every other card at its ceiling (:meth:`_card_ceiling`), provably cannot beat it; that
+        bound is then left in :attr:`white_cut`."""
         _, src, dst, _, _ = code
         rooms = list(state.board)
         rooms[src] -= UNIT[WHITE]
@@ -543,7 +550,9 @@ class TurnSearch:
             if beats is not None:
                 done = [d + p * v for d, v in zip(done, value, strict=True)]
                 bound = tuple(d + a + SLACK for d, a in zip(done, after[step], strict=True))
-                if not beats(rank_key(bound)):  # type: ignore[arg-type]
+                cut = rank_key(bound)  # type: ignore[arg-type]
+                if not beats(cut):
+                    self.white_cut = cut
                     return None
         value = mean([(p, values[i]) for i, (_, p) in enumerate(outcomes)])
         self.table[key] = (value, None)
@@ -585,6 +594,11 @@ class TurnSearch:
             board = tuple(rooms)
             if self.evaluator.relief_rooms:
                 relieved = self.evaluator.relieved(board)
+        memo = None if cheap else (board, state.stress, state.surprise_deck)
+        if memo is not None:
+            known = self._white_ceilings.get(memo)
+            if known is not None:
+                return known
         outcomes = self._surprises(state)
         parts = []
         traded = False
@@ -602,7 +616,10 @@ class TurnSearch:
             parts.append((p, ceiling))
             traded = traded or trade
         win, loss, stress, photos, table = (x + SLACK for x in mean(parts))
-        return rank_key((win, loss, stress, photos + (TRADE if traded else 0.0), table))
+        found = rank_key((win, loss, stress, photos + (TRADE if traded else 0.0), table))
+        if memo is not None:
+            self._white_ceilings[memo] = found
+        return found
 
     def _reach(self, state: MeeplePartyState, card: int, board: Board,
                types: frozenset[int]) -> int | None:
@@ -1115,17 +1132,17 @@ class PendingWhite(NamedTuple):
                           certain=False)
 
     def option_above(self, search: TurnSearch, key: tuple[float, ...], at: int, order: int
-                     ) -> TurnOption | None:
+                     ) -> TurnOption | tuple[float, ...]:
         """The option valued exactly if it could rank above the valued option of rank key
-        ``key`` listed ``at`` (this one is listed ``order``), else ``None``: then it ranks
-        below that option (its surprise cards were valued only until that was sure)."""
+        ``key`` listed ``at`` (this one is listed ``order``), else a bound below that
+        option's (its surprise cards were valued only until that was sure)."""
 
         def beats(bound: tuple[float, ...]) -> bool:
             return bound > key or (bound == key and order < at)
 
         value = search.white_mingle(self.state, self.code, beats)
         if value is None:
-            return None
+            return search.white_cut
         return TurnOption(self.prefix, self.code, value, self.outcome, self.board, self.stress,
                           certain=False)
 
@@ -1144,12 +1161,9 @@ class RankedOptions(Sequence[TurnOption]):
         self._search = search
         self._count = len(items)
         self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
-        self._pending: list[tuple[tuple[float, ...], float, int, int,
-                                  Pending | PendingWhite]] = []
-        """A heap of bounded options: (the bound turned, the place among equal bounds, order,
-        how many times the bound was tightened (-1: as far as it goes), it).  The place is the
-        order, or for a white meeple's mingle known to rank below a valued option, just after
-        that option's order."""
+        self._pending: list[tuple[tuple[float, ...], int, int, Pending | PendingWhite]] = []
+        """A heap of bounded options: (the bound turned, order, how many times the bound was
+        tightened (-1: as far as it goes), it)."""
         turned: dict[int, tuple[float, ...]] = {}
         """The bounds turned, by identity (ends share their bounds' tuples)."""
         for order, item in enumerate(items):
@@ -1160,7 +1174,7 @@ class RankedOptions(Sequence[TurnOption]):
                 found = turned.get(id(bound))
                 if found is None:
                     found = turned[id(bound)] = _descending(bound)
-                self._pending.append((found, order, order, 0, item))
+                self._pending.append((found, order, 0, item))
         heapify(self._pending)
         self._done: list[TurnOption] = []
 
@@ -1178,22 +1192,23 @@ class RankedOptions(Sequence[TurnOption]):
         pending, ready = self._pending, self._ready
         while len(self._done) < n and (ready or pending):
             while pending:
-                turned, place, order, stage, item = pending[0]
-                if ready and (turned, place) > ready[0][:2]:
+                turned, order, stage, item = pending[0]
+                if ready and (turned, order) > ready[0][:2]:
                     break  # the best valued option beats every bound left
                 heappop(pending)
                 if stage >= 0:
                     finer = item.finer(self._search, stage + 1)
                     if finer is not None:
-                        heappush(pending, (_descending(finer), order, order, stage + 1, item))
+                        heappush(pending, (_descending(finer), order, stage + 1, item))
                         continue
                 if isinstance(item, PendingWhite) and ready:
                     # a white meeple's surprise is valued card by card only until it is sure
-                    # whether it beats the best valued option; if not, it waits behind it
+                    # whether it beats the best valued option; if not, it waits with the
+                    # bound that showed it (below that option)
                     top, at = ready[0][0], ready[0][1]
                     found = item.option_above(self._search, _descending(top), at, order)
-                    if found is None:
-                        heappush(pending, (top, at + 0.5, order, -1, item))
+                    if not isinstance(found, TurnOption):
+                        heappush(pending, (_descending(found), order, -1, item))
                         continue
                     option = found
                 else:
