@@ -744,9 +744,9 @@ class TurnSearch:
         With ``board`` (the board the card is resolved on, the white meeple off it), only the
         own photos the card can bring within reach count (:meth:`_meetable`), and the photo
         bonus only when both are.  A refresh adds exactly 1 to the active player (who is below
-        3 to refresh): a refresh that brings a met photo gives a second ceiling, one photo
-        more and that stress more (none when the bonus it brings takes it back, or when there
-        was more relief than stress).
+        3 to refresh): a refresh that brings a met photo gives a second ceiling, with one photo
+        more and 1 stress more (the same stress when the bonus it brings takes that back, or
+        when there was more relief than stress).
 
         The flag says how the ceiling bounds the card's values.  ``False``: in every
         component.  ``True`` (only when ranking stress before photos): the ceiling leaves the
