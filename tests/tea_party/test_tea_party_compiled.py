@@ -1,0 +1,140 @@
+"""The compiled two-player search against the rules engine: the generic expectimax over
+``TeaPartyState`` is the oracle, on random positions of every phase and both seats."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tea_party_positions import position
+from test_tea_party_solvers import random_position
+
+from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
+from partysolver.models.tea_party import Hero, TeaPartyState
+from partysolver.models.tea_party.state import THROW_UP
+from partysolver.solvers.budget import Budget, BudgetExhausted
+from partysolver.solvers.expectimax import Expectimax, expectimax
+from partysolver.solvers.tea_party_compiled import CompiledExpectimax, new_table
+
+
+def reached_states(seed: int, count: int, bag: tuple[int, int]) -> list[TeaPartyState]:
+    """States met along random playouts from random two-monster positions: draws, choices
+    (a Rogue's stolen hero included), throw-ups during a turn and at the end, game over."""
+    rng = random.Random(seed)
+    found: list[TeaPartyState] = []
+    while len(found) < count:
+        state = random_position(rng, 2)
+        extra = rng.randint(*bag)
+        heroes = list(Hero)
+        for _ in range(extra):  # a bigger bag than the small positions of the other tests
+            hero = rng.choice(heroes)
+            state = TeaPartyState(state.table, state.phase, state.player, state.held,
+                                  state.bag + (1 << (4 * int(hero))), state.cups,
+                                  state.stomachs)
+        while True:
+            found.append(state)
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            state = state.apply(sample_chance(state, rng) if player == CHANCE
+                                else rng.choice(state.legal_actions()))
+    return found
+
+
+def generic(state: TeaPartyState, nodes: int | None = None) -> tuple[float, ...]:
+    return Expectimax(Budget(nodes=nodes)).value(state)
+
+
+def test_compiled_values_equal_the_rules_engine_on_every_phase_and_seat() -> None:
+    search = CompiledExpectimax(Budget())
+    seen: dict[tuple[int, int, bool], int] = {}
+    for state in reached_states(3, 3000, (0, 2)):
+        kind = (state.phase, state.player, state.final)
+        if seen.get(kind, 0) >= 40:  # a spread over the kinds of state, not 3,000 of them
+            continue
+        try:
+            truth = generic(state, 20_000)
+        except BudgetExhausted:
+            continue
+        assert search.value(state) == pytest.approx(truth, abs=1e-9), state
+        seen[kind] = seen.get(kind, 0) + 1
+    assert {(THROW_UP, 0, False), (THROW_UP, 1, False), (THROW_UP, 0, True)} <= set(seen)
+
+
+def test_compiled_root_options_equal_the_generic_search_on_bigger_bags() -> None:
+    rng = random.Random(8)
+    checked = 0
+    for state in reached_states(5, 300, (3, 5)):
+        if state.phase != 1 or rng.random() < 0.5:  # decisions only, a sample of them
+            continue
+        truth = expectimax(state, Budget(nodes=20_000), line=False)
+        if truth.status != "optimal":
+            continue
+        compiled = expectimax(state, line=True, kind=CompiledExpectimax)
+        assert compiled.status == "optimal" and compiled.method.endswith("compiled (numba)")
+        assert compiled.values == pytest.approx(truth.values, abs=1e-9)
+        assert [m.value for m in compiled.moves] == pytest.approx(
+            [m.value for m in truth.moves], abs=1e-9)
+        first = next(m for m in compiled.moves if m.action == compiled.line[0])
+        assert first.value == pytest.approx(compiled.moves[0].value, abs=1e-9)
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
+
+
+def test_without_the_table_the_values_are_the_same() -> None:
+    checked = 0
+    for state in reached_states(11, 60, (0, 2)):
+        without = CompiledExpectimax(Budget(nodes=200_000), transpositions=False)
+        try:
+            value = without.value(state)
+        except BudgetExhausted:
+            continue
+        assert value == pytest.approx(CompiledExpectimax(Budget()).value(state), abs=1e-12)
+        assert without.size() == 0
+        checked += 1
+    assert checked >= 40
+
+
+def test_a_search_cut_into_chunks_resumes_to_the_same_value(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    state = position({"fighter": 2, "rogue": 1, "ranger": 1, "queen": 1},
+                     cups=[{"ranger": 1}, {"cleric": 1}],
+                     stomachs=[{"fighter": 2, "bard": 1}, {"rogue": 2}], current=1)
+    whole = CompiledExpectimax(Budget())
+    value = whole.value(state)
+    assert value == pytest.approx(generic(state), abs=1e-9)
+    monkeypatch.setattr(CompiledExpectimax, "CHUNK", 7)  # shorter than the way down
+    chunked = CompiledExpectimax(Budget())
+    assert chunked.value(state) == pytest.approx(value, abs=1e-12)
+    assert chunked.meter.nodes > whole.meter.nodes  # the chunks re-walk their way down
+
+
+def test_out_of_nodes_it_raises_and_keeps_only_finished_values() -> None:
+    state = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1},
+                     cups=[{"ranger": 1}, {"cleric": 1}], stomachs=[{"fighter": 2}, {"cleric": 1}])
+    table = new_table()
+    cut = CompiledExpectimax(Budget(nodes=200), table=table)
+    with pytest.raises(BudgetExhausted):
+        cut.value(state)
+    assert cut.meter.nodes == 200
+    partial = len(table)
+    assert 0 < partial <= 200
+    resumed = CompiledExpectimax(Budget(), table=table)  # the same table, unlimited
+    fresh = CompiledExpectimax(Budget())
+    assert resumed.value(state) == pytest.approx(fresh.value(state), abs=1e-12)
+    assert resumed.meter.nodes == fresh.meter.nodes - partial
+
+
+def test_out_of_budget_the_exact_result_claims_nothing() -> None:
+    state = position({"fighter": 6, "cleric": 2, "rogue": 2, "wizard": 1, "ranger": 2},
+                     stomachs=[{"fighter": 2}, {"cleric": 1}])
+    result = expectimax(state, Budget(nodes=1_000), kind=CompiledExpectimax)
+    assert result.status == "unknown" and result.values is None
+    assert result.usage["nodes"] <= 1_000
+
+
+def test_the_compiled_search_refuses_more_than_two_monsters() -> None:
+    with pytest.raises(ValueError, match="two monsters"):
+        CompiledExpectimax(Budget()).value(position({"fighter": 1}, players=3))
