@@ -2,7 +2,8 @@
 
 1. Exact solves of two-player positions with 8, 10 and 12 heroes in the bag, with the
    transposition table and, in the same run, the same search without it (the naive baseline):
-   time and nodes.  The positions are a documented, seeded family: a game is played by two
+   time and nodes (the compiled two-player search of ``solvers/tea_party_compiled.py``, as
+   ``solve`` uses it).  The positions are a documented, seeded family: a game is played by two
    greedy players until the bag holds k heroes; both monsters have just drunk (their teacups
    are emptied into their stomachs), and it is the next monster's draw.
 2. The hint policy against the greedy policy over two-player games, seats rotating: the hint
@@ -12,6 +13,8 @@
     python benchmarks/tea_party.py --games 200     # a shorter part 2
     python benchmarks/tea_party.py --skip-games    # part 1 only
     python benchmarks/tea_party.py --skip-games --sizes 12 --seeds 1   # one position
+    python benchmarks/tea_party.py --skip-games --sizes 12 --seeds 3 4 --table-nodes 150000000
+                                                   # the two hardest of the first five (14 GB)
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from partysolver.solvers.budget import Budget  # noqa: E402
 from partysolver.solvers.expectimax import expectimax  # noqa: E402
 from partysolver.solvers.simulate import simulate  # noqa: E402
 from partysolver.solvers.tea_party import GreedyPolicy, HintPolicy, NewGame  # noqa: E402
+from partysolver.solvers.tea_party_compiled import CompiledExpectimax  # noqa: E402
 
 
 def late_game(k: int, seed: int) -> TeaPartyState:
@@ -56,7 +60,7 @@ def late_game(k: int, seed: int) -> TeaPartyState:
 
 def solve_figures(sizes: list[int], seeds: list[int], table_nodes: int,
                   baseline_factor: int) -> None:
-    print("1. Exact solves, two players (pruned expectimax; with vs without the table)")
+    print("1. Exact solves, two players (compiled expectimax; with vs without the table)")
     print(f"   the table's search stops at {table_nodes:,} nodes; the baseline at "
           f"{baseline_factor}x the table's nodes ('>' marks a lower bound)")
     print(f"{'bag':>4} {'seed':>5} {'table: nodes':>13} {'seconds':>8} "
@@ -68,7 +72,8 @@ def solve_figures(sizes: list[int], seeds: list[int], table_nodes: int,
             contents = ", ".join(f"{n} {h}" for h, n in zip(
                 ("F", "C", "R", "W", "Ra", "B", "K", "Q"), unpack(state.bag), strict=True) if n)
             start = time.perf_counter()
-            with_table = expectimax(state, Budget(nodes=table_nodes), line=False, pruning=True)
+            with_table = expectimax(state, Budget(nodes=table_nodes), line=False,
+                                    kind=CompiledExpectimax)
             seconds = time.perf_counter() - start
             nodes = with_table.usage["nodes"]
             if with_table.status != "optimal":
@@ -79,7 +84,7 @@ def solve_figures(sizes: list[int], seeds: list[int], table_nodes: int,
             limit = nodes * baseline_factor
             start = time.perf_counter()
             without = expectimax(state, Budget(nodes=limit), transpositions=False,
-                                 line=False, pruning=True)
+                                 line=False, kind=CompiledExpectimax)
             base_seconds = time.perf_counter() - start
             if without.status == "optimal":
                 assert without.values is not None and with_table.values is not None
@@ -128,7 +133,7 @@ def main() -> None:
                         help="the family's seeds to solve (default: 0 .. positions-1)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 10, 12],
                         help="bag sizes")
-    parser.add_argument("--table-nodes", type=int, default=5_000_000,
+    parser.add_argument("--table-nodes", type=int, default=20_000_000,
                         help="node budget of the search with the table")
     parser.add_argument("--baseline-factor", type=int, default=10,
                         help="node budget of the no-table baseline, as a multiple of the "

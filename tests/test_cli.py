@@ -89,7 +89,8 @@ def test_json_output_is_strict_json_even_for_one_game() -> None:
 def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    # Tea Party and Meeple Party both declare --max-nodes, with different defaults.
+    # Tea Party and Meeple Party both declare --max-nodes, with different defaults (Tea
+    # Party's depends on the number of monsters).
     from partysolver.solvers import tea_party
 
     seen = []
@@ -102,7 +103,7 @@ def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
     monkeypatch.setattr(tea_party, "solve", spy)
     run("solve", str(position))
     run("solve", str(position), "--max-nodes", "123")
-    assert seen == [tea_party.DEFAULT_SOLVE_NODES, 123]
+    assert seen == [tea_party.DEFAULT_SOLVE_NODES, 123]  # a three-monster position
 
 
 def test_every_shipped_game_loads_its_commands() -> None:

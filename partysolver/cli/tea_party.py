@@ -26,16 +26,18 @@ from .adapters import (
 )
 from .output import percent, table, top
 
-EXACT_NODES = click.Option(["--exact-nodes"], type=click.IntRange(min=1),
-                           default=solver.DEFAULT_EXACT_NODES, show_default=True,
-                           help="tea-party: nodes the exact search may use before MCTS.")
+EXACT_NODES = click.Option(["--exact-nodes"], type=click.IntRange(min=1), default=None,
+                           help="tea-party: nodes the exact search may use before MCTS "
+                                f"(default {solver.DEFAULT_EXACT_NODES_TWO:,} for two "
+                                f"monsters, {solver.DEFAULT_EXACT_NODES:,} for more).")
 ITERATIONS = click.Option(["--mcts-iterations"], type=click.IntRange(min=1), default=None,
                           help="tea-party: MCTS iterations when the exact search does not fit "
                                f"(default {solver.DEFAULT_MCTS_ITERATIONS}).")
-SOLVE_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1),
-                           default=solver.DEFAULT_SOLVE_NODES, show_default=True,
+SOLVE_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
                            help="Node budget of an exact search (its table grows with it: "
-                                "about 300 bytes a node).")
+                                "about 130 bytes a node for two monsters, 300 for more; "
+                                f"default {solver.DEFAULT_SOLVE_NODES_TWO:,} for two, "
+                                f"{solver.DEFAULT_SOLVE_NODES:,} for more).")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:
@@ -111,8 +113,7 @@ class TeaPartyCommands(GameCommands):
     def hint(self, document: Document, options: Options) -> Report:
         _, state = _load(document)
         rng = random.Random(options.rng_seed)
-        budget, nodes = self._budget(options), options.extra.get("exact_nodes",
-                                                                 solver.DEFAULT_EXACT_NODES)
+        budget, nodes = self._budget(options), options.extra.get("exact_nodes")
         who = state.name(state.player)
         data: dict[str, Any] = {"game": INFO.key, "player": who}
         if state.phase == CHOOSE:
@@ -142,7 +143,7 @@ class TeaPartyCommands(GameCommands):
                             "decide (use 'solve' for the odds)")
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
-                     nodes: int, options: Options, data: dict[str, Any]) -> Report:
+                     nodes: int | None, options: Options, data: dict[str, Any]) -> Report:
         hints = solver.draw_hints(state, budget, rng, nodes)
         draws, lines = [], []
         expected = 0.0
@@ -172,7 +173,8 @@ class TeaPartyCommands(GameCommands):
 
     def solve(self, document: Document, options: Options) -> Report:
         _, state = _load(document)
-        budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes"))
+        budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
+                        or solver.solve_nodes_default(state))
         solution = solver.solve(state, budget)
         result = solution.result
         values = _values(state, result.values)
@@ -245,7 +247,7 @@ class TeaPartyCommands(GameCommands):
         arrows, caption = [], ""
         if options.extra.get("hint") and state.phase == CHOOSE:
             hint = solver.hint(state, self._budget(options), random.Random(options.rng_seed),
-                               options.extra.get("exact_nodes", solver.DEFAULT_EXACT_NODES))
+                               options.extra.get("exact_nodes"))
             best = hint.moves[0]
             arrows = move_arrows(state, best.move)
             caption = f"hint: {best.text} ({percent(best.value.value)} to win)"

@@ -41,6 +41,8 @@ def require_chance_protocol(state: Any, method: str) -> None:
 class Expectimax:
     """One exact search: its table, its meter and its counts."""
 
+    method = "exact expectimax"
+
     def __init__(self, budget: Budget, transpositions: bool = True,
                  table: dict[Hashable, Any] | None = None) -> None:
         """``table``: a transposition table to share between searches of one game (it only
@@ -133,6 +135,8 @@ class PrunedExpectimax(Expectimax):
     ``(alpha, beta)`` given that every value lies in [0, 1].  The table stores a lower and an
     upper bound per state.  A search with the full window [0, 1] is exact.
     """
+
+    method = "exact expectimax with alpha-beta/Star1 pruning"
 
     def __init__(self, budget: Budget, transpositions: bool = True,
                  table: dict[Hashable, Any] | None = None) -> None:
@@ -233,17 +237,22 @@ class PrunedExpectimax(Expectimax):
 
 
 def expectimax(state: State, budget: Budget | None = None, transpositions: bool = True,
-               line: bool = True, pruning: bool = False) -> SearchResult:
+               line: bool = True, pruning: bool = False,
+               kind: type[Expectimax] | None = None) -> SearchResult:
     """Solve ``state`` exactly: its value, every root action's value, and the best line.
 
     ``pruning`` (two players whose returns sum to 1 only) uses :class:`PrunedExpectimax`;
     every root action is still searched with the full window, so all their values are exact.
-    Out of budget, the result is ``unknown`` and lists only the root actions already solved.
+    ``kind`` gives another search with the interface of :class:`Expectimax` (a game's own
+    compiled search, say).  Out of budget, the result is ``unknown`` and lists only the root
+    actions already solved.
     """
     require_chance_protocol(state, "expectimax")
     if pruning and state.num_players != 2:
         raise ValueError("pruned expectimax needs a two-player game whose returns sum to 1")
-    search = (PrunedExpectimax if pruning else Expectimax)(budget or Budget(), transpositions)
+    if kind is None:
+        kind = PrunedExpectimax if pruning else Expectimax
+    search = kind(budget or Budget(), transpositions)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     moves: list[MoveValue] = []
@@ -266,5 +275,4 @@ def expectimax(state: State, budget: Budget | None = None, transpositions: bool 
     finally:
         sys.setrecursionlimit(old_limit)
     usage = search.meter.usage() | {"table_hits": search.hits, "table_size": search.size()}
-    method = "exact expectimax" + (" with alpha-beta/Star1 pruning" if pruning else "")
-    return SearchResult(status, method, root, rank_moves(moves), principal, usage)
+    return SearchResult(status, search.method, root, rank_moves(moves), principal, usage)

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
@@ -31,16 +31,35 @@ from ..models.tea_party.state import (
     unpack,
 )
 from .budget import Budget, BudgetExhausted, MoveValue, SearchResult
-from .expectimax import Expectimax, PrunedExpectimax, expectimax
+from .expectimax import Expectimax, expectimax
 from .mcts import Evaluator, mcts, playout
 
+if TYPE_CHECKING:  # the compiled search imports numba: only when a search needs it
+    from .tea_party_compiled import CompiledExpectimax
+
 DEFAULT_EXACT_NODES = 300_000
-"""Nodes the exact search may use before a hint falls back to MCTS."""
+"""Nodes the exact search may use before a hint falls back to MCTS (three or four monsters:
+the generic search expands some 25,000 nodes a second)."""
+DEFAULT_EXACT_NODES_TWO = 3_000_000
+"""The same for two monsters, whose compiled search expands some 500,000 nodes a second."""
 
 DEFAULT_MCTS_ITERATIONS = 10_000
 
 DEFAULT_SOLVE_NODES = 10_000_000
-"""Nodes an exact ``solve`` may use by default (the table holds about as many entries)."""
+"""Nodes an exact ``solve`` may use by default, three or four monsters (the table holds about
+as many entries, some 300 bytes each)."""
+DEFAULT_SOLVE_NODES_TWO = 20_000_000
+"""The same for two monsters (compiled search: about 130 bytes an entry)."""
+
+
+def exact_nodes_default(state: TeaPartyState) -> int:
+    """A hint's default exact-search budget for this many monsters."""
+    return DEFAULT_EXACT_NODES_TWO if state.num_players == 2 else DEFAULT_EXACT_NODES
+
+
+def solve_nodes_default(state: TeaPartyState) -> int:
+    """``solve``'s default node budget for this many monsters."""
+    return DEFAULT_SOLVE_NODES_TWO if state.num_players == 2 else DEFAULT_SOLVE_NODES
 
 ENDGAME_LOOSE = 5
 """MCTS leaves with at most this many heroes outside the stomachs are valued exactly..."""
@@ -129,7 +148,12 @@ class Hint:
 
 
 def _exact(state: TeaPartyState, budget: Budget, line: bool = False) -> SearchResult:
-    return expectimax(state, budget, line=line, pruning=state.num_players == 2)
+    """Two monsters: the compiled search; more: the generic one (plain expectimax with its
+    table: pruning windows cut almost nothing in this game)."""
+    from .tea_party_compiled import CompiledExpectimax
+
+    kind = CompiledExpectimax if state.num_players == 2 else Expectimax
+    return expectimax(state, budget, line=line, kind=kind)
 
 
 class EndgameEvaluator:
@@ -144,12 +168,24 @@ class EndgameEvaluator:
         self.nodes = nodes
         self.playout_decisions = playout_decisions
         self.table: dict[Hashable, Any] = {}
+        self.compiled: CompiledExpectimax | None = None
         self.solved = 0
+
+    def _search(self, state: TeaPartyState) -> Expectimax:
+        budget = Budget(nodes=self.nodes)
+        if state.num_players != 2:
+            return Expectimax(budget, table=self.table)
+        if self.compiled is None:
+            from .tea_party_compiled import CompiledExpectimax
+
+            self.compiled = CompiledExpectimax(budget)
+        else:
+            self.compiled.meter = budget.start()
+        return self.compiled
 
     def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, ...]:
         if loose_heroes(state) <= self.max_loose:
-            kind = PrunedExpectimax if state.num_players == 2 else Expectimax
-            search = kind(Budget(nodes=self.nodes), table=self.table)
+            search = self._search(state)
             try:
                 values = search.value(state)
             except BudgetExhausted:
@@ -179,14 +215,17 @@ EXACT_LOOSE = 18
 
 
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
-           exact_nodes: int = DEFAULT_EXACT_NODES,
+           exact_nodes: int | None = None,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
            exact_loose: int = EXACT_LOOSE, evaluator: Evaluator | None = None) -> SearchResult:
-    """Exact when it fits ``exact_nodes`` (and half the time), else MCTS with the budget's
+    """Exact when it fits ``exact_nodes`` (default :func:`exact_nodes_default`) and half the
+    time, else MCTS with the budget's
     iterations (or ``mcts_iterations``) and the time left, its leaves valued exactly once the
     game is small (:class:`EndgameEvaluator`).  An estimate's ``method`` says why the exact
     search did not answer."""
     start = time.perf_counter()
+    if exact_nodes is None:
+        exact_nodes = exact_nodes_default(state)
     loose = loose_heroes(state)
     if loose <= exact_loose:
         half = None if budget.time is None else budget.time / 2
@@ -213,7 +252,7 @@ def loose_heroes(state: TeaPartyState) -> int:
 
 
 def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
-         exact_nodes: int = DEFAULT_EXACT_NODES) -> Hint:
+         exact_nodes: int | None = None) -> Hint:
     """Every option for the hero in hand, ranked by the chooser's chance to win."""
     if state.phase != CHOOSE:
         raise ValueError("a hint needs a hero in hand")
@@ -250,17 +289,18 @@ class DrawHint:
 
 
 def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
-               exact_nodes: int = DEFAULT_EXACT_NODES) -> list[DrawHint]:
+               exact_nodes: int | None = None) -> list[DrawHint]:
     """A hint for every hero the active monster may draw, most likely first."""
     if state.phase != DRAW:
         raise ValueError("draw hints need a position before the draw")
     outcomes = sorted(state.chance_outcomes(), key=lambda item: -item[1])
+    nodes = exact_nodes_default(state) if exact_nodes is None else exact_nodes
     share = budget.scaled(1 / len(outcomes))
     hints = []
     for draw, probability in outcomes:
         assert isinstance(draw, Draw)
         hints.append(DrawHint(draw.hero, float(probability),
-                              hint(state.apply(draw), share, rng, exact_nodes // len(outcomes))))
+                              hint(state.apply(draw), share, rng, nodes // len(outcomes))))
     return hints
 
 
