@@ -27,11 +27,9 @@ in the table, so the next chunk resumes where it stopped.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from ..models.protocol import State
 from ..models.tea_party.game import POINTS, RANK_VALUES
@@ -57,9 +55,61 @@ _STANDING = np.array([(POINTS[h] << 32) + (1 << _RANK_SHIFT[POINTS[h]]) for h in
 """Per hero: its weight in a standing (points, then counts by point value from the highest)."""
 
 # Counters shared with the kernel, in one int64 array.
-_NODES, _LIMIT, _HITS, _CUT, _USE_TABLE = range(5)
+_NODES, _LIMIT, _HITS, _CUT, _USE_TABLE, _ENTRIES, _GROW_AT = range(7)
 
-KEY_TYPE = types.UniTuple(types.int64, 3)
+_EMPTY = -1
+"""The first key word of an empty slot (a real key's first word is never negative)."""
+_MAX_LOAD = 0.6
+"""The table doubles when its slots are this full."""
+
+
+@njit(cache=True)
+def _slot(keys: np.ndarray, k0: int, k1: int, k2: int) -> int:
+    """The slot of a key in an open-addressing table (linear probing): where it is, or the
+    empty slot where it goes."""
+    mask = keys.shape[0] - 1
+    h = k0 * -7046029254386353131 + k1 * -4658895280553007687 + k2 * 7640891576956012809
+    i = (h ^ (h >> 31)) & mask
+    while True:
+        first = keys[i, 0]
+        if first == _EMPTY or (first == k0 and keys[i, 1] == k1 and keys[i, 2] == k2):
+            return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _rehash(keys: np.ndarray, values: np.ndarray, new_keys: np.ndarray,
+            new_values: np.ndarray) -> None:
+    for i in range(keys.shape[0]):
+        if keys[i, 0] != _EMPTY:
+            j = _slot(new_keys, keys[i, 0], keys[i, 1], keys[i, 2])
+            new_keys[j, 0], new_keys[j, 1], new_keys[j, 2] = keys[i, 0], keys[i, 1], keys[i, 2]
+            new_values[j] = values[i]
+
+
+class Table:
+    """The compiled search's transposition table: canonical keys (three 64-bit words) to
+    seat 0's value, in flat arrays (32 bytes a slot, at most 60% full), doubled when full.
+    It only ever holds finished values, so it can be shared by the searches of one game."""
+
+    def __init__(self, slots: int = 1 << 16) -> None:
+        assert slots & (slots - 1) == 0, "a power of two"
+        self.keys = np.full((slots, 3), _EMPTY, dtype=np.int64)
+        self.values = np.zeros(slots)
+        self.entries = 0
+
+    def __len__(self) -> int:
+        return self.entries
+
+    @property
+    def grow_at(self) -> int:
+        return int(self.keys.shape[0] * _MAX_LOAD)
+
+    def grow(self) -> None:
+        keys = np.full((2 * self.keys.shape[0], 3), _EMPTY, dtype=np.int64)
+        values = np.zeros(keys.shape[0])
+        _rehash(self.keys, self.values, keys, values)
+        self.keys, self.values = keys, values
 
 
 @njit(cache=True)
@@ -297,14 +347,15 @@ def _final_key(c0: int, c1: int, s0: int, s1: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True)
-def _search(root: np.ndarray, table: Any, counters: np.ndarray, frames: np.ndarray,
+def _search(root: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray,
+            counters: np.ndarray, frames: np.ndarray,
             keys: np.ndarray, totals: np.ndarray, cursor: np.ndarray, sizes: np.ndarray,
             children: np.ndarray, weights: np.ndarray, flips: np.ndarray,
             zones: np.ndarray, probs: np.ndarray) -> float:
     """Seat 0's exact win share of ``root`` (seven ints: phase, held, bag, cups, stomachs;
     seat 0 to act), by depth-first expectimax over an explicit stack.  Sets
-    ``counters[_CUT]`` (and returns garbage) when the node limit is reached; the table then
-    holds only finished values."""
+    ``counters[_CUT]`` (and returns garbage) when the node limit is reached or the table is
+    full enough to grow; the table then holds only finished values."""
     use_table = counters[_USE_TABLE] != 0
     max_depth = frames.shape[0]
     depth = -1
@@ -317,9 +368,10 @@ def _search(root: np.ndarray, table: Any, counters: np.ndarray, frames: np.ndarr
             key = _final_key(state[3], state[4], state[5], state[6])
         else:
             key = _key(phase, state[1], state[2], state[3], state[4], state[5], state[6])
-        if use_table and key in table:
+        slot = _slot(table_keys, key[0], key[1], key[2]) if use_table else 0
+        if use_table and table_keys[slot, 0] != _EMPTY:
             counters[_HITS] += 1
-            value = table[key]
+            value = table_values[slot]
         else:
             if counters[_NODES] >= counters[_LIMIT]:
                 counters[_CUT] = 1
@@ -327,8 +379,9 @@ def _search(root: np.ndarray, table: Any, counters: np.ndarray, frames: np.ndarr
             counters[_NODES] += 1
             if phase == _FINAL:
                 value = _final(state[3], state[4], state[5], state[6], zones, probs)
-                if use_table:
-                    table[key] = value
+                if use_table and _store(table_keys, table_values, counters, slot, key[0],
+                                        key[1], key[2], value):
+                    return 0.0
             else:
                 value = _settled(phase, state[1], state[2], state[3], state[4], state[5],
                                  state[6])
@@ -365,15 +418,32 @@ def _search(root: np.ndarray, table: Any, counters: np.ndarray, frames: np.ndarr
                 break
             value = totals[depth]
             if use_table:
-                table[(keys[depth, 0], keys[depth, 1], keys[depth, 2])] = value
+                k0, k1, k2 = keys[depth, 0], keys[depth, 1], keys[depth, 2]
+                if _store(table_keys, table_values, counters, _slot(table_keys, k0, k1, k2),
+                          k0, k1, k2, value):
+                    return 0.0
             depth -= 1
             if depth < 0:
                 return value
 
 
-def new_table() -> Any:
+@njit(cache=True)
+def _store(table_keys: np.ndarray, table_values: np.ndarray, counters: np.ndarray, slot: int,
+           k0: int, k1: int, k2: int, value: float) -> bool:
+    """Store a finished value in its (empty) slot; True, with the search cut, when the table
+    must grow before the search goes on."""
+    table_keys[slot, 0], table_keys[slot, 1], table_keys[slot, 2] = k0, k1, k2
+    table_values[slot] = value
+    counters[_ENTRIES] += 1
+    if counters[_ENTRIES] >= counters[_GROW_AT]:
+        counters[_CUT] = 1
+        return True
+    return False
+
+
+def new_table() -> Table:
     """An empty compiled transposition table (canonical key -> seat-0 value)."""
-    return Dict.empty(key_type=KEY_TYPE, value_type=types.float64)
+    return Table()
 
 
 class CompiledExpectimax(Expectimax):
@@ -390,11 +460,11 @@ class CompiledExpectimax(Expectimax):
     """Frames on the search stack (a game is far shallower: one or two per hero drawn)."""
 
     def __init__(self, budget: Budget, transpositions: bool = True,
-                 table: Any | None = None) -> None:
+                 table: Table | None = None) -> None:
         super().__init__(budget, transpositions=False)
         self.transpositions = transpositions
         self.kernel_table = new_table() if table is None else table
-        self.counters = np.zeros(5, dtype=np.int64)
+        self.counters = np.zeros(7, dtype=np.int64)
         self.counters[_USE_TABLE] = int(transpositions)
         depth = self.MAX_DEPTH
         self.work = (np.zeros((depth, 7), dtype=np.int64), np.zeros((depth, 3), dtype=np.int64),
@@ -433,17 +503,23 @@ class CompiledExpectimax(Expectimax):
             if left <= 0:
                 raise BudgetExhausted
             chunk = left if not self.transpositions else min(left, step)
+            table = self.kernel_table
             counters[_NODES] = counters[_HITS] = counters[_CUT] = 0
             counters[_LIMIT] = min(chunk, 2**62)
-            finished = len(self.kernel_table)
-            value = _search(root, self.kernel_table, counters, *self.work)
+            counters[_ENTRIES], counters[_GROW_AT] = table.entries, table.grow_at
+            finished = table.entries
+            value = _search(root, table.keys, table.values, counters, *self.work)
+            table.entries = int(counters[_ENTRIES])
             self.meter.nodes += int(counters[_NODES])
             self.hits += int(counters[_HITS])
             if not counters[_CUT]:
                 return 1.0 - value if state.player == 1 else value
+            if table.entries >= table.grow_at:
+                table.grow()
+                continue
             if self.meter.exhausted():
                 raise BudgetExhausted
-            if len(self.kernel_table) == finished:
+            if table.entries == finished:
                 step *= 2  # a chunk too short to finish anything on the way down: lengthen
 
     @property
