@@ -35,7 +35,7 @@ ITERATIONS = click.Option(["--mcts-iterations"], type=click.IntRange(min=1), def
                                f"(default {solver.DEFAULT_MCTS_ITERATIONS}).")
 SOLVE_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
                            help="Node budget of an exact search (its table grows with it: "
-                                "about 130 bytes a node for two monsters, 300 for more; "
+                                "43 to 85 bytes a node for two monsters, 300 for more; "
                                 f"default {solver.DEFAULT_SOLVE_NODES_TWO:,} for two, "
                                 f"{solver.DEFAULT_SOLVE_NODES:,} for more).")
 
