@@ -105,12 +105,35 @@ def test_the_lazy_ranking_is_the_plain_ranking(case: int) -> None:
     assert rank_key(everything[0].value) == rank_key(TurnSearch(state).value(state)[0])
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_the_lazy_ranking_with_white_meeples_is_the_plain_ranking(seed: int) -> None:
+@pytest.mark.parametrize("seed", [0, 4])
+def test_the_lazy_ranking_with_white_meeples_is_the_plain_ranking(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """White meeples' options, parked with a cut and ranked by ceilings that trade a
+    refresh's photo for its stress, end up where the plain ranking puts them; the cuts and the
+    trades do happen on the way."""
+    from partysolver.solvers.meeple_party.turn import PendingWhite
+
     state = laid_and_white(seed)
     plain = plain_ranking(state)
     assert any(not o.certain and o.code is not None for o in plain)  # a white meeple's
+    cuts: list[bool] = []
+    trades: list[bool] = []
+    above, ceiling = PendingWhite.option_above, TurnSearch._card_ceiling
+
+    def counting_above(self: PendingWhite, *args: object) -> object:
+        found = above(self, *args)  # type: ignore[arg-type]
+        cuts.append(not isinstance(found, TurnOption))
+        return found
+
+    def counting_ceiling(self: TurnSearch, *args: object) -> object:
+        found = ceiling(self, *args)  # type: ignore[arg-type]
+        trades.append(found[1])
+        return found
+
+    monkeypatch.setattr(PendingWhite, "option_above", counting_above)
+    monkeypatch.setattr(TurnSearch, "_card_ceiling", counting_ceiling)
     everything = list(turn_hint(state, top=2).options)
+    assert sum(cuts) > 0 and sum(trades) > 0
     assert [(o.plan, rank_key(o.value)) for o in everything] == \
         [(o.plan, rank_key(o.value)) for o in plain]
     lazy = turn_hint(state, top=4).options[:4]
@@ -289,12 +312,38 @@ def below_ceiling(value: tuple[float, ...], ceiling: tuple[float, ...], traded: 
             and value[2] <= ceiling[2] - max(0.0, above) + 1e-12 and value[4] <= ceiling[4])
 
 
-@pytest.mark.parametrize("name", ["19-easy-flirt-21", "03-spa-cool-25"])
-def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str) -> None:
+def calm_in_the_hot_tub(root: MeeplePartyState) -> MeeplePartyState:
+    """``root`` with the active player's roommate (standing or laid down) moved into the
+    first relief room (the Hot Tub) and every roommate at stress 0: a refresh's 1 stress is
+    then taken back by the Hot Tub (0, plus 1, relieved to 0)."""
+    from partysolver.models.meeple_party.board import UNIT, roommate_room
+    from partysolver.models.meeple_party.game import BITS, ROOMMATE, laid_of
+
+    tub = root.setup.house.relief_rooms[0]
+    board = list(root.board)
+    src = roommate_room(root.board, root.active_personality)
+    assert src >= 0
+    if src != tub:
+        for piece in (ROOMMATE + root.active_personality,
+                      laid_of(ROOMMATE + root.active_personality)):
+            count = (board[src] >> (BITS * piece)) & 7
+            board[src] -= count * UNIT[piece]
+            board[tub] += count * UNIT[piece]
+    return replace(root, board=tuple(board), stress=(0,) * len(root.stress))
+
+
+@pytest.mark.parametrize(("name", "calm"), [("19-easy-flirt-21", False),
+                                            ("03-spa-cool-25", False),
+                                            ("03-spa-cool-25", True)])
+def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str, calm: bool
+                                                                 ) -> None:
     """The ceilings that read the board a white meeple's card is resolved on (the own photos
     within the card's reach, the refresh's trade of stress for a photo) hold for every card
     of the deck on shipped positions with white meeples, and they are tighter than the
-    ceilings that do not read the board: they cut."""
+    ceilings that do not read the board: they cut.
+
+    ``calm``: the active roommate in the Hot Tub and every stress 0, where a refresh costs no
+    stress (the Hot Tub takes its 1 back), so no ceiling may trade a photo for stress."""
     from partysolver.models.meeple_party.board import UNIT
     from partysolver.models.meeple_party.state import deck_outcomes
     from partysolver.solvers.meeple_party.turn import mingle_groups
@@ -302,6 +351,8 @@ def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str) -> No
     state = shipped(name)
     checked = tighter = traded_seen = 0
     for mingle in mingle_roots(state, 2):
+        if calm:
+            mingle = calm_in_the_hot_tub(mingle)
         search = TurnSearch(mingle)
         whites = [(src, dst) for _, _, src, dst, _, kinds in
                   mingle_groups(mingle.board, mingle.setup.house) if not kinds and dst >= 0]
@@ -325,7 +376,29 @@ def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str) -> No
                 traded_seen += traded
                 checked += 1
     assert checked > 50
-    assert tighter > 0 and traded_seen > 0
+    assert tighter > 0
+    assert traded_seen == 0 if calm else traded_seen > 0
+
+
+def test_the_lazy_ranking_with_a_free_refresh_in_the_hot_tub_is_the_plain_ranking() -> None:
+    """The active roommate in the Hot Tub at stress 0 and a surprise deck of the cards that
+    leave every meeple in its room and change no stress (lie-downs, stand-ups, nothing): a
+    white meeple's refresh of a photo is free there, and the lazy ranking (white options
+    ranked by their ceilings) is still the plain one.  (When the ceilings charged that
+    refresh 1 stress, a white meeple's mingle was ranked below an option it ties and that the
+    turn lists after it.)"""
+    state = shipped("03-spa-cool-25")
+    root = calm_in_the_hot_tub(mingle_roots(state, 1)[0])
+    cards = state.setup.cards.surprises
+    deck = tuple(c for c in root.surprise_deck
+                 if all(e.do in ("lay_down", "stand_up") for e in cards[c].effects))
+    assert len(deck) >= 4
+    root = replace(root, surprise_deck=deck)
+    plain = plain_ranking(root)
+    assert any(not o.certain and o.code is not None for o in plain)  # a white meeple's
+    everything = list(turn_hint(root, top=2).options)
+    assert [(o.plan, rank_key(o.value)) for o in everything] == \
+        [(o.plan, rank_key(o.value)) for o in plain]
 
 
 def test_white_meeples_are_pruned_and_the_answer_is_unchanged(monkeypatch: pytest.MonkeyPatch

@@ -737,16 +737,19 @@ class TurnSearch:
         """A value no end of the turn reaches after the surprise ``card`` (``-1``: none): the
         win if the active player's photos could win, no loss, the most stress any relief
         could take away (the Hot Tub, the photo bonus, the card's own relief; never more than
-        the roommates have), every own photo, a table score of 0.  ``relieved``: which
-        roommates are in the Hot Tub before the card (a card that moves no meeple from room to
-        room leaves them there; one that does may bring anyone).
+        the roommates have), a table score of 0, and, without ``board``, every own photo and
+        the photo bonus.  ``relieved``: which roommates are in the Hot Tub before the card (a
+        card that moves no meeple from room to room leaves them there; one that does may
+        bring anyone).
 
         With ``board`` (the board the card is resolved on, the white meeple off it), only the
         own photos the card can bring within reach count (:meth:`_meetable`), and the photo
-        bonus only when both are.  A refresh adds exactly 1 to the active player (who is below
-        3 to refresh): a refresh that brings a met photo gives a second ceiling, with one photo
-        more and 1 stress more (the same stress when the bonus it brings takes that back, or
-        when there was more relief than stress).
+        bonus only when both are.  A refresh adds 1 to the active player (who is below 3 to
+        refresh) before the Hot Tub relieves (:meth:`Evaluator._assemble`): a refresh that
+        brings a met photo gives a second ceiling, with one photo more and 1 stress more, or
+        the same stress when that 1 can be taken back: by the bonus the refresh brings, by
+        relief beyond the stress, or by the Hot Tub when the active roommate sits in it at
+        stress 0 after a card that moves no meeple (the relief counted above leaves it out).
 
         The flag says how the ceiling bounds the card's values.  ``False``: in every
         component.  ``True`` (only when ranking stress before photos): the ceiling leaves the
@@ -765,9 +768,21 @@ class TurnSearch:
         n = setup.num_players
         effects = setup.cards.surprises[card].effects if card >= 0 else ()
         moves = any(e.do in ("move", "conga") for e in effects)
+        # the refresh's 1 stress to the active player is added before the Hot Tub relieves
+        # (:meth:`Evaluator._assemble`): a roommate in a relief room takes it back.  Where
+        # the relief below counts every seat (a card that moves meeples may bring anyone in)
+        # the active seat's relief is counted already; where it counts only the seats in a
+        # relief room with stress above 0, the active seat in one at stress 0 is left out, and
+        # its refresh is then free (0, plus 1, relieved to 0)
+        free = False
         if evaluator.relief_rooms:
-            relief = n if moves or not relieved else sum(
-                1 for seat, flag in enumerate(relieved) if flag and state.stress[seat] > 0)
+            if moves or not relieved:
+                relief = n
+            else:
+                relief = sum(1 for seat, flag in enumerate(relieved)
+                             if flag and state.stress[seat] > 0)
+                active = evaluator.active
+                free = bool(relieved[active]) and state.stress[active] == 0
         else:
             relief = 0
         seats = {"active": 1, "next": 1, "others": n - 1}
@@ -798,7 +813,7 @@ class TurnSearch:
             plain = ceiling(min(own, meetable), 0)
             found = (plain, False)
             if evaluator.decks["photo"] and meetable < own:
-                refreshed = ceiling(meetable + 1, 1)
+                refreshed = ceiling(meetable + 1, 0 if free else 1)
                 if any(r > p for r, p in zip(refreshed, plain, strict=True)):
                     if not self.photos_first and refreshed[:2] == plain[:2] and \
                             refreshed[2] < plain[2]:
