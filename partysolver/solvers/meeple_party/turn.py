@@ -231,6 +231,8 @@ class TurnSearch:
         self.meter: Meter = (budget or Budget()).start()
         self.evaluator = Evaluator(root, photos_first)
         self.photos_first = photos_first
+        self._photos_at = 0 if photos_first else 3
+        """Where a value holds the photos (the trade's slack goes there, see :data:`TRADE`)."""
         self.ends: dict[tuple[Board, tuple[int, ...]], tuple[Value, Slot | None]] = {}
         self.table: dict[Hashable, tuple[Value, Action | None]] = {}
         self.keys: dict[int, tuple[float, ...]] = {}
@@ -491,10 +493,8 @@ class TurnSearch:
         valued one by one and the search stops with ``None`` as soon as the cards valued, with
         every other card at its ceiling (:meth:`_card_ceiling`), provably cannot beat it; that
         bound is then left in :attr:`white_cut`."""
-        _, src, dst, _, _ = code
-        rooms = list(state.board)
-        rooms[src] -= UNIT[WHITE]
-        board = tuple(rooms)
+        dst = code[2]
+        board = self._white_off(state, code)
         key = ("white", board, state.stress, state.bag, state.surprise_deck, dst)
         found = self.table.get(key)
         if found is not None:
@@ -511,7 +511,7 @@ class TurnSearch:
             # the rest (removals and lay-downs choose among many meeples), each in deck order.
             # after[i]: the ceilings of the cards valued after the i-th, weighted by their
             # probabilities
-            relieved = self.evaluator.relieved(board) if self.evaluator.relief_rooms else ()
+            relieved = self._relieved(board)
             ceilings, trades = [], []
             for outcome, _ in outcomes:
                 assert isinstance(outcome, Dealt)
@@ -531,7 +531,10 @@ class TurnSearch:
             total = [0.0] * 5
             traded = False
             for i in reversed(order):
-                after.append(total[:3] + [total[3] + (TRADE if traded else 0.0), total[4]])
+                rest = total[:]
+                if traded:
+                    rest[self._photos_at] += TRADE
+                after.append(rest)
                 p = outcomes[i][1]
                 total = [t + p * c for t, c in zip(total, ceilings[i], strict=True)]
                 traded = traded or trades[i]
@@ -541,11 +544,7 @@ class TurnSearch:
         for step, i in enumerate(order):
             outcome, p = outcomes[i]
             assert isinstance(outcome, Dealt)
-            if outcome.card < 0:
-                value = self._surprise_end(board, state.stress, dst, False)
-            else:
-                value = self._effects(state, outcome.card, 0, board, state.stress, state.bag, 0,
-                                      dst)
+            value = self._white_card(state, outcome.card, board, dst)
             values[i] = value
             if beats is not None:
                 done = [d + p * v for d, v in zip(done, value, strict=True)]
@@ -557,6 +556,27 @@ class TurnSearch:
         value = mean([(p, values[i]) for i, (_, p) in enumerate(outcomes)])
         self.table[key] = (value, None)
         return value
+
+    @staticmethod
+    def _white_off(state: MeeplePartyState, code: MingleCode) -> Board:
+        """The board a white meeple's surprise card is resolved on: the white meeple of the
+        mingle ``code`` off the board (it comes back after the card)."""
+        rooms = list(state.board)
+        rooms[code[1]] -= UNIT[WHITE]
+        return tuple(rooms)
+
+    def _relieved(self, board: Board) -> tuple[int, ...]:
+        """Per seat, whether its roommate is in a relief room on ``board`` (``()``: the house
+        has none)."""
+        return self.evaluator.relieved(board) if self.evaluator.relief_rooms else ()
+
+    def _white_card(self, state: MeeplePartyState, card: int, board: Board, white: int
+                    ) -> Value:
+        """The exact value of the surprise ``card`` (``-1``: none) resolved on ``board``, the
+        white meeple coming back to room ``white`` after it."""
+        if card < 0:
+            return self._surprise_end(board, state.stress, white, False)
+        return self._effects(state, card, 0, board, state.stress, state.bag, 0, white)
 
     def _surprises(self, state: MeeplePartyState) -> list[tuple[Dealt, float]]:
         """The surprise deck's cards and their probabilities (memoised per deck)."""
@@ -588,12 +608,11 @@ class TurnSearch:
         exactly instead."""
         board: Board | None = None
         relieved: tuple[int, ...] = ()
+        dst = -1
         if code is not None:
-            rooms = list(state.board)
-            rooms[code[1]] -= UNIT[WHITE]
-            board = tuple(rooms)
-            if self.evaluator.relief_rooms:
-                relieved = self.evaluator.relieved(board)
+            board = self._white_off(state, code)
+            relieved = self._relieved(board)
+            dst = code[2]
         memo = None if cheap else (board, state.stress, state.surprise_deck)
         if memo is not None:
             known = self._white_ceilings.get(memo)
@@ -603,20 +622,16 @@ class TurnSearch:
         parts = []
         traded = False
         for outcome, p in outcomes:
-            if cheap and code is not None and board is not None and \
-                    not self._chooses(state, outcome):
-                if outcome.card < 0:
-                    value = self._surprise_end(board, state.stress, code[2], False)
-                else:
-                    value = self._effects(state, outcome.card, 0, board, state.stress,
-                                          state.bag, 0, code[2])
-                parts.append((p, value))
+            if cheap and board is not None and not self._chooses(state, outcome):
+                parts.append((p, self._white_card(state, outcome.card, board, dst)))
                 continue
             ceiling, trade = self._card_ceiling(state, outcome.card, relieved, board)
             parts.append((p, ceiling))
             traded = traded or trade
-        win, loss, stress, photos, table = (x + SLACK for x in mean(parts))
-        found = rank_key((win, loss, stress, photos + (TRADE if traded else 0.0), table))
+        bound = [x + SLACK for x in mean(parts)]
+        if traded:
+            bound[self._photos_at] += TRADE
+        found = rank_key(cast(Value, tuple(bound)))
         if memo is not None:
             self._white_ceilings[memo] = found
         return found
@@ -1110,7 +1125,7 @@ class Pending(NamedTuple):
     stress: tuple[int, ...]
     near: NearBoard
 
-    def finer(self, search: TurnSearch, stage: int = 1) -> tuple[float, ...] | None:
+    def finer(self, search: TurnSearch, stage: int) -> tuple[float, ...] | None:
         """A tighter bound, on every card (:meth:`Evaluator.upper`), at stage 1; then none."""
         if stage > 1:
             return None
@@ -1134,7 +1149,7 @@ class PendingWhite(NamedTuple):
     state: MeeplePartyState
     outcome: Hashable
 
-    def finer(self, search: TurnSearch, stage: int = 1) -> tuple[float, ...] | None:
+    def finer(self, search: TurnSearch, stage: int) -> tuple[float, ...] | None:
         """Stage 1: the ceilings of the cards on this mingle's board; stage 2: with the cards
         that choose nothing valued exactly (:meth:`TurnSearch.white_ceiling`); then none."""
         if stage > 2:
@@ -1142,7 +1157,10 @@ class PendingWhite(NamedTuple):
         return search.white_ceiling(self.state, self.code, cheap=stage == 2)
 
     def option(self, search: TurnSearch) -> TurnOption:
-        value = search.white_mingle(self.state, self.code)
+        return self._valued(search.white_mingle(self.state, self.code))
+
+    def _valued(self, value: Value) -> TurnOption:
+        """This option with its exact value."""
         return TurnOption(self.prefix, self.code, value, self.outcome, self.board, self.stress,
                           certain=False)
 
@@ -1158,8 +1176,7 @@ class PendingWhite(NamedTuple):
         value = search.white_mingle(self.state, self.code, beats)
         if value is None:
             return search.white_cut
-        return TurnOption(self.prefix, self.code, value, self.outcome, self.board, self.stress,
-                          certain=False)
+        return self._valued(value)
 
 
 class RankedOptions(Sequence[TurnOption]):
@@ -1169,7 +1186,13 @@ class RankedOptions(Sequence[TurnOption]):
     them).  An option that is only bounded is bounded again more tightly, then valued, as soon
     as its bound could reach the best option not read yet, so the first ``k`` options read are
     exactly the top ``k`` of the plain ranking, and an option never read is no better than the
-    last one read.  ``len()`` counts every distinct option; reading them all values them all."""
+    last one read.  A white meeple's option may be valued only in part: its surprise cards are
+    valued one by one against the best valued option (:meth:`PendingWhite.option_above`), and
+    when the cards valued, with the others at their ceilings, show that it cannot beat that
+    option, it waits again with that bound (the cut, :attr:`TurnSearch.white_cut`) until the
+    bound could reach the best option not read; with no valued option left to compare, it is
+    valued in full.  ``len()`` counts every distinct option; reading them all values them
+    all."""
 
     def __init__(self, search: TurnSearch,
                  items: list[TurnOption | Pending | PendingWhite]) -> None:
@@ -1178,7 +1201,8 @@ class RankedOptions(Sequence[TurnOption]):
         self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
         self._pending: list[tuple[tuple[float, ...], int, int, Pending | PendingWhite]] = []
         """A heap of bounded options: (the bound turned, order, how many times the bound was
-        tightened (-1: as far as it goes), it)."""
+        tightened (-1: a white meeple's option parked with the cut of
+        :meth:`TurnSearch.white_mingle`, not tightened further), it)."""
         turned: dict[int, tuple[float, ...]] = {}
         """The bounds turned, by identity (ends share their bounds' tuples)."""
         for order, item in enumerate(items):
