@@ -101,9 +101,13 @@ def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
         return real(state, budget.__class__(nodes=10))
 
     monkeypatch.setattr(tea_party, "solve", spy)
+    two = position.parent / "two.toml"
+    two.write_text(puzzles.examples("tea-party")["default"].read_text())
     run("solve", str(position))
     run("solve", str(position), "--max-nodes", "123")
-    assert seen == [tea_party.DEFAULT_SOLVE_NODES, 123]  # a three-monster position
+    run("solve", str(two))
+    # three monsters, then two: the generic search's default, then the compiled search's
+    assert seen == [tea_party.DEFAULT_SOLVE_NODES, 123, tea_party.DEFAULT_SOLVE_NODES_TWO]
 
 
 def test_every_shipped_game_loads_its_commands() -> None:

@@ -1,8 +1,8 @@
 """Epic Monster Tea Party solvers: hints, exact solving and the simulation policies.
 
 * :func:`hint` ranks every option for the hero in hand by the chooser's probability of winning:
-  exact (pruned expectimax for two players, plain expectimax for more) when the search fits its
-  node budget, otherwise MCTS with per-move 95% intervals.  It says which method it used.
+  exact (expectimax with a table, compiled for two monsters) when the search fits its node
+  budget, otherwise MCTS with per-move 95% intervals.  It says which method it used.
 * :func:`solve` gives the exact value of a position (each monster's win probability) and the
   best line, or ``unknown`` at the budget.
 * :class:`GreedyPolicy` is the documented one-step heuristic; :class:`HintPolicy` plays the hint.
