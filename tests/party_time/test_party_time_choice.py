@@ -5,41 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from party_time_positions import decisions
 
-from partysolver.models.documents import Fields
-from partysolver.models.party_time import GAME, HOUSE_RULES
-from partysolver.models.party_time.position import load_rules
 from partysolver.models.party_time.state import PartyTimeState, PartyTimeView
-from partysolver.models.protocol import CHANCE, sample_chance
 from partysolver.solvers.budget import Budget
 from partysolver.solvers.party_time.hint import TOLERANCE, HintPolicy, _settled, choose, hint
-from partysolver.solvers.party_time.policies import GreedyPolicy
 
 SMALL_DECK = {"1": 3, "2": 3, "3": 2, "4": 2, "5": 2, "R": 1, "black": 1, "star": 1, "?": 1}
-
-
-def decisions(players: int, count: int, seed: int, deck: dict[str, int] | None = None
-              ) -> list[PartyTimeState]:
-    """States of greedy play where the player to act has two plays or more."""
-    rng = random.Random(seed)
-    rules = HOUSE_RULES if deck is None else load_rules(Fields({"deck": deck}, "test"),
-                                                        HOUSE_RULES)
-    greedy = GreedyPolicy()
-    found: list[PartyTimeState] = []
-    while len(found) < count:
-        state = GAME.initial_state(players, rng, rules)
-        stop = rng.randrange(1, 40)
-        for _ in range(stop):
-            if state.is_terminal():
-                break
-            if state.current_player() == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-            else:
-                state = state.apply(greedy(state, rng))
-        if not state.is_terminal() and state.current_player() != CHANCE \
-                and len(state.legal_actions()) > 1:
-            found.append(state)
-    return found
 
 
 def view(state: PartyTimeState) -> PartyTimeView:

@@ -6,8 +6,6 @@ House board squares from the star: 1 ``.``, 2 ``+``, 3 ``.``, 4 ``-``, 5 ``.``, 
 
 from __future__ import annotations
 
-import random
-
 from partysolver.models.party_time import HOUSE_RULES
 from partysolver.models.party_time.game import Card, Play
 from partysolver.models.party_time.state import plays_for
@@ -55,46 +53,13 @@ def test_a_safe_play_before_any_crossing_one() -> None:
 
 
 def test_habit_policy_always_plays_a_legal_play() -> None:
-    from partysolver.models.party_time import GAME
-    from partysolver.models.protocol import CHANCE, sample_chance
-    from partysolver.solvers.party_time.policies import HabitPolicy
+    from party_time_positions import decisions
 
-    rng = random.Random(8)
-    policy = HabitPolicy()
-    for _ in range(20):
-        state = GAME.initial_state(4, rng)
-        while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-                continue
-            play = policy(state, rng)
-            assert play in state.legal_actions()
-            state = state.apply(play)
-
-
-def test_the_hint_chooses_by_habit_among_equally_safe_plays() -> None:
-    """In positions of greedy play: the hint's first play is within the tolerance of the
-    safest, it is the habits' choice among those plays, and the rest follow by value."""
-    from partysolver.models.party_time import GAME
-    from partysolver.models.protocol import CHANCE, sample_chance
     from partysolver.solvers.budget import Budget
     from partysolver.solvers.party_time.hint import TOLERANCE, hint
-    from partysolver.solvers.party_time.policies import GreedyPolicy
 
-    rng = random.Random(12)
-    greedy, checked = GreedyPolicy(), 0
-    while checked < 12:
-        state = GAME.initial_state(3, rng)
-        for _ in range(rng.randrange(2, 30)):
-            if state.is_terminal():
-                break
-            if state.current_player() == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-            else:
-                state = state.apply(greedy(state, rng))
-        if state.is_terminal() or state.current_player() == CHANCE \
-                or len(state.legal_actions()) < 2:
-            continue
+    checked = 0
+    for state in decisions(3, 16, 12):
         me = state.current_player()
         moves = hint(state.view(me), 1, Budget(nodes=50_000)).moves
         if not moves:
@@ -105,3 +70,4 @@ def test_the_hint_chooses_by_habit_among_equally_safe_plays() -> None:
         rest = [move.value for move in moves[len(near):]]
         assert rest == sorted(rest) and all(value > least + TOLERANCE for value in rest)
         checked += 1
+    assert checked >= 12
