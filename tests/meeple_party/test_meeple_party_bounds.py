@@ -105,12 +105,12 @@ def test_the_lazy_ranking_is_the_plain_ranking(case: int) -> None:
     assert rank_key(everything[0].value) == rank_key(TurnSearch(state).value(state)[0])
 
 
-@pytest.mark.parametrize("seed", [0, 4])
+@pytest.mark.parametrize(("seed", "trading"), [(0, True), (1, False), (4, True)])
 def test_the_lazy_ranking_with_white_meeples_is_the_plain_ranking(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        seed: int, trading: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """White meeples' options, parked with a cut and ranked by ceilings that trade a
-    refresh's photo for its stress, end up where the plain ranking puts them; the cuts and the
-    trades do happen on the way."""
+    refresh's photo for its stress, end up where the plain ranking puts them; on seeds 0 and 4
+    the cuts and the trades do happen on the way (seed 1's position has no trade)."""
     from partysolver.solvers.meeple_party.turn import PendingWhite
 
     state = laid_and_white(seed)
@@ -133,7 +133,8 @@ def test_the_lazy_ranking_with_white_meeples_is_the_plain_ranking(
     monkeypatch.setattr(PendingWhite, "option_above", counting_above)
     monkeypatch.setattr(TurnSearch, "_card_ceiling", counting_ceiling)
     everything = list(turn_hint(state, top=2).options)
-    assert sum(cuts) > 0 and sum(trades) > 0
+    if trading:
+        assert sum(cuts) > 0 and sum(trades) > 0
     assert [(o.plan, rank_key(o.value)) for o in everything] == \
         [(o.plan, rank_key(o.value)) for o in plain]
     lazy = turn_hint(state, top=4).options[:4]
