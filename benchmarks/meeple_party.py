@@ -54,6 +54,9 @@ def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int
     line("'ends' = distinct ends of the turn the best-turn search examined (each bounded),")
     line("'valued' = those it valued exactly; 'leaves' = ends the brute force scores.")
     files = list(puzzles.files(GAME, "positions").items())[first - 1:count]
+    if not files:
+        sys.exit(f"no positions from --start {first} to --positions {count} (--positions is "
+                 "the last position's number, not a count)")
     header = (f"{'position':<25}{'rooms':>6}{'mp':>4}{'ends':>9}{'valued':>8}{'best s':>8}"
               f"{'hint s':>8}{'leaves':>10}{'brute s':>9}{'best x':>8}{'hint x':>8}  same best")
     line(header)
