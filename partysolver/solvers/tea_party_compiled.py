@@ -443,16 +443,11 @@ def _store(table_keys: np.ndarray, table_values: np.ndarray, counters: np.ndarra
     return False
 
 
-def new_table() -> Table:
-    """An empty compiled transposition table (canonical key -> seat-0 value)."""
-    return Table()
-
-
 class CompiledExpectimax(Expectimax):
     """Exact two-player search with the compiled kernel, with the interface of
     :class:`Expectimax` (``value``, ``best_action``, ``principal_line``, the meter's counts).
 
-    ``table`` may be a table from :func:`new_table` shared between searches of one game (it
+    ``table`` may be a :class:`Table` shared between searches of one game (it
     only holds finished values)."""
 
     method = "exact expectimax, compiled (numba)"
@@ -466,7 +461,7 @@ class CompiledExpectimax(Expectimax):
                  table: Table | None = None) -> None:
         super().__init__(budget, transpositions=False)
         self.transpositions = transpositions
-        self.kernel_table = new_table() if table is None else table
+        self.kernel_table = Table() if table is None else table
         self.counters = np.zeros(7, dtype=np.int64)
         self.counters[_USE_TABLE] = int(transpositions)
         depth = self.MAX_DEPTH
@@ -499,7 +494,7 @@ class CompiledExpectimax(Expectimax):
         cups, stomachs = state.cups, state.stomachs
         if state.player == 1:
             cups, stomachs = cups[::-1], stomachs[::-1]
-        counters, limit = self.counters, self.budget.nodes
+        counters, limit = self.counters, self.meter.budget.nodes
         root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
                          stomachs[1]], dtype=np.int64)
         step = self.CHUNK
@@ -523,8 +518,3 @@ class CompiledExpectimax(Expectimax):
                 table.grow()
             elif table.entries == finished:
                 step *= 2  # a chunk too short to finish anything on the way down: lengthen
-
-    @property
-    def budget(self) -> Budget:
-        return self.meter.budget
-

@@ -14,7 +14,7 @@ from partysolver.models.tea_party import Hero, TeaPartyState
 from partysolver.models.tea_party.state import THROW_UP
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.expectimax import Expectimax, expectimax
-from partysolver.solvers.tea_party_compiled import CompiledExpectimax, Table, new_table
+from partysolver.solvers.tea_party_compiled import CompiledExpectimax, Table
 
 
 def reached_states(seed: int, count: int, bag: tuple[int, int]) -> list[TeaPartyState]:
@@ -117,7 +117,7 @@ def test_a_search_cut_into_chunks_resumes_to_the_same_value(monkeypatch: pytest.
 def test_out_of_nodes_it_raises_and_keeps_only_finished_values() -> None:
     state = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1},
                      cups=[{"ranger": 1}, {"cleric": 1}], stomachs=[{"fighter": 2}, {"cleric": 1}])
-    table = new_table()
+    table = Table()
     cut = CompiledExpectimax(Budget(nodes=200), table=table)
     with pytest.raises(BudgetExhausted):
         cut.value(state)
