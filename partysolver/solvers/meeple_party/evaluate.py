@@ -524,6 +524,10 @@ class Evaluator:
         self.refresh_icon = [icons[(space + k) % len(icons)] == "refresh_disasters"
                              for k in range(3)]
 
+    def relief_of(self, board: Board) -> tuple[int, ...]:
+        """:meth:`relieved`, or ``()`` when the house has no room that relieves stress."""
+        return self.relieved(board) if self.relief_rooms else ()
+
     def relieved(self, board: Board) -> tuple[int, ...]:
         """Per seat, 1 when its roommate is in a room that relieves stress (the Hot Tub)."""
         rooms = self._relief_list
@@ -776,7 +780,7 @@ class Evaluator:
     def _hot_tub(self, board: Board) -> tuple[int, ...]:
         """What a value reads of ``board`` beyond the cards' costs and the stress: the roommates
         the Hot Tub relieves, and (in the Hot Tub challenge) how many meeples are in it."""
-        extra: tuple[int, ...] = self.relieved(board) if self.relief_rooms else ()
+        extra = self.relief_of(board)
         if not self.party:
             extra += (sum(counted(board[r]) for r in self.hot_tubs),)
         return extra
@@ -822,7 +826,7 @@ class Evaluator:
         uppers = self.uppers_key_by_stress.setdefault(stress, {})
         relieved = self.relieved if self.relief_rooms else None
         relief_rooms = self.relief_rooms
-        base_relieved = self.relieved(base) if relief_rooms else ()
+        base_relieved = self.relief_of(base)
         hot_tubs = None if self.party else self.hot_tubs
         others = self._others
         upper = self._upper

@@ -511,7 +511,7 @@ class TurnSearch:
             # the rest (removals and lay-downs choose among many meeples), each in deck order.
             # after[i]: the ceilings of the cards valued after the i-th, weighted by their
             # probabilities
-            relieved = self._relieved(board)
+            relieved = self.evaluator.relief_of(board)
             ceilings, trades = [], []
             for outcome, _ in outcomes:
                 assert isinstance(outcome, Dealt)
@@ -565,11 +565,6 @@ class TurnSearch:
         rooms[code[1]] -= UNIT[WHITE]
         return tuple(rooms)
 
-    def _relieved(self, board: Board) -> tuple[int, ...]:
-        """Per seat, whether its roommate is in a relief room on ``board`` (``()``: the house
-        has none)."""
-        return self.evaluator.relieved(board) if self.evaluator.relief_rooms else ()
-
     def _white_card(self, state: MeeplePartyState, card: int, board: Board, white: int
                     ) -> Value:
         """The exact value of the surprise ``card`` (``-1``: none) resolved on ``board``, the
@@ -611,7 +606,7 @@ class TurnSearch:
         dst = -1
         if code is not None:
             board = self._white_off(state, code)
-            relieved = self._relieved(board)
+            relieved = self.evaluator.relief_of(board)
             dst = code[2]
         memo = None if cheap else (board, state.stress, state.surprise_deck)
         if memo is not None:
