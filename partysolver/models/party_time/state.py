@@ -172,6 +172,18 @@ def plays_for(card: int, tokens: int) -> list[Play]:
     return [PLAYS[(card, k)] for k in range(min(tokens, card + 1) + 1)]
 
 
+def legal_plays(phase: int, hand: Counts, revealed: int, tokens: int) -> list[Play]:
+    """The plays of the player to act holding ``hand`` and ``tokens``: in the ``play`` step
+    the cards in type order (1-5, R, black, star, ?), each with 0, 1, ... tokens returned; in
+    the ``carry-out`` step the ways to carry out ``revealed``; otherwise none."""
+    if phase == PLAY:
+        return [play for card in range(len(CARDS)) if hand[card]
+                for play in plays_for(card, tokens)]
+    if phase == CARRY_OUT:
+        return plays_for(revealed, tokens)
+    return []
+
+
 def has_choice(card: int, tokens: int) -> bool:
     """Whether carrying out a revealed ``card`` leaves a choice (tokens to return)."""
     return card <= Card.FIVE and tokens > 0
@@ -237,14 +249,8 @@ class PartyTimeState:
 
     def legal_actions(self) -> list[Play]:
         """Cards in type order (1-5, R, black, star, ?), each with 0, 1, ... tokens returned."""
-        if self.phase == PLAY:
-            held = self.tokens[self.turn]
-            hand = self.hands[self.turn]
-            return [play for card in range(len(CARDS)) if hand[card]
-                    for play in plays_for(card, held)]
-        if self.phase == CARRY_OUT:
-            return plays_for(self.revealed, self.tokens[self.turn])
-        return []
+        return legal_plays(self.phase, self.hands[self.turn], self.revealed,
+                           self.tokens[self.turn])
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.phase not in (DRAW, REVEAL):
@@ -431,6 +437,12 @@ class PartyTimeView:
         """The cards this player cannot see: the pile and the other hands, by type."""
         unseen = sub_counts(sub_counts(self.rules.deck, self.hand), self.played)
         return add_card(unseen, self.revealed, -1) if self.revealed >= 0 else unseen
+
+    def legal_actions(self) -> list[Play]:
+        """This player's plays when it is their turn to act (the state's order), else none."""
+        if self.turn != self.player:
+            return []
+        return legal_plays(self.phase, self.hand, self.revealed, self.tokens[self.player])
 
     def hidden_hand_cards(self) -> int:
         return sum(self.hand_size(s) for s in range(self.num_players) if s != self.player)
