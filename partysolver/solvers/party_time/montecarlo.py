@@ -29,8 +29,9 @@ from ...models.party_time.state import (
 )
 from ...models.protocol import CHANCE, sample_chance
 from ..budget import Interval
+from ..simulate import play_game
 from ..stats import mean_interval, wilson_interval
-from .policies import GreedyPolicy
+from .policies import GreedyPolicy, HabitPolicy
 
 MyChoice = Callable[[PartyTimeState], Play]
 """How ``me`` carries out a revealed number card when there is a choice (playouts only reach
@@ -144,6 +145,24 @@ def play_to_end(state: PartyTimeState, me: int, rng: random.Random) -> int:
         else:
             state = state.apply(greedy(state, rng))
     return start - state.strips[me]
+
+
+def habits_to_end(view: PartyTimeView, play: Play, samples: int, rng: random.Random
+                  ) -> list[int]:
+    """Strips ``view``'s player loses by the end of the game after ``play``, in ``samples``
+    playouts on the rules engine: the unseen cards dealt from the view, then the player
+    playing the habits and everyone else greedy.  The plain-Python oracle (and benchmark
+    baseline) of the compiled :func:`~.playouts.long_run`."""
+    me = view.player
+    policies = [HabitPolicy() if seat == me else GreedyPolicy()
+                for seat in range(view.num_players)]
+    lost = []
+    for _ in range(samples):
+        state = view.sample(rng)
+        final, _ = play_game(state.apply(play), policies, rng)
+        assert isinstance(final, PartyTimeState)
+        lost.append(state.strips[me] - final.strips[me])
+    return lost
 
 
 def compare_long_run(view: PartyTimeView, first: Play, second: Play, samples: int,

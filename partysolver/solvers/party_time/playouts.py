@@ -1,0 +1,346 @@
+"""Playouts to the end of the game, compiled with numba: what a play is worth in the long run.
+
+The hint's expectimax is exact until the player's next turn, but what a play leaves for later
+(tokens, the cards kept, where the bottle stands when the turn comes round again) only shows
+over the rest of the game.  :func:`long_run` measures it: for each play it deals the unseen
+cards from the player's view at random (the spec's information model), carries the play out
+and plays the game to its end, every opponent playing greedy and the player their habits
+(:func:`~.policies.habit_key`), and counts the strips the player lost.  The plays share their
+deals and random streams sample by sample (common random numbers), so their *differences* are
+far less noisy than their means.
+
+The rules are restated here over arrays: ``models/party_time/state.py`` is the reference, and
+``tests/party_time/test_party_time_playouts.py`` holds the two equal (the same game, card for
+card, from the same deal; the same strips lost on average).  The policies are not restated:
+their orders are read from :func:`~.policies.greedy_order` and :func:`~.policies.habit_key` into
+tables, one row per (bottle, tokens).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from ...models.party_time.game import CARDS, GAIN, MAX_TOKENS, RETURN, STRIPS, Card, Play, Rules
+from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeView, plays_for
+from ..budget import Interval
+from ..stats import mean_interval
+from .policies import greedy_order, habit_key
+
+_PLAIN, _GAIN, _RETURN = 0, 1, 2
+_TYPES = len(CARDS)
+_R, _BLACK, _STAR, _QUESTION = int(Card.R), int(Card.BLACK), int(Card.STAR), int(Card.QUESTION)
+_MAX_PLAYS = 5 * (MAX_TOKENS + 1) + 4
+"""A row of a policy table: every play of a player holding at most three tokens."""
+_MAX_CHAIN = 1000
+"""A question-mark chain this long ends the playout (it cannot happen with a real deck)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The rules and both policies as arrays for the compiled playouts."""
+
+    squares: np.ndarray
+    """``squares[bottle]``: plain, dark green or red, for bottle places 0..length."""
+    greedy: np.ndarray
+    """``greedy[bottle, tokens, i]`` = (card, tokens returned): greedy's i-th choice."""
+    habits: np.ndarray
+    """``habits[bottle, tokens, i]`` = (card, tokens returned): the habits' i-th play, padded
+    with -1."""
+    reverse: bool
+
+
+@lru_cache(maxsize=16)
+def tables(rules: Rules) -> Tables:
+    length = rules.length
+    symbols = {GAIN: _GAIN, RETURN: _RETURN}
+    squares = np.array([symbols.get(rules.square(b), _PLAIN) for b in range(length + 1)],
+                       dtype=np.int64)
+    greedy = np.full((length + 1, MAX_TOKENS + 1, _TYPES, 2), -1, dtype=np.int64)
+    habits = np.full((length + 1, MAX_TOKENS + 1, _MAX_PLAYS, 2), -1, dtype=np.int64)
+    for bottle in range(length + 1):
+        for tokens in range(MAX_TOKENS + 1):
+            greedy[bottle, tokens] = greedy_order(rules, bottle, tokens)
+            plays = [(int(play.card), play.tokens) for card in range(_TYPES)
+                     for play in plays_for(card, tokens)]
+            plays.sort(key=lambda p: habit_key(rules, bottle, tokens, p[0], p[1]))
+            habits[bottle, tokens, :len(plays)] = plays
+    return Tables(squares, greedy, habits, rules.r_card == "reverse")
+
+
+# -- the compiled rules ---------------------------------------------------------------------------
+# ``s`` holds the scalars: bottle, direction, the player whose hand refills (-1: nobody).
+_BOTTLE, _DIRECTION, _REFILL = range(3)
+
+
+@njit(cache=True)
+def _take(pile: np.ndarray, played: np.ndarray) -> int:
+    """The top card of the pile, uniform by counts; an emptied pile is rebuilt at once from the
+    played cards (-1 when there is no card at all)."""
+    total = 0
+    for c in range(pile.shape[0]):
+        total += pile[c]
+    if total == 0:
+        return -1
+    r = np.random.randint(total)
+    card = 0
+    while r >= pile[card]:
+        r -= pile[card]
+        card += 1
+    pile[card] -= 1
+    if total == 1:
+        for c in range(pile.shape[0]):
+            pile[c] = played[c]
+            played[c] = 0
+    return card
+
+
+@njit(cache=True)
+def _first(table: np.ndarray, bottle: int, tokens: int, hand: np.ndarray, only: int
+           ) -> tuple[int, int]:
+    """The first play of a policy row whose card is in ``hand`` (or is ``only``, if >= 0)."""
+    for i in range(table.shape[2]):
+        card = table[bottle, tokens, i, 0]
+        if card < 0:
+            break
+        if (only < 0 and hand[card] > 0) or card == only:
+            return card, table[bottle, tokens, i, 1]
+    return -1, 0
+
+
+@njit(cache=True)
+def _resolve(squares: np.ndarray, reverse: bool, s: np.ndarray, tokens: np.ndarray,
+             strips: np.ndarray, played: np.ndarray, actor: int, card: int, returned: int
+             ) -> tuple[int, bool, bool]:
+    """Carry out ``card`` (see ``state.resolve``): the next player, whether they must turn over
+    the top card (a question mark), and whether the game is over."""
+    n = strips.shape[0]
+    length = squares.shape[0] - 1
+    after = (actor + s[_DIRECTION]) % n
+    loser = -1
+    reveal = False
+    played[card] += 1
+    if card < _R:
+        steps = card + 1 - returned
+        held = tokens[actor] - returned
+        if steps > 0:
+            bottle = s[_BOTTLE]
+            if steps > length - bottle:
+                bottle = bottle + steps - length
+                loser = actor
+            else:
+                bottle += steps
+            s[_BOTTLE] = bottle
+            square = squares[bottle]
+            if square == _GAIN:
+                held = held + 1 if held < 3 else 0
+            elif square == _RETURN and held > 0:
+                held -= 1
+        tokens[actor] = held
+    elif card == _R:
+        if reverse:
+            s[_DIRECTION] = -s[_DIRECTION]
+            after = (actor + s[_DIRECTION]) % n
+        else:
+            after = (actor - s[_DIRECTION]) % n
+    elif card == _BLACK:
+        loser = after
+    elif card == _STAR:
+        s[_BOTTLE] = length
+    else:
+        reveal = True
+    over = False
+    if loser >= 0:
+        strips[loser] -= 1
+        over = strips[loser] == 0
+    return after, reveal, over
+
+
+@njit(cache=True)
+def _carry_on(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
+              s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndarray,
+              pile: np.ndarray, played: np.ndarray, me: int, nxt: int, reveal: bool) -> None:
+    """Play on to the end of the game from a card just carried out: ``nxt`` is the next player,
+    who first turns over the top card if ``reveal``.  ``me`` plays the habits, everyone else
+    greedy."""
+    while True:
+        chain = 0
+        while reveal:
+            chain += 1
+            card = _take(pile, played)
+            if card < 0 or chain > _MAX_CHAIN:
+                return
+            returned = 0
+            if card < _R and tokens[nxt] > 0:
+                table = habits if nxt == me else greedy
+                _, returned = _first(table, s[_BOTTLE], tokens[nxt], hands[nxt], card)
+            nxt, reveal, over = _resolve(squares, reverse, s, tokens, strips, played, nxt,
+                                         card, returned)
+            if over:
+                return
+        refill = s[_REFILL]
+        if refill >= 0:
+            card = _take(pile, played)
+            if card < 0:
+                return
+            hands[refill, card] += 1
+            s[_REFILL] = -1
+        table = habits if nxt == me else greedy
+        card, returned = _first(table, s[_BOTTLE], tokens[nxt], hands[nxt], -1)
+        hands[nxt, card] -= 1
+        s[_REFILL] = nxt
+        nxt, reveal, over = _resolve(squares, reverse, s, tokens, strips, played, nxt, card,
+                                     returned)
+        if over:
+            return
+
+
+@njit(cache=True)
+def _deal(unseen: np.ndarray, hands: np.ndarray, sizes: np.ndarray, pile: np.ndarray) -> None:
+    """Deal ``unseen`` at random: ``sizes[seat]`` cards to each hand, the rest to the pile."""
+    for c in range(unseen.shape[0]):
+        pile[c] = unseen[c]
+    total = 0
+    for c in range(pile.shape[0]):
+        total += pile[c]
+    for seat in range(hands.shape[0]):
+        for _ in range(sizes[seat]):
+            r = np.random.randint(total)
+            card = 0
+            while r >= pile[card]:
+                r -= pile[card]
+                card += 1
+            pile[card] -= 1
+            hands[seat, card] += 1
+            total -= 1
+
+
+@njit(cache=True)
+def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
+              scalars: np.ndarray, tokens0: np.ndarray, strips0: np.ndarray,
+              hand0: np.ndarray, unseen: np.ndarray, sizes: np.ndarray, played0: np.ndarray,
+              me: int, from_hand: bool, plays: np.ndarray, samples: int, seed: int
+              ) -> np.ndarray:
+    """Strips ``me`` loses by the end of the game after each of ``plays`` (from hand, or the
+    revealed card carried out), ``samples`` paired playouts each: sample ``k`` of every play
+    starts from the same deal and random stream."""
+    n = strips0.shape[0]
+    lost = np.zeros((plays.shape[0], samples), dtype=np.int64)
+    s = np.empty(3, dtype=np.int64)
+    tokens = np.empty(n, dtype=np.int64)
+    strips = np.empty(n, dtype=np.int64)
+    hands = np.empty((n, unseen.shape[0]), dtype=np.int64)
+    pile = np.empty(unseen.shape[0], dtype=np.int64)
+    played = np.empty(unseen.shape[0], dtype=np.int64)
+    for k in range(samples):
+        for p in range(plays.shape[0]):
+            np.random.seed((seed + k) & 0x7FFFFFFF)
+            s[:] = scalars
+            tokens[:] = tokens0
+            strips[:] = strips0
+            hands[:, :] = 0
+            played[:] = played0
+            _deal(unseen, hands, sizes, pile)
+            hands[me, :] = hand0
+            card, returned = plays[p, 0], plays[p, 1]
+            if from_hand:
+                hands[me, card] -= 1
+                s[_REFILL] = me
+            nxt, reveal, over = _resolve(squares, reverse, s, tokens, strips, played, me,
+                                         card, returned)
+            if not over:
+                _carry_on(squares, greedy, habits, reverse, s, tokens, strips, hands, pile,
+                          played, me, nxt, reveal)
+            lost[p, k] = strips0[me] - strips[me]
+    return lost
+
+
+@njit(cache=True)
+def _games(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
+           deck: np.ndarray, players: int, me: int, games: int, seed: int) -> np.ndarray:
+    """Whole games from the set-up (seat 0 begins), everyone greedy but ``me`` (habits; -1:
+    nobody): the strips each seat lost, one row per game.  For tests and benchmarks."""
+    lost = np.zeros((games, players), dtype=np.int64)
+    s = np.empty(3, dtype=np.int64)
+    tokens = np.empty(players, dtype=np.int64)
+    strips = np.empty(players, dtype=np.int64)
+    hands = np.empty((players, deck.shape[0]), dtype=np.int64)
+    pile = np.empty(deck.shape[0], dtype=np.int64)
+    played = np.empty(deck.shape[0], dtype=np.int64)
+    sizes = np.full(players, 3, dtype=np.int64)
+    np.random.seed(seed & 0x7FFFFFFF)
+    for g in range(games):
+        s[_BOTTLE], s[_DIRECTION], s[_REFILL] = 0, 1, -1
+        tokens[:] = 0
+        strips[:] = STRIPS
+        hands[:, :] = 0
+        played[:] = 0
+        _deal(deck, hands, sizes, pile)
+        # Seat 0 begins: a pseudo-move hands the turn to seat 0 with nothing to carry out.
+        _carry_on(squares, greedy, habits, reverse, s, tokens, strips, hands, pile, played,
+                  me, 0, False)
+        for seat in range(players):
+            lost[g, seat] = STRIPS - strips[seat]
+    return lost
+
+
+# -- the Python side -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LongRun:
+    """Paired playouts of several plays to the end of the game."""
+
+    plays: tuple[Play, ...]
+    samples: int
+    lost: np.ndarray
+    """``lost[p, k]``: strips the player lost by the end of playout ``k`` of ``plays[p]``."""
+
+    def mean(self, index: int) -> float:
+        return float(self.lost[index].mean())
+
+    def interval(self, index: int) -> Interval:
+        row = self.lost[index].astype(np.float64)
+        return mean_interval(float(row.sum()), float((row * row).sum()), self.samples)
+
+    def difference(self, index: int, other: int) -> tuple[float, Interval]:
+        """Mean strips ``plays[index]`` costs more than ``plays[other]``, paired, with its 95%
+        interval."""
+        row = (self.lost[index] - self.lost[other]).astype(np.float64)
+        return float(row.mean()), mean_interval(float(row.sum()), float((row * row).sum()),
+                                                self.samples)
+
+
+def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples: int,
+             seed: int = 0) -> LongRun:
+    """Strips ``view``'s player loses by the end of the game after each of ``plays``, by
+    ``samples`` paired playouts (the opponents greedy, the player their habits after the
+    play).  ``view``'s player must be the one to act."""
+    me = view.player
+    if view.turn != me or view.phase not in (PLAY, CARRY_OUT):
+        raise ValueError(f"{view.names[me]} has no decision to take now")
+    t = tables(view.rules)
+    n = view.num_players
+    sizes = np.array([0 if seat == me else view.hand_size(seat) for seat in range(n)],
+                     dtype=np.int64)
+    refill = view.refill if view.phase == CARRY_OUT else -1
+    scalars = np.array([view.bottle, view.direction, refill], dtype=np.int64)
+    table = np.array([(int(play.card), play.tokens) for play in plays],
+                     dtype=np.int64).reshape(len(plays), 2)
+    lost = _long_run(t.squares, t.greedy, t.habits, t.reverse, scalars,
+                     np.array(view.tokens, dtype=np.int64), np.array(view.strips, dtype=np.int64),
+                     np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
+                     sizes, np.array(view.played, dtype=np.int64), me, view.phase == PLAY, table,
+                     samples, seed)
+    return LongRun(tuple(plays), samples, lost)
+
+
+def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -> np.ndarray:
+    """Strips lost per seat in ``games`` compiled games from the set-up: everyone greedy, or
+    seat ``me`` playing the habits."""
+    t = tables(rules)
+    return _games(t.squares, t.greedy, t.habits, t.reverse, np.array(rules.deck, dtype=np.int64),
+                  players, me, games, seed)
