@@ -14,7 +14,7 @@ from ..models.party_time.position import Position, describe_position, rules_prob
 from ..models.party_time.render import render_svg
 from ..models.party_time.state import CARRY_OUT, PLAY, PartyTimeState
 from ..solvers.budget import Budget
-from ..solvers.party_time.hint import TOLERANCE, Hint, HintPolicy, hint
+from ..solvers.party_time.hint import PLAYOUTS, TOLERANCE, Hint, HintPolicy, hint
 from ..solvers.party_time.policies import GreedyPolicy
 from ..solvers.simulate import RandomPolicy, rate_of, simulate
 from ..solvers.stats import mean_interval, wilson_interval
@@ -43,6 +43,14 @@ R_CARD = click.Option(["--r-card"], type=click.Choice(["right", "reverse"]), def
 HINT_DEPTH = click.Option(["--hint-depth"], type=click.IntRange(min=1, max=2), default=1,
                           show_default=True,
                           help="party-time: horizon of the hint policy in simulations.")
+PLAYOUTS_HELP = ("party-time: paired playouts to the end of the game per play, which order the "
+                 "equally safe plays (0: the habits alone).")
+HINT_PLAYOUTS = click.Option(["--playouts"], type=click.IntRange(min=0), default=PLAYOUTS,
+                             show_default=True, help=PLAYOUTS_HELP)
+SIMULATE_PLAYOUTS = click.Option(["--hint-playouts"], type=click.IntRange(min=0),
+                                 default=PLAYOUTS, show_default=True,
+                                 help=PLAYOUTS_HELP.replace("per play", "per play of the hint "
+                                                            "policy"))
 
 
 def _load(document: Document) -> Position:
@@ -57,16 +65,17 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
         raise InputError(document.source, "me", f"the seat to act ({turn}, step \"play\" or "
                          f"\"carry-out\") for a hint", me)
     budget = Budget(time=options.time_limit, nodes=options.extra.get("hint_max_nodes"))
-    return hint(position.to_view(document.source), options.extra.get("depth", 1), budget)
+    return hint(position.to_view(document.source), options.extra.get("depth", 1), budget,
+                options.extra.get("playouts", PLAYOUTS), options.rng_seed)
 
 
 class PartyTimeCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[click.Option]]] = {
-        "hint": [DEPTH, MAX_NODES],
-        "render": [DEPTH, MAX_NODES],
-        "simulate": [RULES, R_CARD, HINT_DEPTH],
+        "hint": [DEPTH, MAX_NODES, HINT_PLAYOUTS],
+        "render": [DEPTH, MAX_NODES, HINT_PLAYOUTS],
+        "simulate": [RULES, R_CARD, HINT_DEPTH, SIMULATE_PLAYOUTS],
     }
     policies = ("random", "greedy", "hint")
 
@@ -81,12 +90,12 @@ class PartyTimeCommands(GameCommands):
                  "loss": round(m.loss, 6), "next_play": round(m.next_play, 6),
                  "lose_chance": round(m.lose_chance, 6), "tokens_kept": m.tokens_kept,
                  "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
-                 "reason": m.reason} for m in moves]
+                 "long_run": _long_run_json(m), "reason": m.reason} for m in moves]
         data: dict[str, Any] = {
             "game": INFO.key, "player": me, "status": found.status, "depth": found.depth,
             "asked_depth": found.asked, "value": "expected strips you lose until your turn at the "
             "horizon and on its play (lower is better)", "tolerance": TOLERANCE,
-            "moves": rows, "usage": found.usage,
+            "playouts": found.playouts, "moves": rows, "usage": found.usage,
             "truncated_chains": found.truncated}
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
@@ -96,18 +105,26 @@ class PartyTimeCommands(GameCommands):
                 + "; opponents play greedy)"]
         safest = min(found.moves, key=lambda m: m.value, default=None)
         if moves and safest is not None and moves[0].value > safest.value + 1e-9:
+            why = ("costs the fewest strips by the end of the game in "
+                   f"{found.playouts:,} paired playouts" if found.playouts else
+                   "leaves more for later: the hint keeps tokens first, then plays the big "
+                   "cards and keeps the special ones")
             head.append(f"{moves[0].play} is within {TOLERANCE:g} strips of the safest play "
-                        f"({safest.play}, {safest.value:.3f}) and leaves more for later: among "
-                        "near-equal plays the hint keeps tokens first, then plays the big "
-                        "cards and keeps the special ones (docs/solvers.md)")
+                        f"({safest.play}, {safest.value:.3f}), and among such near-equal plays "
+                        f"it {why} (docs/solvers.md)")
         if found.status != "optimal":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
         lines = [(rank, str(m.play), f"{m.value:.3f}", percent(m.lose_chance),
-                  percent(m.next_play), m.tokens_kept, m.reason)
+                  percent(m.next_play), m.tokens_kept,
+                  "-" if m.long_run is None else f"{m.long_run:.2f}", m.reason)
                  for rank, m in enumerate(moves, 1)]
-        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens", "why"],
-                     lines, right=(0, 2, 3, 4, 5))
+        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens",
+                      "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6))
+        if found.playouts:
+            text += ("\ngame end: strips you lose by the end of the game, on average over "
+                     f"{found.playouts:,} playouts (everyone greedy after the play, you by the "
+                     "habits)")
         return Report(data, "\n".join(head) + "\n" + text)
 
     # -- verify -------------------------------------------------------------------------------
@@ -124,7 +141,8 @@ class PartyTimeCommands(GameCommands):
         n = players or 4
         rules = _rules(options, n)
         names = policies or ("greedy",)
-        chosen = [make_policy(name, options.extra.get("hint_depth", 1)) for name in names]
+        chosen = [make_policy(name, options.extra.get("hint_depth", 1),
+                              options.extra.get("hint_playouts", PLAYOUTS)) for name in names]
         rotate = options.extra.get("rotate", False)
         result = simulate(NewGame(n, rules), chosen, games, seed=options.rng_seed,
                           rotate=rotate, stats=figures,
@@ -207,12 +225,20 @@ class NewGame:
         return GAME.initial_state(self.players, rng, self.rules)
 
 
-def make_policy(name: str, depth: int = 1) -> Any:
+def make_policy(name: str, depth: int = 1, playouts: int = PLAYOUTS) -> Any:
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
         return GreedyPolicy()
-    return HintPolicy(depth)
+    return HintPolicy(depth, playouts=playouts)
+
+
+def _long_run_json(move: Any) -> dict[str, Any] | None:
+    if move.long_run is None:
+        return None
+    interval = move.long_run_interval
+    return {"mean": round(move.long_run, 6),
+            "interval": [round(interval.low, 6), round(interval.high, 6)]}
 
 
 def figures(state: PartyTimeState) -> dict[str, float]:

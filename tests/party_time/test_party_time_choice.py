@@ -9,7 +9,15 @@ from party_time_positions import decisions
 
 from partysolver.models.party_time.state import PartyTimeState, PartyTimeView
 from partysolver.solvers.budget import Budget
-from partysolver.solvers.party_time.hint import TOLERANCE, HintPolicy, _settled, choose, hint
+from partysolver.solvers.party_time.hint import (
+    TOLERANCE,
+    HintPolicy,
+    _settled,
+    choose,
+    hint,
+    long_runs,
+    order_key,
+)
 
 SMALL_DECK = {"1": 3, "2": 3, "3": 2, "4": 2, "5": 2, "R": 1, "black": 1, "star": 1, "?": 1}
 
@@ -61,16 +69,44 @@ def test_settled_needs_only_what_decides() -> None:
 
 
 def test_lazy_choice_runs_out_of_budget_honestly() -> None:
-    """Past the budget no play is claimed (the policy then plays the habits' choice)."""
+    """Past the budget no horizon is claimed, and the play is the first in the order among
+    equals: the least long run (then the habits), as the policy then plays it."""
     state = decisions(4, 1, 2)[0]
-    play, reached = choose(view(state), 2, Budget(nodes=1))
-    assert play is None and reached == 0
+    play, reached = choose(view(state), 2, Budget(nodes=1), playouts=300, seed=3)
+    assert reached == 0
+    runs = long_runs(view(state), 300, 3)
+    assert play == min(runs, key=lambda p: order_key(view(state), p, runs[p][0]))
+    assert runs[play][0] == min(mean for mean, _ in runs.values())
 
 
 def test_hint_policy_plays_the_lazy_choice() -> None:
+    """The policy plays :func:`choose`'s play, its playouts seeded from the policy's stream."""
     for state in decisions(3, 6, 9):
-        play, reached = choose(view(state), 1, Budget(nodes=20_000))
-        chosen = HintPolicy()(state, random.Random(0))
-        assert chosen in state.legal_actions()
-        if reached:
-            assert chosen == play
+        seed = random.Random(0).getrandbits(31)
+        play, _ = choose(view(state), 1, Budget(nodes=20_000), seed=seed)
+        assert HintPolicy()(state, random.Random(0)) == play
+
+
+def test_equally_safe_plays_go_by_the_long_run() -> None:
+    """Within the tolerance of the safest play, the ranking follows the long run (the strips
+    the playouts lose by the end of the game), the habits only breaking its ties; past the
+    tolerance, the one-turn value.  Somewhere the long run overrules the habits."""
+    overruled = 0
+    for state in decisions(4, 12, 21):
+        v = view(state)
+        found = hint(v, 1, Budget(nodes=60_000), playouts=400, seed=2)
+        if found.status != "optimal":
+            continue
+        assert found.playouts == 400
+        runs = long_runs(v, 400, 2)
+        assert {m.play: m.long_run for m in found.moves} == \
+            {play: mean for play, (mean, _) in runs.items()}
+        least = min(m.value for m in found.moves)
+        near = [m for m in found.moves if m.value <= least + TOLERANCE]
+        assert found.moves[:len(near)] == tuple(near)
+        keys = [order_key(v, m.play, m.long_run) for m in near]
+        assert keys == sorted(keys)
+        habits = hint(v, 1, Budget(nodes=60_000), playouts=0)
+        assert habits.playouts == 0 and all(m.long_run is None for m in habits.moves)
+        overruled += habits.moves[0].play != found.moves[0].play
+    assert overruled >= 1

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partysolver.cli.main import cli
+from partysolver.cli.party_time import make_policy
 from partysolver.models.documents import format_document, parse_document
 from partysolver.models.errors import InputError
 from partysolver.models.party_time import GAME, load_position, view_to_document
@@ -55,6 +56,24 @@ def test_hint_on_the_rulebook_example() -> None:
     assert all(m["lose_chance"] == 1.0 for m in data["moves"][1:])
     text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
     assert "2-2" in text and "lose before" in text
+
+
+def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
+    """With playouts (the default) every play has its long run with an interval, shown in the
+    ``game end`` column; the same seed gives the same figures; ``--playouts 0`` turns them off
+    and a negative count is refused."""
+    item = str(EXAMPLES["near-the-star"])
+    data = json.loads(run("hint", item, "--json", "--seed", "4").stdout)
+    assert data["playouts"] == 1000
+    for move in data["moves"]:
+        low, high = move["long_run"]["interval"]
+        assert 0 <= low <= move["long_run"]["mean"] <= high <= 4
+    assert json.loads(run("hint", item, "--json", "--seed", "4").stdout) == data
+    assert "game end" in run("hint", item).stdout
+    plain = json.loads(run("hint", item, "--json", "--playouts", "0").stdout)
+    assert plain["playouts"] == 0 and all(m["long_run"] is None for m in plain["moves"])
+    refused = run("hint", item, "--playouts", "-1", expect=2)
+    assert "--playouts" in refused.output
 
 
 def test_hint_depth_two_and_its_budget() -> None:
@@ -106,6 +125,10 @@ def test_simulate_with_the_hint_policy_and_the_reverse_variant() -> None:
                           "--policy", "hint", "--policy", "greedy", "--r-card", "reverse",
                           "--json").stdout)
     assert data["r_card"] == "reverse" and data["games"] == 2
+    few = json.loads(run("simulate", "party-time", "--players", "3", "--games", "2",
+                         "--policy", "hint", "--hint-playouts", "20", "--json").stdout)
+    assert few["games"] == 2
+    assert make_policy("hint", 1, 20).playouts == 20 and make_policy("hint").playouts == 1000
 
 
 def test_simulate_with_own_rules(tmp_path: Path) -> None:

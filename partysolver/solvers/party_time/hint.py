@@ -26,9 +26,10 @@ from ...models.party_time.state import (
     PartyTimeView,
 )
 from ...models.protocol import State
-from ..budget import Budget, BudgetExhausted, Status
+from ..budget import Budget, BudgetExhausted, Interval, Status
 from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
-from .policies import HabitPolicy, habit_key
+from .playouts import long_run
+from .policies import habit_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,10 @@ class RankedPlay:
     tokens_kept: int
     reason: str
     outcome: Outcome = field(repr=False)
+    long_run: float | None = None
+    """Strips I am expected to lose by the end of the game, by playouts (:mod:`.playouts`;
+    ``None`` when the hint ran none)."""
+    long_run_interval: Interval | None = None
 
     @property
     def value(self) -> float:
@@ -73,24 +78,34 @@ class Hint:
     usage: dict[str, Any]
     truncated: bool = False
     """Whether some question-mark chain was cut at :data:`~.belief.MAX_CHAIN`."""
+    playouts: int = 0
+    """Paired playouts per play behind the long-run order (0: the habits alone)."""
 
     @property
     def best(self) -> RankedPlay | None:
         return self.moves[0] if self.moves else None
 
 
-def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> Hint:
+PLAYOUTS = 1000
+"""Paired playouts to the end of the game per play, for the long-run order (:mod:`.playouts`):
+about 0.01 s per play."""
+
+
+def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
+         playouts: int = PLAYOUTS, seed: int = 0) -> Hint:
     """Rank every play of ``view``'s player, who must be the one to act.
 
     Horizons 1, 2, ... ``depth`` are searched in turn under one budget (iterative deepening):
     when it runs out, the deepest finished horizon's ranking is returned, marked ``unknown``.
+    Plays within :data:`TOLERANCE` of the safest are ordered by ``playouts`` paired playouts
+    to the end of the game (seeded by ``seed``), or by the habits alone when ``playouts`` is 0.
     """
     me = view.player
-    if view.turn != me or view.phase not in (PLAY, CARRY_OUT):
-        raise ValueError(f"{view.names[me]} has no decision to take now")
+    _check_turn(view)
     if depth < 1:
         raise ValueError("the horizon is at least one turn (depth >= 1)")
     meter = (budget or Budget()).start()
+    runs = long_runs(view, playouts, seed)
     found: tuple[RankedPlay, ...] = ()
     reached, truncated = 0, False
     for horizon in range(1, depth + 1):
@@ -101,45 +116,77 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None) -> H
             ranked = rank_root(search, node)
         except BudgetExhausted:
             break
-        moves = [_ranked(view, play, value, outcome) for play, value, outcome in ranked]
+        moves = [_ranked(view, play, value, outcome, runs.get(play))
+                 for play, value, outcome in ranked]
         found = rank(moves, view)
         reached, truncated = horizon, truncated or search.truncated
     status: Status = "optimal" if reached == depth else "unknown"
-    return Hint(view, reached, depth, status, found, meter.usage(), truncated)
+    return Hint(view, reached, depth, status, found, meter.usage(), truncated,
+                playouts if runs else 0)
+
+
+def _check_turn(view: PartyTimeView) -> None:
+    if view.turn != view.player or view.phase not in (PLAY, CARRY_OUT):
+        raise ValueError(f"{view.names[view.player]} has no decision to take now")
+
+
+LongRuns = dict[Play, tuple[float, Interval]]
+"""Per play: the strips I am expected to lose by the end of the game, with its interval."""
+
+
+def long_runs(view: PartyTimeView, playouts: int, seed: int) -> LongRuns:
+    """Every play's long-run value by ``playouts`` paired playouts (none when 0, or when there
+    is only one play)."""
+    plays = view.legal_actions()
+    if playouts < 1 or len(plays) < 2:
+        return {}
+    run = long_run(view, plays, playouts, seed)
+    return {play: (run.mean(i), run.interval(i)) for i, play in enumerate(plays)}
 
 
 TOLERANCE = 0.2
 """Plays whose values differ by at most this many strips count as equally safe: among them the
-ranking follows :func:`~.policies.habit_key` (tokens kept above all, then the big cards played
-while they are safe, special cards kept unless a number card would cost two tokens), then the
-greater loss for the others.  The one-turn horizon cannot see what a play leaves for later;
-the habits can, and measured over whole games (``benchmarks/party_time.py``, part 3) a
-departure from them for a smaller gain costs more strips later than it saves now."""
+ranking follows the long run (the strips I am expected to lose by the end of the game, by
+paired playouts), then :func:`~.policies.habit_key` (tokens kept above all, then the big cards
+played while they are safe, special cards kept unless a number card would cost two tokens),
+then the greater loss for the others.  The one-turn horizon cannot see what a play leaves for
+later; measured over whole games (``benchmarks/party_time.py``, part 3) a departure from the
+habits for a smaller gain over the horizon costs more strips later than it saves now."""
+
+
+def order_key(view: PartyTimeView, play: Play, long_run: float | None) -> tuple[float, ...]:
+    """The order among equally safe plays (smaller first): the long run (when measured), then
+    the habits."""
+    return (0.0 if long_run is None else long_run,
+            *habit_key(view.rules, view.bottle, view.tokens[view.player], int(play.card),
+                       play.tokens))
 
 
 def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]:
-    """Best first: the plays within :data:`TOLERANCE` of the least value, by the habits; then
-    the others by value.  Equal plays keep the engine's move order (the sort is stable)."""
+    """Best first: the plays within :data:`TOLERANCE` of the least value, by the long run and
+    the habits (:func:`order_key`); then the others by value.  Equal plays keep the engine's
+    move order (the sort is stable)."""
     if not moves:
         return ()
     least = min(move.value for move in moves)
-    rules, bottle, tokens = view.rules, view.bottle, view.tokens[view.player]
 
     def key(move: RankedPlay) -> tuple[float, ...]:
         if move.value <= least + TOLERANCE:
-            return (0.0, *habit_key(rules, bottle, tokens, int(move.play.card),
-                                    move.play.tokens), round(-move.others, 9))
+            return 0.0, *order_key(view, move.play, move.long_run), round(-move.others, 9)
         return 1.0, round(move.value, 9), -move.tokens_kept, round(-move.others, 9)
 
     return tuple(sorted(moves, key=key))
 
 
-def _ranked(view: PartyTimeView, play: Play, value: Value, outcome: Outcome) -> RankedPlay:
+def _ranked(view: PartyTimeView, play: Play, value: Value, outcome: Outcome,
+            run: tuple[float, Interval] | None) -> RankedPlay:
     me = view.player
     losses, safe, after = value
     others = sum(losses) - losses[me]
+    mean, interval = run if run else (None, None)
     return RankedPlay(play, losses[me], after, 1.0 - safe, others, losses, outcome.tokens[me],
-                      reason(view, play, outcome, 1.0 - safe, after), outcome)
+                      reason(view, play, outcome, 1.0 - safe, after), outcome,
+                      mean, interval)
 
 
 # -- reasons in words ---------------------------------------------------------------------------
@@ -214,34 +261,38 @@ def _risk(lose_chance: float, next_play: float) -> str:
 # -- the simulation policy --------------------------------------------------------------------------
 
 
-def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None
-           ) -> tuple[Play | None, int]:
+def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
+           playouts: int = PLAYOUTS, seed: int = 0) -> tuple[Play, int]:
     """The play :func:`hint` ranks first, computed lazily: the same choice, valuing only the
-    plays needed to settle it.  Also the horizon it is for (``None`` and 0 when the budget ran
-    out before even depth 1 was settled).
+    plays needed to settle it.  Also the horizon it is for: 0 when the budget ran out before
+    even depth 1 was settled, and the play is then the first in the order among equals
+    (:func:`order_key`: the long run, then the habits).
 
-    The hint plays the first play in :func:`~.policies.habit_key`'s order whose value is
-    within :data:`TOLERANCE` of the least.  So the plays are valued in the habits' order, and
-    the search stops as soon as the choice is certain: a valued play ``p`` is chosen when its
-    value is within the tolerance of a *lower bound* on the least value (the least found so
-    far, and for the plays not valued yet 1 if the play itself crosses the star, else 0), and
-    every play before it in the habits' order is out of the tolerance of the least value found
-    (an upper bound on the least).  Far from the star this values the habits' first play alone.
+    The hint plays the first play in :func:`order_key`'s order whose value is within
+    :data:`TOLERANCE` of the least.  So the plays are valued in that order, and the search
+    stops as soon as the choice is certain: a valued play ``p`` is chosen when its value is
+    within the tolerance of a *lower bound* on the least value (the least found so far, and
+    for the plays not valued yet 1 if the play itself crosses the star, else 0), and every
+    play before it in the order is out of the tolerance of the least value found (an upper
+    bound on the least).  Far from the star this values the order's first play alone.
     Horizons 1, 2, ... ``depth`` are settled in turn under one budget, like :func:`hint`.
     """
     me = view.player
-    if view.turn != me or view.phase not in (PLAY, CARRY_OUT):
-        raise ValueError(f"{view.names[me]} has no decision to take now")
+    _check_turn(view)
+    runs = long_runs(view, playouts, seed)
+
+    def order(play: Play) -> tuple[float, ...]:
+        run = runs.get(play)
+        return order_key(view, play, run[0] if run else None)
+
     meter = (budget or Budget()).start()
-    chosen: Play | None = None
+    chosen = min(view.legal_actions(), key=order)
     reached = 0
-    rules, bottle, tokens = view.rules, view.bottle, view.tokens[me]
     for horizon in range(1, depth + 1):
-        search = BeliefSearch(rules, view.num_players, me, horizon, meter=meter)
+        search = BeliefSearch(view.rules, view.num_players, me, horizon, meter=meter)
         node = search.root(view)
         assert node is not None
-        moves = sorted(search.my_moves(node), key=lambda move: habit_key(
-            rules, bottle, tokens, int(move[0].card), move[0].tokens))
+        moves = sorted(search.my_moves(node), key=lambda move: order(move[0]))
         floors = [1.0 if branch[1] == me else 0.0 for _, branch, _ in moves]
         values: list[float] = []
         try:
@@ -274,27 +325,30 @@ def _settled(values: list[float], floors: list[float]) -> int | None:
 
 
 class HintPolicy:
-    """Plays the hint's best play from the player's own view (depth 1 by default), falling back
-    on the hint's habits alone (:class:`~.policies.HabitPolicy`) when the budget runs out.
+    """Plays the hint's best play from the player's own view (depth 1 by default) within a
+    budget of views per decision; past the budget, the first play in the order among equals
+    (the long run, then the habits).
 
     The play is found by :func:`choose`: the same play :func:`hint` ranks first, valuing only
-    the plays needed to settle it (within the same budget it also finishes more often)."""
+    the plays needed to settle it (within the same budget it also finishes more often).  The
+    playouts are seeded from the policy's random stream, so a game is reproducible."""
 
     name = "hint"
 
-    def __init__(self, depth: int = 1, nodes: int | None = 20_000) -> None:
+    def __init__(self, depth: int = 1, nodes: int | None = 20_000,
+                 playouts: int = PLAYOUTS) -> None:
         self.depth = depth
         self.nodes = nodes
+        self.playouts = playouts
 
     def __call__(self, state: State, rng: random.Random) -> Hashable:
         assert isinstance(state, PartyTimeState)
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        play, _ = choose(state.view(state.turn), self.depth, Budget(nodes=self.nodes))
-        if play is None:
-            return HabitPolicy()(state, rng)
+        play, _ = choose(state.view(state.turn), self.depth, Budget(nodes=self.nodes),
+                         self.playouts, rng.getrandbits(31))
         return play
 
 
-__all__ = ["MAX_CHAIN", "Hint", "HintPolicy", "RankedPlay", "choose", "hint", "reason"]
+__all__ = ["MAX_CHAIN", "PLAYOUTS", "Hint", "HintPolicy", "RankedPlay", "choose", "hint", "reason"]
