@@ -9,22 +9,28 @@
    same values and gives the speed ratio.
 1b. The simulation's hint policy (``hint.choose``, lazy) against the full ranking: the same
    play at every decision of one seat in greedy games, and the time of each.
+1c. The compiled playouts to the end of the game behind the hint's long run (``playouts.py``)
+   against the same playouts on the rules engine (``montecarlo.habits_to_end``): playouts a
+   second, and whether every play's mean agrees.
 2. Strips lost per game and the loss (first-out) rate of one seat playing hint, greedy or
    random against three greedy players, seats rotating, four players, with 95% intervals.
-   "habits" is the hint's tie-break order alone, with no search (``policies.HabitPolicy``).
+   "habits" is the hint's last tie-break alone, with no search and no playouts
+   (``policies.HabitPolicy``).
    The games run in blocks of 100 deals shared by every policy, so they pair up: the mean
    difference per game from greedy's is printed too, with its interval.
 3. What the hint's departures from greedy are worth by the end of the game, for a range of
    tolerances (``hint.TOLERANCE``: plays within it of the safest count as equally safe and
-   the habits choose among them): at every decision of one seat in greedy four-player games,
+   the habits alone choose among them, as when the tolerance was chosen, before the long
+   run): at every decision of one seat in greedy four-player games,
    the play the hint would choose is compared with greedy's, when they differ, by paired
    playouts to the end of the game (the same deal of the unseen cards and the same random
    stream for both plays, everyone greedy after them).  This is how the tolerance was chosen.
 
     python benchmarks/party_time.py                              # everything (long)
     python benchmarks/party_time.py --games 2000 --hint-games 300
-    python benchmarks/party_time.py --skip-games                 # parts 1 and 1b
-    python benchmarks/party_time.py --skip-hints --skip-games --audit-games 0  # part 1b only
+    python benchmarks/party_time.py --skip-games                 # parts 1, 1b and 1c
+    python benchmarks/party_time.py --skip-hints --skip-playouts --skip-games --audit-games 0
+                                                                 # part 1b only
     python benchmarks/party_time.py --skip-hints --workers 2     # parts 2 and 3
     python benchmarks/party_time.py --skip-hints --skip-games --audit-games 100  # part 3 only
 """
@@ -51,12 +57,17 @@ from partysolver.solvers.budget import Budget, BudgetExhausted  # noqa: E402
 from partysolver.solvers.party_time.belief import BeliefSearch, rank_root  # noqa: E402
 from partysolver.solvers.party_time.brute import EnumerationSearch  # noqa: E402
 from partysolver.solvers.party_time.hint import (  # noqa: E402
+    PLAYOUTS,
     TOLERANCE,
     HintPolicy,
     choose,
     hint,
 )
-from partysolver.solvers.party_time.montecarlo import compare_long_run  # noqa: E402
+from partysolver.solvers.party_time.montecarlo import (  # noqa: E402
+    compare_long_run,
+    habits_to_end,
+)
+from partysolver.solvers.party_time.playouts import long_run  # noqa: E402
 from partysolver.solvers.party_time.policies import (  # noqa: E402
     GreedyPolicy,
     HabitPolicy,
@@ -188,6 +199,38 @@ def choice_figures(count: int, seed: int) -> None:
           f"{habitual}/{decisions}")
 
 
+def playout_figures(count: int, samples: int, engine_samples: int, seed: int) -> None:
+    """The compiled playouts to the end of the game against the same playouts on the rules
+    engine (the plain-Python baseline), at decisions of greedy four-player games: playouts a
+    second, and whether every play's mean agrees."""
+    print(f"1c. Playouts to the end of the game (the hint's long run), four players: compiled "
+          f"({samples:,} per play) vs the rules engine ({engine_samples:,} per play)", flush=True)
+    views = positions(4, count, seed + 7)
+    long_run(views[0], views[0].legal_actions(), 1)  # compile (or load the cache) first
+    fast_t = slow_t = 0.0
+    fast_n = slow_n = agree = plays = 0
+    for index, view in enumerate(views):
+        legal = view.legal_actions()
+        started = time.perf_counter()
+        run = long_run(view, legal, samples, index)
+        fast_t += time.perf_counter() - started
+        fast_n += samples * len(legal)
+        for i, play in enumerate(legal):
+            started = time.perf_counter()
+            engine = habits_to_end(view, play, engine_samples, random.Random(index))
+            slow_t += time.perf_counter() - started
+            slow_n += engine_samples
+            plays += 1
+            error = math.hypot(statistics.pstdev(engine) / math.sqrt(engine_samples),
+                               float(run.lost[i].std()) / math.sqrt(samples))
+            agree += abs(statistics.mean(engine) - run.mean(i)) <= 4 * max(error, 1e-9)
+    fast_rate, slow_rate = fast_n / fast_t, slow_n / slow_t
+    print(f"   {len(views)} positions, {plays} plays: compiled {fast_rate:,.0f} playouts/s, "
+          f"rules engine {slow_rate:,.0f} playouts/s (x{fast_rate / slow_rate:,.0f}); the "
+          f"means agree within 4 standard errors for {agree}/{plays} plays; "
+          f"{1000 * fast_t / len(views):.1f} ms a decision")
+
+
 BLOCK = 100
 """Games per block in part 2: block ``b`` of every policy is the same 100 deals (seeded from
 ``(seed, b)``), so the games pair up across policies, and a long run reports as it goes."""
@@ -275,7 +318,7 @@ def departure_figures(games: int, samples: int, seed: int) -> None:
             if player == seat and len(state.legal_actions()) > 1:
                 decisions += 1
                 view = state.view(seat)
-                found = hint(view, 1, Budget(nodes=nodes))
+                found = hint(view, 1, Budget(nodes=nodes), playouts=0)
                 unfinished += not found.moves
                 least = min((ranked.value for ranked in found.moves), default=0.0)
                 worth: dict[Play, float] = {}
@@ -320,6 +363,9 @@ def main() -> None:
     parser.add_argument("--choice-decisions", type=int, default=100,
                         help="decisions of part 1b (the hint policy's lazy choice)")
     parser.add_argument("--skip-choice", action="store_true")
+    parser.add_argument("--playout-positions", type=int, default=20,
+                        help="decisions of part 1c (compiled playouts vs the rules engine)")
+    parser.add_argument("--skip-playouts", action="store_true")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--hint-games", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=1)
@@ -338,6 +384,8 @@ def main() -> None:
                      args.deep_seconds)
     if not args.skip_choice:
         choice_figures(args.choice_decisions, args.seed)
+    if not args.skip_playouts:
+        playout_figures(args.playout_positions, PLAYOUTS, 200, args.seed)
     if not args.skip_games:
         game_figures(args.games, args.hint_games, args.seed, args.workers,
                      args.hint_minutes)
