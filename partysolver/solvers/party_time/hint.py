@@ -4,10 +4,11 @@
 counts, opponents playing greedy) from one player's view and ranks every play (card × tokens
 returned) by its value: the expected strips I lose before my turn at the horizon (``depth``
 = 1: my next turn) plus the chance that my hand is then stuck (no safe play).  Plays within
-:data:`TOLERANCE` of the best are ordered by the habits of :func:`~.policies.habit_key` (tokens
-kept above all), then by the strips the others are expected to lose (more is better for me).  For each
-play it also reports the probability that I lose a strip before my next turn, and the reason
-in words.
+:data:`TOLERANCE` of the best are ordered by their long run (the strips I lose by the end of
+the game, by paired playouts: :mod:`.playouts`), then by the habits of
+:func:`~.policies.habit_key` (tokens kept above all), then by the strips the others are
+expected to lose (more is better for me).  For each play it also reports the probability that
+I lose a strip before my next turn, its long run, and the reason in words.
 """
 
 from __future__ import annotations
