@@ -191,7 +191,7 @@ def choice_figures(count: int, seed: int) -> None:
                     same += play == found.moves[0].play
                 else:
                     unfinished += 1
-                habitual += play is None or play == HabitPolicy()(state, rng)
+                habitual += play == HabitPolicy()(state, rng)
             state = state.apply(greedy(state, rng))
     print(f"   {decisions} decisions: the same play in {same}/{decisions - unfinished} where the "
           f"full ranking finished ({unfinished} over its budget); full {full_t:.1f} s, lazy "

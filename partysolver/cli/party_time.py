@@ -45,10 +45,18 @@ HINT_DEPTH = click.Option(["--hint-depth"], type=click.IntRange(min=1, max=2), d
                           help="party-time: horizon of the hint policy in simulations.")
 PLAYOUTS_HELP = ("party-time: paired playouts to the end of the game per play, which order the "
                  "equally safe plays (0: the habits alone).")
+
+
+def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    if value == 1:
+        raise click.BadParameter("0 (no playouts) or at least 2 (an interval needs two)")
+    return value
+
+
 HINT_PLAYOUTS = click.Option(["--playouts"], type=click.IntRange(min=0), default=PLAYOUTS,
-                             show_default=True, help=PLAYOUTS_HELP)
+                             show_default=True, callback=_playouts, help=PLAYOUTS_HELP)
 SIMULATE_PLAYOUTS = click.Option(["--hint-playouts"], type=click.IntRange(min=0),
-                                 default=PLAYOUTS, show_default=True,
+                                 default=PLAYOUTS, show_default=True, callback=_playouts,
                                  help=PLAYOUTS_HELP.replace("per play", "per play of the hint "
                                                             "policy"))
 
@@ -90,7 +98,8 @@ class PartyTimeCommands(GameCommands):
                  "loss": round(m.loss, 6), "next_play": round(m.next_play, 6),
                  "lose_chance": round(m.lose_chance, 6), "tokens_kept": m.tokens_kept,
                  "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
-                 "long_run": _long_run_json(m), "reason": m.reason} for m in moves]
+                 "long_run": m.long_run.as_json() if m.long_run else None,
+                 "reason": m.reason} for m in moves]
         data: dict[str, Any] = {
             "game": INFO.key, "player": me, "status": found.status, "depth": found.depth,
             "asked_depth": found.asked, "value": "expected strips you lose until your turn at the "
@@ -117,7 +126,7 @@ class PartyTimeCommands(GameCommands):
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
         lines = [(rank, str(m.play), f"{m.value:.3f}", percent(m.lose_chance),
                   percent(m.next_play), m.tokens_kept,
-                  "-" if m.long_run is None else f"{m.long_run:.2f}", m.reason)
+                  "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
                  for rank, m in enumerate(moves, 1)]
         text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens",
                       "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6))
@@ -155,6 +164,10 @@ class PartyTimeCommands(GameCommands):
             "seats": [{"seat": SEATS[i], "policy": None if rotate else seat_policies[i]}
                       | seats[i] for i in range(n)],
         }
+        hinted = [policy for policy in chosen if isinstance(policy, HintPolicy)]
+        if hinted:
+            data["hint"] = {"depth": hinted[0].depth, "playouts": hinted[0].playouts,
+                            "max_nodes": hinted[0].nodes}
         by_policy = policy_figures(result.records, result.policies)
         if len(set(names)) > 1:
             data["by_policy"] = by_policy
@@ -162,7 +175,9 @@ class PartyTimeCommands(GameCommands):
                  _mean_text(seats[i]["strips_lost"]), _rate_text(seats[i]["first_out"]),
                  _rate_text(seats[i]["win"])) for i in range(n)]
         text = [f"{games} games, {n} players ({'house' if rules.is_house() else 'custom'} "
-                f"board and deck, R card: {rules.r_card}); 95% intervals",
+                f"board and deck, R card: {rules.r_card}); 95% intervals"
+                + (f"; the hint at depth {hinted[0].depth} with {hinted[0].playouts:,} "
+                   "playouts per play" if hinted else ""),
                 table(["seat", "policy", "strips lost", "first out", "win (ties share)"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "strips lost", "first out", "win"],
@@ -231,14 +246,6 @@ def make_policy(name: str, depth: int = 1, playouts: int = PLAYOUTS) -> Any:
     if name == "greedy":
         return GreedyPolicy()
     return HintPolicy(depth, playouts=playouts)
-
-
-def _long_run_json(move: Any) -> dict[str, Any] | None:
-    if move.long_run is None:
-        return None
-    interval = move.long_run_interval
-    return {"mean": round(move.long_run, 6),
-            "interval": [round(interval.low, 6), round(interval.high, 6)]}
 
 
 def figures(state: PartyTimeState) -> dict[str, float]:

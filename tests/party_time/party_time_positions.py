@@ -5,19 +5,20 @@ from __future__ import annotations
 import random
 
 from partysolver.models.documents import Fields
-from partysolver.models.party_time import GAME, HOUSE_RULES
+from partysolver.models.party_time import GAME, HOUSE_RULES, Rules
 from partysolver.models.party_time.position import load_rules
 from partysolver.models.party_time.state import PartyTimeState
 from partysolver.models.protocol import CHANCE, sample_chance
 from partysolver.solvers.party_time.policies import GreedyPolicy
 
 
-def decisions(players: int, count: int, seed: int, deck: dict[str, int] | None = None
-              ) -> list[PartyTimeState]:
-    """States of greedy play where the player to act has two plays or more."""
+def decisions(players: int, count: int, seed: int, deck: dict[str, int] | None = None,
+              rules: Rules = HOUSE_RULES) -> list[PartyTimeState]:
+    """States of greedy play where the player to act has two plays or more (under ``rules``,
+    with ``deck`` instead of its deck if given)."""
     rng = random.Random(seed)
-    rules = HOUSE_RULES if deck is None else load_rules(Fields({"deck": deck}, "test"),
-                                                        HOUSE_RULES)
+    if deck is not None:
+        rules = load_rules(Fields({"deck": deck}, "test"), rules)
     greedy = GreedyPolicy()
     found: list[PartyTimeState] = []
     while len(found) < count:

@@ -16,7 +16,6 @@ from partysolver.solvers.party_time.hint import (
     choose,
     hint,
     long_runs,
-    order_key,
 )
 
 SMALL_DECK = {"1": 3, "2": 3, "3": 2, "4": 2, "5": 2, "R": 1, "black": 1, "star": 1, "?": 1}
@@ -45,9 +44,9 @@ def test_lazy_choice_is_the_hints_first_play(players: int, depth: int,
 
 
 def test_settled_needs_only_what_decides() -> None:
-    """Plays in the habits' order.  The first is chosen at once when no play can be more than
-    the tolerance below it; a play that may be beaten by an unvalued one leaves the choice
-    open; a play out of tolerance of a lower value is passed over."""
+    """Plays in the order among equals (``hint.order_key``).  The first is chosen at once when
+    no play can be more than the tolerance below it; a play that may be beaten by an unvalued
+    one leaves the choice open; a play out of tolerance of a lower value is passed over."""
     t = TOLERANCE
     # Nothing valued yet: open.
     assert _settled([], [0.0, 0.0]) is None
@@ -75,8 +74,7 @@ def test_lazy_choice_runs_out_of_budget_honestly() -> None:
     play, reached = choose(view(state), 2, Budget(nodes=1), playouts=300, seed=3)
     assert reached == 0
     runs = long_runs(view(state), 300, 3)
-    assert play == min(runs, key=lambda p: order_key(view(state), p, runs[p][0]))
-    assert runs[play][0] == min(mean for mean, _ in runs.values())
+    assert runs[play].mean == min(run.mean for run in runs.values())
 
 
 def test_hint_policy_plays_the_lazy_choice() -> None:
@@ -98,14 +96,14 @@ def test_equally_safe_plays_go_by_the_long_run() -> None:
         if found.status != "optimal":
             continue
         assert found.playouts == 400
-        runs = long_runs(v, 400, 2)
-        assert {m.play: m.long_run for m in found.moves} == \
-            {play: mean for play, (mean, _) in runs.items()}
+        assert {m.play: m.long_run for m in found.moves} == long_runs(v, 400, 2)
         least = min(m.value for m in found.moves)
         near = [m for m in found.moves if m.value <= least + TOLERANCE]
         assert found.moves[:len(near)] == tuple(near)
-        keys = [order_key(v, m.play, m.long_run) for m in near]
-        assert keys == sorted(keys)
+        means = [m.long_run.mean for m in near if m.long_run]
+        assert len(means) == len(near) and means == sorted(means)
+        rest = [m.value for m in found.moves[len(near):]]
+        assert rest == sorted(rest)
         habits = hint(v, 1, Budget(nodes=60_000), playouts=0)
         assert habits.playouts == 0 and all(m.long_run is None for m in habits.moves)
         overruled += habits.moves[0].play != found.moves[0].play

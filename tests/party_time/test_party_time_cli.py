@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partysolver.cli.main import cli
-from partysolver.cli.party_time import make_policy
 from partysolver.models.documents import format_document, parse_document
 from partysolver.models.errors import InputError
 from partysolver.models.party_time import GAME, load_position, view_to_document
@@ -72,8 +71,9 @@ def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
     assert "game end" in run("hint", item).stdout
     plain = json.loads(run("hint", item, "--json", "--playouts", "0").stdout)
     assert plain["playouts"] == 0 and all(m["long_run"] is None for m in plain["moves"])
-    refused = run("hint", item, "--playouts", "-1", expect=2)
-    assert "--playouts" in refused.output
+    for bad in ("-1", "1"):
+        refused = run("hint", item, "--playouts", bad, expect=2)
+        assert "--playouts" in refused.output
 
 
 def test_hint_depth_two_and_its_budget() -> None:
@@ -127,8 +127,13 @@ def test_simulate_with_the_hint_policy_and_the_reverse_variant() -> None:
     assert data["r_card"] == "reverse" and data["games"] == 2
     few = json.loads(run("simulate", "party-time", "--players", "3", "--games", "2",
                          "--policy", "hint", "--hint-playouts", "20", "--json").stdout)
-    assert few["games"] == 2
-    assert make_policy("hint", 1, 20).playouts == 20 and make_policy("hint").playouts == 1000
+    assert few["games"] == 2 and few["hint"] == {"depth": 1, "playouts": 20,
+                                                  "max_nodes": 20_000}
+    assert "hint" not in json.loads(run("simulate", "party-time", "--games", "1",
+                                        "--json").stdout)
+    refused = run("simulate", "party-time", "--policy", "hint", "--hint-playouts", "1",
+                  expect=2)
+    assert "--hint-playouts" in refused.output and "at least 2" in refused.output
 
 
 def test_simulate_with_own_rules(tmp_path: Path) -> None:

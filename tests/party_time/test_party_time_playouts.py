@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import random
+from itertools import product
 
 import numpy as np
 import pytest
 from party_time_positions import decisions
 
 from partysolver.models.party_time import GAME, HOUSE_RULES, Rules
-from partysolver.models.party_time.game import CARDS, MAX_TOKENS, Card, Play
-from partysolver.models.party_time.state import PartyTimeState, plays_for, resolve
+from partysolver.models.party_time.game import CARDS, DRAWS, MAX_TOKENS, REVEALS, Card, Play
+from partysolver.models.party_time.state import (
+    DRAW,
+    PLAY,
+    PartyTimeState,
+    legal_plays,
+    plays_for,
+    resolve,
+)
 from partysolver.models.protocol import CHANCE, sample_chance
 from partysolver.solvers.party_time import playouts
 from partysolver.solvers.party_time.montecarlo import habits_to_end
@@ -38,8 +46,8 @@ def test_a_card_does_what_the_engine_says(rules: Rules, players: int) -> None:
     for bottle in range(rules.length + 1):
         for card in range(len(CARDS)):
             for held in range(MAX_TOKENS + 1):
-                for play in plays_for(card, held):
-                    actor, direction = rng.randrange(players), rng.choice((1, -1))
+                for play, actor, direction in product(plays_for(card, held), range(players),
+                                                      (1, -1)):
                     tokens = tuple(held if seat == actor else rng.randrange(4)
                                    for seat in range(players))
                     strips = tuple(rng.randrange(1, 5) for _ in range(players))
@@ -74,9 +82,7 @@ def test_the_policy_tables_choose_as_the_policies(rules: Rules) -> None:
         array = np.array(hand, dtype=np.int64)
         assert playouts._first(t.greedy, bottle, tokens, array, -1) == \
             greedy_choice(rules, bottle, tokens, tuple(hand))
-        legal = [play for card in range(len(CARDS)) if hand[card]
-                 for play in plays_for(card, tokens)]
-        want = habit_choice(rules, bottle, tokens, legal)
+        want = habit_choice(rules, bottle, tokens, legal_plays(PLAY, tuple(hand), -1, tokens))
         assert playouts._first(t.habits, bottle, tokens, array, -1) == \
             (int(want.card), want.tokens)
         revealed = rng.randrange(int(Card.FIVE) + 1)
@@ -115,7 +121,7 @@ def test_whole_games_lose_what_the_engine_loses(rules: Rules, players: int, me: 
 def test_long_run_agrees_with_playouts_on_the_engine() -> None:
     """The long-run value of every play in positions of greedy play (one a question-mark
     carry-out) agrees with the same playouts on the rules engine within four standard errors."""
-    states = decisions(4, 3, 5) + [_carry_out_state()]
+    states = decisions(4, 3, 5) + _carry_out_states(HOUSE_RULES, 3, 1, 3)
     for state in states:
         view = state.view(state.current_player())
         plays = view.legal_actions()
@@ -128,19 +134,23 @@ def test_long_run_agrees_with_playouts_on_the_engine() -> None:
             assert abs(run.mean(index) - engine.mean()) < 4 * error, (str(state), str(play))
 
 
-def _carry_out_state() -> PartyTimeState:
-    """A state in which the player hit by a question mark chooses the tokens to return."""
-    rng = random.Random(3)
-    while True:
-        state = GAME.initial_state(3, rng, HOUSE_RULES)
-        greedy = GreedyPolicy()
-        while not state.is_terminal():
+def _carry_out_states(rules: Rules, players: int, count: int, seed: int
+                      ) -> list[PartyTimeState]:
+    """States of greedy play in which the player hit by a question mark chooses the tokens to
+    return with the revealed card."""
+    rng = random.Random(seed)
+    greedy = GreedyPolicy()
+    found: list[PartyTimeState] = []
+    while len(found) < count:
+        state = GAME.initial_state(players, rng, rules)
+        while not state.is_terminal() and len(found) < count:
             if state.current_player() == CHANCE:
                 state = state.apply(sample_chance(state, rng))
-            elif len(state.legal_actions()) > 1 and state.revealed >= 0:
-                return state
-            else:
-                state = state.apply(greedy(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and state.revealed >= 0:
+                found.append(state)
+            state = state.apply(greedy(state, rng))
+    return found
 
 
 def test_long_run_is_paired_and_reproducible() -> None:
@@ -159,8 +169,11 @@ def test_long_run_is_paired_and_reproducible() -> None:
     for index, play in enumerate(plays):
         if state.apply(play).strips[me] < state.strips[me]:
             assert (run.lost[index] >= 1).all()
-    difference, interval = run.difference(0, len(plays))
-    assert difference == 0.0 and interval.low == interval.high == 0.0
+    assert run.figure(0) == run.figure(len(plays))
+    for index in range(len(plays)):
+        figure = run.figure(index)
+        assert 0 <= figure.interval.low <= figure.mean <= figure.interval.high
+        assert figure.interval.high <= view.strips[me]
 
 
 def test_long_run_needs_the_players_turn() -> None:
@@ -168,3 +181,89 @@ def test_long_run_needs_the_players_turn() -> None:
     other = (state.current_player() + 1) % 3
     with pytest.raises(ValueError, match="no decision"):
         playouts.long_run(state.view(other), [Play(Card.ONE)], 10)
+
+
+QUESTIONS = Rules(HOUSE_RULES.board, (2, 2, 2, 1, 1, 2, 1, 1, 5), "reverse")
+"""A 17-card deck with five question marks and the reverse R: long chains, many reshuffles."""
+
+
+@pytest.mark.parametrize(("rules", "players"),
+                         [(HOUSE_RULES, 2), (HOUSE_RULES, 4), (QUESTIONS, 3), (QUESTIONS, 4)])
+def test_a_playout_is_the_engines_game_card_for_card(monkeypatch: pytest.MonkeyPatch,
+                                                     rules: Rules, players: int) -> None:
+    """The playout code run as plain Python (numba's ``py_func``) from the engine's own deal,
+    every card it takes and every choice logged; then the engine replayed from the same
+    position with those cards.  Before every card taken the pile and the played cards are
+    the same, every decision chooses the same play, the hands dealt have the engine's sizes,
+    and the strips lost are the same.  Positions in the carry-out step are included."""
+    log: list[tuple[object, ...]] = []
+    engine: dict[str, PartyTimeState] = {}
+    plain_take, plain_first = playouts._take.py_func, playouts._first.py_func
+
+    def take(pile: np.ndarray, played: np.ndarray) -> int:
+        before = (tuple(int(c) for c in pile), tuple(int(c) for c in played))
+        card = plain_take(pile, played)
+        log.append(("take", card, *before))
+        return card
+
+    def first(table: np.ndarray, bottle: int, tokens: int, hand: np.ndarray, only: int
+              ) -> tuple[int, int]:
+        choice = plain_first(table, bottle, tokens, hand, only)
+        log.append(("choose", (int(choice[0]), int(choice[1]))))
+        return choice
+
+    def deal(unseen: np.ndarray, hands: np.ndarray, sizes: np.ndarray, pile: np.ndarray
+             ) -> None:
+        state = engine["state"]
+        me = state.current_player()
+        dealt = np.array(state.pile)
+        for seat, hand in enumerate(state.hands):
+            if seat != me:
+                assert sizes[seat] == sum(hand)
+                hands[seat, :] = hand
+                dealt += np.array(hand)
+        assert sizes[me] == 0 and (dealt == unseen).all()
+        pile[:] = state.pile
+
+    for name in ("_resolve", "_carry_on", "_long_run", "_arrays", "_start", "_pick"):
+        monkeypatch.setattr(playouts, name, getattr(playouts, name).py_func)
+    monkeypatch.setattr(playouts, "_take", take)
+    monkeypatch.setattr(playouts, "_first", first)
+    monkeypatch.setattr(playouts, "_deal", deal)
+    states = decisions(players, 12, players, rules=rules) + \
+        _carry_out_states(rules, players, 6, players)
+    reshuffles = 0
+    for state in states:
+        me = state.current_player()
+        engine["state"] = state
+        for play in state.legal_actions():
+            log.clear()
+            lost = playouts.long_run(state.view(me), [play], 1).lost[0, 0]
+            final, reshuffled = _replay(state.apply(play), me, log)
+            assert state.strips[me] - final.strips[me] == lost
+            reshuffles += reshuffled
+    assert reshuffles > 0
+
+
+def _replay(state: PartyTimeState, me: int, log: list[tuple[object, ...]]
+            ) -> tuple[PartyTimeState, int]:
+    """The engine played on from ``state`` with the cards of ``log``, checking it event by
+    event; the final state and the number of reshuffles."""
+    policies = [HabitPolicy() if seat == me else GreedyPolicy()
+                for seat in range(state.num_players)]
+    events = iter(log)
+    reshuffles = 0
+    while not state.is_terminal():
+        event = next(events)
+        player = state.current_player()
+        if player == CHANCE:
+            kind, card, pile, played = event
+            assert kind == "take" and (state.pile, state.played) == (pile, played)
+            reshuffles += sum(pile) == 1
+            state = state.apply((DRAWS if state.phase == DRAW else REVEALS)[card])
+        else:
+            play = policies[player](state, random.Random(0))
+            assert event == ("choose", (int(play.card), play.tokens))
+            state = state.apply(play)
+    assert next(events, None) is None
+    return state, reshuffles

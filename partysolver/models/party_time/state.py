@@ -438,6 +438,12 @@ class PartyTimeView:
         unseen = sub_counts(sub_counts(self.rules.deck, self.hand), self.played)
         return add_card(unseen, self.revealed, -1) if self.revealed >= 0 else unseen
 
+    def require_turn(self) -> None:
+        """Raise :class:`ValueError` unless this player has a decision to take now (a card to
+        play, or a revealed card to carry out)."""
+        if self.turn != self.player or self.phase not in (PLAY, CARRY_OUT):
+            raise ValueError(f"{self.names[self.player]} has no decision to take now")
+
     def legal_actions(self) -> list[Play]:
         """This player's plays when it is their turn to act (the state's order), else none."""
         if self.turn != self.player:

@@ -20,14 +20,13 @@ from typing import Any
 
 from ...models.party_time.game import GAIN, RETURN, Card, Play, Rules
 from ...models.party_time.state import (
-    CARRY_OUT,
-    PLAY,
     Outcome,
     PartyTimeState,
     PartyTimeView,
 )
 from ...models.protocol import State
-from ..budget import Budget, BudgetExhausted, Interval, Status
+from ..budget import Budget, BudgetExhausted, Status
+from ..simulate import Figure
 from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
 from .playouts import long_run
 from .policies import habit_key
@@ -52,10 +51,9 @@ class RankedPlay:
     tokens_kept: int
     reason: str
     outcome: Outcome = field(repr=False)
-    long_run: float | None = None
-    """Strips I am expected to lose by the end of the game, by playouts (:mod:`.playouts`;
-    ``None`` when the hint ran none)."""
-    long_run_interval: Interval | None = None
+    long_run: Figure | None = None
+    """Strips I am expected to lose by the end of the game, by playouts (:mod:`.playouts`),
+    with its 95% interval; ``None`` when the hint ran none."""
 
     @property
     def value(self) -> float:
@@ -102,11 +100,9 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     to the end of the game (seeded by ``seed``), or by the habits alone when ``playouts`` is 0.
     """
     me = view.player
-    _check_turn(view)
-    if depth < 1:
-        raise ValueError("the horizon is at least one turn (depth >= 1)")
-    meter = (budget or Budget()).start()
+    _check_request(view, depth)
     runs = long_runs(view, playouts, seed)
+    meter = (budget or Budget()).start()
     found: tuple[RankedPlay, ...] = ()
     reached, truncated = 0, False
     for horizon in range(1, depth + 1):
@@ -126,23 +122,24 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
                 playouts if runs else 0)
 
 
-def _check_turn(view: PartyTimeView) -> None:
-    if view.turn != view.player or view.phase not in (PLAY, CARRY_OUT):
-        raise ValueError(f"{view.names[view.player]} has no decision to take now")
+def _check_request(view: PartyTimeView, depth: int) -> None:
+    view.require_turn()
+    if depth < 1:
+        raise ValueError("the horizon is at least one turn (depth >= 1)")
 
 
-LongRuns = dict[Play, tuple[float, Interval]]
+LongRuns = dict[Play, Figure]
 """Per play: the strips I am expected to lose by the end of the game, with its interval."""
 
 
 def long_runs(view: PartyTimeView, playouts: int, seed: int) -> LongRuns:
     """Every play's long-run value by ``playouts`` paired playouts (none when 0, or when there
-    is only one play)."""
+    is only one play).  They run outside the search's budget: about 0.01 s a play."""
     plays = view.legal_actions()
     if playouts < 1 or len(plays) < 2:
         return {}
     run = long_run(view, plays, playouts, seed)
-    return {play: (run.mean(i), run.interval(i)) for i, play in enumerate(plays)}
+    return {play: run.figure(i) for i, play in enumerate(plays)}
 
 
 TOLERANCE = 0.2
@@ -155,10 +152,10 @@ later; measured over whole games (``benchmarks/party_time.py``, part 3) a depart
 habits for a smaller gain over the horizon costs more strips later than it saves now."""
 
 
-def order_key(view: PartyTimeView, play: Play, long_run: float | None) -> tuple[float, ...]:
-    """The order among equally safe plays (smaller first): the long run (when measured), then
-    the habits."""
-    return (0.0 if long_run is None else long_run,
+def order_key(view: PartyTimeView, play: Play, long_run: Figure | None) -> tuple[float, ...]:
+    """The order among equally safe plays (smaller first): the long run (when measured: every
+    play's or none), then the habits."""
+    return (0.0 if long_run is None else long_run.mean,
             *habit_key(view.rules, view.bottle, view.tokens[view.player], int(play.card),
                        play.tokens))
 
@@ -180,14 +177,12 @@ def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]
 
 
 def _ranked(view: PartyTimeView, play: Play, value: Value, outcome: Outcome,
-            run: tuple[float, Interval] | None) -> RankedPlay:
+            run: Figure | None) -> RankedPlay:
     me = view.player
     losses, safe, after = value
     others = sum(losses) - losses[me]
-    mean, interval = run if run else (None, None)
     return RankedPlay(play, losses[me], after, 1.0 - safe, others, losses, outcome.tokens[me],
-                      reason(view, play, outcome, 1.0 - safe, after), outcome,
-                      mean, interval)
+                      reason(view, play, outcome, 1.0 - safe, after), outcome, run)
 
 
 # -- reasons in words ---------------------------------------------------------------------------
@@ -279,12 +274,11 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     Horizons 1, 2, ... ``depth`` are settled in turn under one budget, like :func:`hint`.
     """
     me = view.player
-    _check_turn(view)
+    _check_request(view, depth)
     runs = long_runs(view, playouts, seed)
 
     def order(play: Play) -> tuple[float, ...]:
-        run = runs.get(play)
-        return order_key(view, play, run[0] if run else None)
+        return order_key(view, play, runs.get(play))
 
     meter = (budget or Budget()).start()
     chosen = min(view.legal_actions(), key=order)
@@ -311,8 +305,8 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
 
 
 def _settled(values: list[float], floors: list[float]) -> int | None:
-    """The index of the hint's choice among plays in the habits' order once ``values`` (those
-    of the first plays) settle it, else ``None`` (see :func:`choose`)."""
+    """The index of the hint's choice among plays in :func:`order_key`'s order once ``values``
+    (those of the first plays) settle it, else ``None`` (see :func:`choose`)."""
     if not values:
         return None
     upper = min(values)

@@ -6,6 +6,10 @@ plays on until the horizon, dealing the cards ``me`` cannot see afresh before ev
 decision (the hint's model: see :mod:`.belief`), the draws and reveals coming from the engine's
 pile.  The mean strips lost per seat, and the rate of playouts in which ``me`` lost a strip, come
 with 95% intervals.
+
+Beyond the horizon, playouts to the end of the game on the engine: :func:`habits_to_end` is
+the plain-Python oracle (and benchmark baseline) of the compiled long run (:mod:`.playouts`),
+and :func:`compare_long_run` pairs two plays, everyone greedy after them (benchmark part 3).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from ...models.party_time.state import (
 )
 from ...models.protocol import CHANCE, sample_chance
 from ..budget import Interval
-from ..simulate import play_game
+from ..simulate import Policy, play_game
 from ..stats import mean_interval, wilson_interval
 from .policies import GreedyPolicy, HabitPolicy
 
@@ -135,16 +139,14 @@ class Comparison:
     interval: Interval
 
 
-def play_to_end(state: PartyTimeState, me: int, rng: random.Random) -> int:
-    """Strips ``me`` loses from ``state`` to the end of the game, every seat playing greedy."""
-    greedy = GreedyPolicy()
-    start = state.strips[me]
-    while state.phase != OVER:
-        if state.current_player() == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(greedy(state, rng))
-    return start - state.strips[me]
+def play_to_end(state: PartyTimeState, me: int, rng: random.Random,
+                policies: list[Policy] | None = None) -> int:
+    """Strips ``me`` loses from ``state`` to the end of the game, every seat playing greedy (or
+    ``policies[seat]``)."""
+    players = policies or [GreedyPolicy()] * state.num_players
+    final, _ = play_game(state, players, rng)
+    assert isinstance(final, PartyTimeState)
+    return state.strips[me] - final.strips[me]
 
 
 def habits_to_end(view: PartyTimeView, play: Play, samples: int, rng: random.Random
@@ -154,14 +156,13 @@ def habits_to_end(view: PartyTimeView, play: Play, samples: int, rng: random.Ran
     playing the habits and everyone else greedy.  The plain-Python oracle (and benchmark
     baseline) of the compiled :func:`~.playouts.long_run`."""
     me = view.player
-    policies = [HabitPolicy() if seat == me else GreedyPolicy()
-                for seat in range(view.num_players)]
+    policies: list[Policy] = [HabitPolicy() if seat == me else GreedyPolicy()
+                              for seat in range(view.num_players)]
     lost = []
     for _ in range(samples):
         state = view.sample(rng)
-        final, _ = play_game(state.apply(play), policies, rng)
-        assert isinstance(final, PartyTimeState)
-        lost.append(state.strips[me] - final.strips[me])
+        after = state.apply(play)
+        lost.append(state.strips[me] - after.strips[me] + play_to_end(after, me, rng, policies))
     return lost
 
 

@@ -5,15 +5,16 @@ The hint's expectimax is exact until the player's next turn, but what a play lea
 over the rest of the game.  :func:`long_run` measures it: for each play it deals the unseen
 cards from the player's view at random (the spec's information model), carries the play out
 and plays the game to its end, every opponent playing greedy and the player their habits
-(:func:`~.policies.habit_key`), and counts the strips the player lost.  The plays share their
-deals and random streams sample by sample (common random numbers), so their *differences* are
-far less noisy than their means.
+(:func:`~.policies.habit_key`), and counts the strips the player lost.  Sample ``k`` of every
+play starts from the same deal and the same random stream (common random numbers); the streams
+fall out of step once two plays have drawn different numbers of cards, so the pairing helps
+most over the first turns.
 
 The rules are restated here over arrays: ``models/party_time/state.py`` is the reference, and
 ``tests/party_time/test_party_time_playouts.py`` holds the two equal (the same game, card for
-card, from the same deal; the same strips lost on average).  The policies are not restated:
-their orders are read from :func:`~.policies.greedy_order` and :func:`~.policies.habit_key` into
-tables, one row per (bottle, tokens).
+card, when the engine is given the same cards; the same strips lost on average).  The
+policies are not restated: their orders are read from :func:`~.policies.greedy_order` and
+:func:`~.policies.habit_key` into tables, one row per (bottle, tokens).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from numba import njit
 from ...models.party_time.game import CARDS, GAIN, MAX_TOKENS, RETURN, STRIPS, Card, Play, Rules
 from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeView, plays_for
 from ..budget import Interval
+from ..simulate import Figure
 from ..stats import mean_interval
 from .policies import greedy_order, habit_key
 
@@ -77,6 +79,18 @@ _BOTTLE, _DIRECTION, _REFILL = range(3)
 
 
 @njit(cache=True)
+def _pick(cards: np.ndarray, total: int) -> int:
+    """Take one of ``total`` cards, uniform by counts, out of ``cards``; its type."""
+    r = np.random.randint(total)
+    card = 0
+    while r >= cards[card]:
+        r -= cards[card]
+        card += 1
+    cards[card] -= 1
+    return card
+
+
+@njit(cache=True)
 def _take(pile: np.ndarray, played: np.ndarray) -> int:
     """The top card of the pile, uniform by counts; an emptied pile is rebuilt at once from the
     played cards (-1 when there is no card at all)."""
@@ -85,12 +99,7 @@ def _take(pile: np.ndarray, played: np.ndarray) -> int:
         total += pile[c]
     if total == 0:
         return -1
-    r = np.random.randint(total)
-    card = 0
-    while r >= pile[card]:
-        r -= pile[card]
-        card += 1
-    pile[card] -= 1
+    card = _pick(pile, total)
     if total == 1:
         for c in range(pile.shape[0]):
             pile[c] = played[c]
@@ -208,14 +217,33 @@ def _deal(unseen: np.ndarray, hands: np.ndarray, sizes: np.ndarray, pile: np.nda
         total += pile[c]
     for seat in range(hands.shape[0]):
         for _ in range(sizes[seat]):
-            r = np.random.randint(total)
-            card = 0
-            while r >= pile[card]:
-                r -= pile[card]
-                card += 1
-            pile[card] -= 1
-            hands[seat, card] += 1
+            hands[seat, _pick(pile, total)] += 1
             total -= 1
+
+
+@njit(cache=True)
+def _arrays(players: int, types: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                               np.ndarray, np.ndarray]:
+    """The working arrays of a playout: the scalars, tokens, strips, hands, pile and played
+    cards."""
+    return (np.empty(3, dtype=np.int64), np.empty(players, dtype=np.int64),
+            np.empty(players, dtype=np.int64), np.empty((players, types), dtype=np.int64),
+            np.empty(types, dtype=np.int64), np.empty(types, dtype=np.int64))
+
+
+@njit(cache=True)
+def _start(s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndarray,
+           pile: np.ndarray, played: np.ndarray, scalars: np.ndarray, tokens0: np.ndarray,
+           strips0: np.ndarray, played0: np.ndarray, unseen: np.ndarray, sizes: np.ndarray
+           ) -> None:
+    """Set the working arrays to a position and deal ``unseen`` at random (``sizes[seat]``
+    cards to each hand, the rest to the pile)."""
+    s[:] = scalars
+    tokens[:] = tokens0
+    strips[:] = strips0
+    hands[:, :] = 0
+    played[:] = played0
+    _deal(unseen, hands, sizes, pile)
 
 
 @njit(cache=True)
@@ -227,23 +255,13 @@ def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, rever
     """Strips ``me`` loses by the end of the game after each of ``plays`` (from hand, or the
     revealed card carried out), ``samples`` paired playouts each: sample ``k`` of every play
     starts from the same deal and random stream."""
-    n = strips0.shape[0]
     lost = np.zeros((plays.shape[0], samples), dtype=np.int64)
-    s = np.empty(3, dtype=np.int64)
-    tokens = np.empty(n, dtype=np.int64)
-    strips = np.empty(n, dtype=np.int64)
-    hands = np.empty((n, unseen.shape[0]), dtype=np.int64)
-    pile = np.empty(unseen.shape[0], dtype=np.int64)
-    played = np.empty(unseen.shape[0], dtype=np.int64)
+    s, tokens, strips, hands, pile, played = _arrays(strips0.shape[0], unseen.shape[0])
     for k in range(samples):
         for p in range(plays.shape[0]):
             np.random.seed((seed + k) & 0x7FFFFFFF)
-            s[:] = scalars
-            tokens[:] = tokens0
-            strips[:] = strips0
-            hands[:, :] = 0
-            played[:] = played0
-            _deal(unseen, hands, sizes, pile)
+            _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0, played0,
+                   unseen, sizes)
             hands[me, :] = hand0
             card, returned = plays[p, 0], plays[p, 1]
             if from_hand:
@@ -264,22 +282,17 @@ def _games(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse:
     """Whole games from the set-up (seat 0 begins), everyone greedy but ``me`` (habits; -1:
     nobody): the strips each seat lost, one row per game.  For tests and benchmarks."""
     lost = np.zeros((games, players), dtype=np.int64)
-    s = np.empty(3, dtype=np.int64)
-    tokens = np.empty(players, dtype=np.int64)
-    strips = np.empty(players, dtype=np.int64)
-    hands = np.empty((players, deck.shape[0]), dtype=np.int64)
-    pile = np.empty(deck.shape[0], dtype=np.int64)
-    played = np.empty(deck.shape[0], dtype=np.int64)
+    s, tokens, strips, hands, pile, played = _arrays(players, deck.shape[0])
+    scalars = np.array([0, 1, -1], dtype=np.int64)  # the bottle on the star, clockwise
+    zeros = np.zeros(players, dtype=np.int64)
+    full = np.full(players, STRIPS, dtype=np.int64)
     sizes = np.full(players, 3, dtype=np.int64)
+    nothing = np.zeros(deck.shape[0], dtype=np.int64)
     np.random.seed(seed & 0x7FFFFFFF)
     for g in range(games):
-        s[_BOTTLE], s[_DIRECTION], s[_REFILL] = 0, 1, -1
-        tokens[:] = 0
-        strips[:] = STRIPS
-        hands[:, :] = 0
-        played[:] = 0
-        _deal(deck, hands, sizes, pile)
-        # Seat 0 begins: a pseudo-move hands the turn to seat 0 with nothing to carry out.
+        _start(s, tokens, strips, hands, pile, played, scalars, zeros, full, nothing, deck,
+               sizes)
+        # Seat 0 begins: as if a card had just been carried out with seat 0 next.
         _carry_on(squares, greedy, habits, reverse, s, tokens, strips, hands, pile, played,
                   me, 0, False)
         for seat in range(players):
@@ -298,20 +311,20 @@ class LongRun:
     samples: int
     lost: np.ndarray
     """``lost[p, k]``: strips the player lost by the end of playout ``k`` of ``plays[p]``."""
+    strips: int
+    """The player's strips now: the most a playout can lose."""
 
     def mean(self, index: int) -> float:
         return float(self.lost[index].mean())
 
-    def interval(self, index: int) -> Interval:
+    def figure(self, index: int) -> Figure:
+        """The mean of ``plays[index]`` with its 95% interval (normal, kept within 0 and the
+        strips the player has; unbounded with fewer than two playouts)."""
         row = self.lost[index].astype(np.float64)
-        return mean_interval(float(row.sum()), float((row * row).sum()), self.samples)
-
-    def difference(self, index: int, other: int) -> tuple[float, Interval]:
-        """Mean strips ``plays[index]`` costs more than ``plays[other]``, paired, with its 95%
-        interval."""
-        row = (self.lost[index] - self.lost[other]).astype(np.float64)
-        return float(row.mean()), mean_interval(float(row.sum()), float((row * row).sum()),
-                                                self.samples)
+        spread = mean_interval(float(row.sum()), float((row * row).sum()), self.samples)
+        if self.samples > 1:
+            spread = Interval(max(spread.low, 0.0), min(spread.high, float(self.strips)))
+        return Figure(float(row.mean()), spread)
 
 
 def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples: int,
@@ -320,8 +333,7 @@ def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples:
     ``samples`` paired playouts (the opponents greedy, the player their habits after the
     play).  ``view``'s player must be the one to act."""
     me = view.player
-    if view.turn != me or view.phase not in (PLAY, CARRY_OUT):
-        raise ValueError(f"{view.names[me]} has no decision to take now")
+    view.require_turn()
     t = tables(view.rules)
     n = view.num_players
     sizes = np.array([0 if seat == me else view.hand_size(seat) for seat in range(n)],
@@ -335,7 +347,7 @@ def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples:
                      np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
                      sizes, np.array(view.played, dtype=np.int64), me, view.phase == PLAY, table,
                      samples, seed)
-    return LongRun(tuple(plays), samples, lost)
+    return LongRun(tuple(plays), samples, lost, view.strips[me])
 
 
 def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -> np.ndarray:

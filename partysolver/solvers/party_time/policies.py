@@ -119,7 +119,8 @@ SPECIAL_WORTH = 1.5
 @lru_cache(maxsize=65536)
 def habit_key(rules: Rules, bottle: int, tokens: int, card: int, returned: int
               ) -> tuple[float, ...]:
-    """The hint's order among plays its horizon sees as equally safe (smaller first).
+    """The habits (smaller first): how the player plays in the hint's playouts, and the hint's
+    order among equally safe plays after their long run (or alone, without playouts).
 
     What a play leaves for later matters more than greedy's order (fewest tokens returned,
     best square, longest move) gives it: tokens above all.  Played alone against greedy
@@ -175,8 +176,8 @@ class GreedyPolicy:
 
 
 class HabitPolicy:
-    """Plays the first legal play in :func:`habit_key`'s order, with no search: the hint's
-    tie-break alone (a benchmark baseline, and the hint policy's fallback)."""
+    """Plays the first legal play in :func:`habit_key`'s order, with no search: the hint's last
+    tie-break alone (a benchmark baseline, and the player's policy in the hint's playouts)."""
 
     name = "habits"
 
