@@ -15,7 +15,8 @@
 2. Strips lost per game and the loss (first-out) rate of one seat playing hint, greedy or
    random against three greedy players, seats rotating, four players, with 95% intervals.
    "habits" is the hint's last tie-break alone, with no search and no playouts
-   (``policies.HabitPolicy``).
+   (``policies.HabitPolicy``); "long-run" (``--long-run-games``) the least long run among all
+   plays, with no search.
    The games run in blocks of 100 deals shared by every policy, so they pair up: the mean
    difference per game from greedy's is printed too, with its interval.
 3. What the hint's departures from greedy are worth by the end of the game, for a range of
@@ -62,6 +63,8 @@ from partysolver.solvers.party_time.hint import (  # noqa: E402
     HintPolicy,
     choose,
     hint,
+    long_runs,
+    order_key,
 )
 from partysolver.solvers.party_time.montecarlo import (  # noqa: E402
     compare_long_run,
@@ -236,14 +239,31 @@ BLOCK = 100
 ``(seed, b)``), so the games pair up across policies, and a long run reports as it goes."""
 
 
+class LongRunPolicy:
+    """The least long run among *all* plays (then the habits), with no search: the hint's
+    playouts alone, without the exact one-turn value and its tolerance (a benchmark
+    baseline).  Picklable, for worker processes."""
+
+    name = "long-run"
+
+    def __call__(self, state: Any, rng: random.Random) -> Play:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        view = state.view(state.turn)
+        runs = long_runs(view, PLAYOUTS, rng.getrandbits(31))
+        return min(actions, key=lambda play: order_key(view, play, runs[play]))
+
+
 def game_figures(games: int, hint_games: int, seed: int, workers: int,
-                 hint_minutes: float | None = None) -> None:
+                 hint_minutes: float | None = None, long_run_games: int = 0) -> None:
     print("2. One seat's policy against three greedy players, four players, seats rotating "
           "(95% intervals)", flush=True)
     losses: dict[str, list[float]] = {}
     for name, policy, count in (("greedy", GreedyPolicy(), games),
                                 ("habits", HabitPolicy(), games),
                                 ("random", RandomPolicy(), games),
+                                ("long-run", LongRunPolicy(), long_run_games),
                                 ("hint", HintPolicy(), hint_games)):
         if count < 1:
             continue
@@ -273,7 +293,7 @@ def game_figures(games: int, hint_games: int, seed: int, workers: int,
         rate = sum(out) / len(out)
         interval = wilson_interval(rate, len(out))
         note = f" (stopped after {hint_minutes:g} minutes)" if stopped else ""
-        print(f"   {name:<6} {len(lost):>5} games: strips lost {mean:.3f} [{spread.low:.3f}, "
+        print(f"   {name:<8} {len(lost):>5} games: strips lost {mean:.3f} [{spread.low:.3f}, "
               f"{spread.high:.3f}], first out {100 * rate:.1f}% [{100 * interval.low:.1f}%, "
               f"{100 * interval.high:.1f}%]  ({time.perf_counter() - started:.0f} s){note}",
               flush=True)
@@ -282,13 +302,13 @@ def game_figures(games: int, hint_games: int, seed: int, workers: int,
     # difference per game is paired (common random numbers): a tighter comparison than two
     # separate intervals, printed beside them (the issue's target is the separate intervals).
     print("   paired with greedy on the same deals (strips lost less greedy's, per game):")
-    for name in ("hint", "habits", "random"):
+    for name in ("hint", "long-run", "habits", "random"):
         if name not in losses or "greedy" not in losses:
             continue
         pairs = list(zip(losses[name], losses["greedy"], strict=False))  # the first games
         diffs = [a - b for a, b in pairs]
         spread = mean_interval(sum(diffs), sum(d * d for d in diffs), len(diffs))
-        print(f"   {name:<6} {len(diffs):>5} games: {statistics.mean(diffs):+.3f} "
+        print(f"   {name:<8} {len(diffs):>5} games: {statistics.mean(diffs):+.3f} "
               f"[{spread.low:+.3f}, {spread.high:+.3f}]")
 
 
@@ -368,6 +388,8 @@ def main() -> None:
     parser.add_argument("--skip-playouts", action="store_true")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--hint-games", type=int, default=2000)
+    parser.add_argument("--long-run-games", type=int, default=0,
+                        help="games of the long run alone (no search), a baseline of part 2")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--hint-minutes", type=float, default=None,
                         help="stop the hint's games after this many minutes (at a block end)")
@@ -388,7 +410,7 @@ def main() -> None:
         playout_figures(args.playout_positions, PLAYOUTS, 200, args.seed)
     if not args.skip_games:
         game_figures(args.games, args.hint_games, args.seed, args.workers,
-                     args.hint_minutes)
+                     args.hint_minutes, args.long_run_games)
     if args.audit_games:
         departure_figures(args.audit_games, args.audit_samples, args.seed)
 
