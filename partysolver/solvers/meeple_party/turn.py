@@ -97,6 +97,13 @@ def _type_of(piece: int) -> int:
     return piece if piece < LAID else piece - LAID
 
 
+def _effect_key(card: int, index: int, board: Board, stress: tuple[int, ...],
+                bag: tuple[int, ...], adding: int, white: int) -> Hashable:
+    """The transposition-table key of :meth:`TurnSearch._effects` for these arguments (effects
+    ``index``... of the surprise ``card`` on ``board``, the white meeple back to ``white``)."""
+    return ("effect", card, index, board, stress, bag, adding, white)
+
+
 def touched(code: MingleCode) -> tuple[int, ...]:
     """The rooms a mingle changes (its move and its action's steps), sorted."""
     piece, src, dst, _, steps = code
@@ -511,19 +518,13 @@ class TurnSearch:
             # the rest (removals and lay-downs choose among many meeples), each in deck order.
             # after[i]: the ceilings of the cards valued after the i-th, weighted by their
             # probabilities
-            relieved = self.evaluator.relief_of(board)
-            ceilings, trades = [], []
-            for outcome, _ in outcomes:
-                assert isinstance(outcome, Dealt)
-                ceiling, traded = self._card_ceiling(state, outcome.card, relieved, board)
-                ceilings.append(ceiling)
-                trades.append(traded)
+            ceilings = self._card_ceilings(state, board, dst)
             table = self.table
             stress, bag = state.stress, state.bag
 
             def cheap(i: int) -> tuple[bool, bool, bool]:
                 card = outcomes[i][0].card
-                known = card < 0 or ("effect", card, 0, board, stress, bag, 0, dst) in table
+                known = card < 0 or _effect_key(card, 0, board, stress, bag, 0, dst) in table
                 return (not known, self._chooses(state, outcomes[i][0]),
                         self._single_move(state, card) is None)
 
@@ -536,8 +537,9 @@ class TurnSearch:
                     rest[self._photos_at] += TRADE
                 after.append(rest)
                 p = outcomes[i][1]
-                total = [t + p * c for t, c in zip(total, ceilings[i], strict=True)]
-                traded = traded or trades[i]
+                ceiling, trade = ceilings[i]
+                total = [t + p * c for t, c in zip(total, ceiling, strict=True)]
+                traded = traded or trade
             after.reverse()
         values: dict[int, Value] = {}
         done = [0.0] * 5
@@ -602,33 +604,40 @@ class TurnSearch:
         :meth:`_card_ceiling`); with ``cheap`` too, the cards that choose nothing are valued
         exactly instead."""
         board: Board | None = None
-        relieved: tuple[int, ...] = ()
         dst = -1
         if code is not None:
             board = self._white_off(state, code)
-            relieved = self.evaluator.relief_of(board)
             dst = code[2]
         memo = None if cheap else (board, state.stress, state.surprise_deck)
         if memo is not None:
             known = self._white_ceilings.get(memo)
             if known is not None:
                 return known
-        outcomes = self._surprises(state)
-        parts = []
-        traded = False
-        for outcome, p in outcomes:
-            if cheap and board is not None and not self._chooses(state, outcome):
-                parts.append((p, self._white_card(state, outcome.card, board, dst)))
-                continue
-            ceiling, trade = self._card_ceiling(state, outcome.card, relieved, board)
-            parts.append((p, ceiling))
-            traded = traded or trade
+        ceilings = self._card_ceilings(state, board, dst, cheap)
+        parts = [(p, ceiling) for (_, p), (ceiling, _) in
+                 zip(self._surprises(state), ceilings, strict=True)]
+        traded = any(trade for _, trade in ceilings)
         bound = [x + SLACK for x in mean(parts)]
         if traded:
             bound[self._photos_at] += TRADE
         found = rank_key(cast(Value, tuple(bound)))
         if memo is not None:
             self._white_ceilings[memo] = found
+        return found
+
+    def _card_ceilings(self, state: MeeplePartyState, board: Board | None, white: int = -1,
+                       cheap: bool = False) -> list[tuple[Value, bool]]:
+        """Per card of the surprise deck (in the order of :meth:`_surprises`), its ceiling and
+        trade flag (:meth:`_card_ceiling`), resolved on ``board`` (the white meeple off it,
+        coming back to room ``white``; ``None``: on any board).  With ``cheap`` and a
+        ``board``, a card that chooses nothing is valued exactly instead (flag ``False``)."""
+        relieved = self.evaluator.relief_of(board) if board is not None else ()
+        found: list[tuple[Value, bool]] = []
+        for outcome, _ in self._surprises(state):
+            if cheap and board is not None and not self._chooses(state, outcome):
+                found.append((self._white_card(state, outcome.card, board, white), False))
+            else:
+                found.append(self._card_ceiling(state, outcome.card, relieved, board))
         return found
 
     def _reach(self, state: MeeplePartyState, card: int, board: Board,
@@ -837,7 +846,7 @@ class TurnSearch:
                  stress: tuple[int, ...], bag: tuple[int, ...], adding: int, white: int
                  ) -> Value:
         """Effects ``index``... of a surprise card (see :meth:`MeeplePartyState._run_effects`)."""
-        key = ("effect", card, index, board, stress, bag, adding, white)
+        key = _effect_key(card, index, board, stress, bag, adding, white)
         found = self.table.get(key)
         if found is not None:
             return found[0]
@@ -953,8 +962,8 @@ class TurnSearch:
         near_key = self.evaluator.key_table.near(before)
         rooms = range(len(base))
         for i, (pick, after, back) in enumerate(options):
-            step_key = ("effect", card, index + 1, after, stress,
-                        bag_with(bag, back, setup.ordered), 0, white)
+            step_key = _effect_key(card, index + 1, after, stress,
+                                   bag_with(bag, back, setup.ordered), 0, white)
             if step_key not in self.steps and step_key not in self.table:
                 self.steps.add(step_key)
                 self.meter.node()
