@@ -62,9 +62,9 @@ from partysolver.solvers.party_time.hint import (  # noqa: E402
     TOLERANCE,
     HintPolicy,
     choose,
+    first_among_equals,
     hint,
     long_runs,
-    order_key,
 )
 from partysolver.solvers.party_time.montecarlo import (  # noqa: E402
     compare_long_run,
@@ -251,8 +251,7 @@ class LongRunPolicy:
         if len(actions) == 1:
             return actions[0]
         view = state.view(state.turn)
-        runs = long_runs(view, PLAYOUTS, rng.getrandbits(31))
-        return min(actions, key=lambda play: order_key(view, play, runs[play]))
+        return first_among_equals(view, long_runs(view, PLAYOUTS, rng.getrandbits(31)))
 
 
 def game_figures(games: int, hint_games: int, seed: int, workers: int,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +152,12 @@ def test_a_seeded_hint_prints_the_same_bytes_twice(game: str, tmp_path: Path) ->
     for extra in ((), ("--json",)):
         first = run("hint", str(path), "--seed", "1", *extra).stdout
         assert first == run("hint", str(path), "--seed", "1", *extra).stdout
+
+
+def test_start_up_does_not_import_numba() -> None:
+    """The compiled searches (Tea Party, the Party-Time playouts) import numba only when they
+    run, so listing games and reading files stays quick."""
+    code = "import sys, partysolver.cli.main; print('numba' in sys.modules)"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "False"

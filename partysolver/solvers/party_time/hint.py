@@ -28,7 +28,6 @@ from ...models.protocol import State
 from ..budget import Budget, BudgetExhausted, Status
 from ..simulate import Figure
 from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
-from .playouts import long_run
 from .policies import habit_key
 
 
@@ -138,6 +137,8 @@ def long_runs(view: PartyTimeView, playouts: int, seed: int) -> LongRuns:
     plays = view.legal_actions()
     if playouts < 1 or len(plays) < 2:
         return {}
+    from .playouts import long_run  # numba: imported only when playouts run, not at start-up
+
     run = long_run(view, plays, playouts, seed)
     return {play: run.figure(i) for i, play in enumerate(plays)}
 
@@ -158,6 +159,12 @@ def order_key(view: PartyTimeView, play: Play, long_run: Figure | None) -> tuple
     return (0.0 if long_run is None else long_run.mean,
             *habit_key(view.rules, view.bottle, view.tokens[view.player], int(play.card),
                        play.tokens))
+
+
+def first_among_equals(view: PartyTimeView, runs: LongRuns) -> Play:
+    """The first of the player's plays in :func:`order_key`'s order: what the hint plays when
+    the search settles nothing (and the least long run alone when every play is measured)."""
+    return min(view.legal_actions(), key=lambda play: order_key(view, play, runs.get(play)))
 
 
 def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]:
@@ -281,7 +288,7 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
         return order_key(view, play, runs.get(play))
 
     meter = (budget or Budget()).start()
-    chosen = min(view.legal_actions(), key=order)
+    chosen = first_among_equals(view, runs)
     reached = 0
     for horizon in range(1, depth + 1):
         search = BeliefSearch(view.rules, view.num_players, me, horizon, meter=meter)
