@@ -150,10 +150,11 @@ class Hint:
 def _exact(state: TeaPartyState, budget: Budget, line: bool = False) -> SearchResult:
     """Two monsters: the compiled search; more: the generic one (plain expectimax with its
     table: pruning windows cut almost nothing in this game)."""
-    from .tea_party_compiled import CompiledExpectimax
+    if state.num_players != 2:
+        return expectimax(state, budget, line=line, kind=Expectimax)
+    from .tea_party_compiled import CompiledExpectimax  # numba: only for two monsters
 
-    kind = CompiledExpectimax if state.num_players == 2 else Expectimax
-    return expectimax(state, budget, line=line, kind=kind)
+    return expectimax(state, budget, line=line, kind=CompiledExpectimax)
 
 
 class EndgameEvaluator:

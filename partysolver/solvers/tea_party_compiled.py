@@ -31,15 +31,22 @@ import numpy as np
 from numba import njit
 
 from ..models.protocol import State
-from ..models.tea_party.game import POINTS, RANK_VALUES
-from ..models.tea_party.state import CHOOSE, DRAW, OVER, THROW_UP, TeaPartyState
+from ..models.tea_party.game import POINTS
+from ..models.tea_party.state import (
+    _RANGERS,
+    CHOOSE,
+    DRAW,
+    OVER,
+    STANDING_WEIGHTS,
+    THROW_UP,
+    TeaPartyState,
+)
+from ..models.tea_party.state import _TOUCHES_CUPS as _TOUCHES
 from .budget import Budget, BudgetExhausted
 from .expectimax import Expectimax, Values
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
 _FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _BARD, _KING, _QUEEN = range(8)
-_RANGERS = 15 << (4 * _RANGER)
-_TOUCHES = sum(15 << (4 * h) for h in (_ROGUE, _WIZARD, _BARD, _KING, _QUEEN))
 _TOUCHING_HELD = sum(1 << (h + 1) for h in (_ROGUE, _WIZARD, _BARD, _KING))
 """Bit ``held + 1`` set for a hero in hand that reaches a teacup (Queens count as Kings)."""
 _LOW28 = (1 << 28) - 1
@@ -49,11 +56,9 @@ _FINAL_FORM = 4
 
 # Module-level arrays are frozen into the cached machine code, and numba does not notice when
 # ``game.py`` changes them: after changing POINTS, delete this module's ``__pycache__`` entries.
+# The bag masks (``_RANGERS``, ``_TOUCHES``) and the standing weights are the engine's own.
 _POINTS = np.array(POINTS, dtype=np.int64)
-_RANK_SHIFT = {value: 4 * (len(RANK_VALUES) - 1 - i) for i, value in enumerate(RANK_VALUES)}
-_STANDING = np.array([(POINTS[h] << 32) + (1 << _RANK_SHIFT[POINTS[h]]) for h in range(8)],
-                     dtype=np.int64)
-"""Per hero: its weight in a standing (points, then counts by point value from the highest)."""
+_STANDING = np.array(STANDING_WEIGHTS, dtype=np.int64)
 _ONES = np.ones(8, dtype=np.int64)
 
 # Counters shared with the kernel, in one int64 array.

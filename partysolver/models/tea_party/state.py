@@ -75,8 +75,9 @@ def _linear(tables: tuple[tuple[int, ...], ...], zone: Zone) -> int:
 
 _RANK_SHIFT = {value: 4 * (len(RANK_VALUES) - 1 - i) for i, value in enumerate(RANK_VALUES)}
 _POINTS_TABLES = _byte_tables(POINTS)
-_STANDING_TABLES = _byte_tables([(POINTS[h] << 32) + (1 << _RANK_SHIFT[POINTS[h]])
-                                 for h in range(8)])
+STANDING_WEIGHTS = tuple((POINTS[h] << 32) + (1 << _RANK_SHIFT[POINTS[h]]) for h in range(8))
+"""Per hero: its weight in a standing (points, then counts by point value from the highest)."""
+_STANDING_TABLES = _byte_tables(STANDING_WEIGHTS)
 
 
 def points(zone: Zone) -> int:
