@@ -317,20 +317,19 @@ def calm_in_the_hot_tub(root: MeeplePartyState) -> MeeplePartyState:
     """``root`` with the active player's roommate (standing or laid down) moved into the
     first relief room (the Hot Tub) and every roommate at stress 0: a refresh's 1 stress is
     then taken back by the Hot Tub (0, plus 1, relieved to 0)."""
-    from partysolver.models.meeple_party.board import UNIT, roommate_room
-    from partysolver.models.meeple_party.game import BITS, ROOMMATE, laid_of
+    from partysolver.models.meeple_party.board import add, count, roommate_room
+    from partysolver.models.meeple_party.game import ROOMMATE, laid_of
 
     tub = root.setup.house.relief_rooms[0]
-    board = list(root.board)
+    board = root.board
     src = roommate_room(root.board, root.active_personality)
     assert src >= 0
     if src != tub:
         for piece in (ROOMMATE + root.active_personality,
                       laid_of(ROOMMATE + root.active_personality)):
-            count = (board[src] >> (BITS * piece)) & 7
-            board[src] -= count * UNIT[piece]
-            board[tub] += count * UNIT[piece]
-    return replace(root, board=tuple(board), stress=(0,) * len(root.stress))
+            n = count(board[src], piece)
+            board = add(add(board, piece, src, -n), piece, tub, n)
+    return replace(root, board=board, stress=(0,) * len(root.stress))
 
 
 @pytest.mark.parametrize(("name", "calm"), [("19-easy-flirt-21", False),

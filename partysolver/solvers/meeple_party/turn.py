@@ -81,6 +81,9 @@ TRADE = 1.5e-9
 """Added to the photos of a ceiling that leaves out a refresh trading stress for a photo (see
 :meth:`TurnSearch._card_ceiling`): a mean that takes that trade by less is within it, one that
 takes it by more is at least one rounding step lower in stress."""
+TRADE_AT = 3
+"""Where the photos stand in a value when trades happen: only when stress ranks before photos
+(not ``photos_first``), so at index 3."""
 
 SLACK = 4e-10
 """Added to each component of a ceiling before :func:`rank_key` rounds it to 9 decimals: more
@@ -238,7 +241,6 @@ class TurnSearch:
         self.meter: Meter = (budget or Budget()).start()
         self.evaluator = Evaluator(root, photos_first)
         self.photos_first = photos_first
-        self._photos_at = 0 if photos_first else 3
         """Where a value holds the photos (the trade's slack goes there, see :data:`TRADE`)."""
         self.ends: dict[tuple[Board, tuple[int, ...]], tuple[Value, Slot | None]] = {}
         self.table: dict[Hashable, tuple[Value, Action | None]] = {}
@@ -534,7 +536,7 @@ class TurnSearch:
             for i in reversed(order):
                 rest = total[:]
                 if traded:
-                    rest[self._photos_at] += TRADE
+                    rest[TRADE_AT] += TRADE
                 after.append(rest)
                 p = outcomes[i][1]
                 ceiling, trade = ceilings[i]
@@ -563,9 +565,7 @@ class TurnSearch:
     def _white_off(state: MeeplePartyState, code: MingleCode) -> Board:
         """The board a white meeple's surprise card is resolved on: the white meeple of the
         mingle ``code`` off the board (it comes back after the card)."""
-        rooms = list(state.board)
-        rooms[code[1]] -= UNIT[WHITE]
-        return tuple(rooms)
+        return add(state.board, WHITE, code[1], -1)
 
     def _white_card(self, state: MeeplePartyState, card: int, board: Board, white: int
                     ) -> Value:
@@ -619,7 +619,7 @@ class TurnSearch:
         traded = any(trade for _, trade in ceilings)
         bound = [x + SLACK for x in mean(parts)]
         if traded:
-            bound[self._photos_at] += TRADE
+            bound[TRADE_AT] += TRADE
         found = rank_key(cast(Value, tuple(bound)))
         if memo is not None:
             self._white_ceilings[memo] = found
