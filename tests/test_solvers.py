@@ -10,7 +10,7 @@ from toy_games import DiceRace, GuessState
 
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.determinized import determinized
-from partysolver.solvers.expectimax import expectimax
+from partysolver.solvers.expectimax import PrunedExpectimax, expectimax
 from partysolver.solvers.mcts import mcts
 from partysolver.solvers.simulate import RandomPolicy, play_game, simulate
 from partysolver.solvers.stats import mean_interval, wilson_interval
@@ -32,6 +32,8 @@ def test_expectimax_three_players_each_maximising_its_own_value() -> None:
 def test_pruning_needs_two_players() -> None:
     with pytest.raises(ValueError, match="two-player"):
         expectimax(DiceRace(), pruning=True)
+    with pytest.raises(ValueError, match="two-player"):
+        expectimax(DiceRace(), kind=PrunedExpectimax)
 
 
 def test_expectimax_checks_the_protocol_up_front() -> None:

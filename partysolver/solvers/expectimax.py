@@ -53,6 +53,11 @@ class Expectimax:
             self.table = {} if table is None else table
         self.hits = 0
 
+    @classmethod
+    def check(cls, state: State) -> None:
+        """Raise :class:`ValueError` if this search cannot solve ``state``'s game (this one
+        solves any game with the chance protocol)."""
+
     def value(self, state: State) -> Values:
         """Every player's exact value of ``state``; raises :class:`BudgetExhausted`."""
         table = self.table
@@ -143,6 +148,11 @@ class PrunedExpectimax(Expectimax):
         super().__init__(budget, transpositions, table)
         self.bounds: dict[Hashable, tuple[float, float]] | None = self.table  # type: ignore[assignment]
         self.table = None
+
+    @classmethod
+    def check(cls, state: State) -> None:
+        if state.num_players != 2:
+            raise ValueError("pruned expectimax needs a two-player game whose returns sum to 1")
 
     def size(self) -> int:
         return len(self.bounds or ())
@@ -241,17 +251,17 @@ def expectimax(state: State, budget: Budget | None = None, transpositions: bool 
                kind: type[Expectimax] | None = None) -> SearchResult:
     """Solve ``state`` exactly: its value, every root action's value, and the best line.
 
-    ``pruning`` (two players whose returns sum to 1 only) uses :class:`PrunedExpectimax`;
-    every root action is still searched with the full window, so all their values are exact.
-    ``kind`` gives another search with the interface of :class:`Expectimax` (a game's own
-    compiled search, say).  Out of budget, the result is ``unknown`` and lists only the root
+    ``pruning`` (two players whose returns sum to 1 only) is short for ``kind=``
+    :class:`PrunedExpectimax`; every root action is still searched with the full window, so all
+    their values are exact.  ``kind`` gives another search with the interface of
+    :class:`Expectimax` (a game's own compiled search, say); its :meth:`Expectimax.check`
+    refuses a game it cannot solve.  Out of budget, the result is ``unknown`` and lists only the root
     actions already solved.
     """
     require_chance_protocol(state, "expectimax")
-    if pruning and state.num_players != 2:
-        raise ValueError("pruned expectimax needs a two-player game whose returns sum to 1")
     if kind is None:
         kind = PrunedExpectimax if pruning else Expectimax
+    kind.check(state)
     search = kind(budget or Budget(), transpositions)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))

@@ -477,6 +477,12 @@ class CompiledExpectimax(Expectimax):
                      np.zeros((depth, _MAX_CHILDREN)), np.zeros((depth, _MAX_CHILDREN), np.int8),
                      np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN)))
 
+    @classmethod
+    def check(cls, state: State) -> None:
+        if not isinstance(state, TeaPartyState) or state.num_players != 2:
+            raise ValueError("the compiled search solves Epic Monster Tea Party for two "
+                             "monsters only")
+
     def size(self) -> int:
         return len(self.kernel_table) if self.transpositions else 0
 

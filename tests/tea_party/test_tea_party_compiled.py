@@ -10,7 +10,7 @@ from tea_party_positions import position
 from test_tea_party_solvers import random_position
 
 from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
-from partysolver.models.tea_party import Hero, TeaPartyState
+from partysolver.models.tea_party import GAME, Hero, TeaPartyState
 from partysolver.models.tea_party.state import THROW_UP
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.expectimax import Expectimax, expectimax
@@ -172,3 +172,11 @@ def test_a_search_that_used_its_whole_budget_still_reads_its_table() -> None:
     needed = expectimax(state, line=False, kind=CompiledExpectimax).usage["nodes"]
     exact = expectimax(state, Budget(nodes=needed), line=True, kind=CompiledExpectimax)
     assert exact.status == "optimal" and exact.line
+
+
+def test_it_refuses_what_it_cannot_solve() -> None:
+    """Three monsters (or another game) go to the generic search; asked directly, the compiled
+    one says so instead of answering for two."""
+    three = GAME.initial_state(3, random.Random(1))
+    with pytest.raises(ValueError, match="two monsters only"):
+        expectimax(three, Budget(nodes=10), kind=CompiledExpectimax)
