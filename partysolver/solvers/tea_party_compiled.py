@@ -487,9 +487,8 @@ class CompiledExpectimax(Expectimax):
         return len(self.kernel_table) if self.transpositions else 0
 
     def value(self, state: State) -> Values:
+        self.check(state)
         assert isinstance(state, TeaPartyState)
-        if state.num_players != 2:
-            raise ValueError("the compiled search is for two monsters")
         if state.phase == OVER or (state.phase == THROW_UP and state.final):
             # The end-of-game drinking, mid-way: a few throw-ups left (the generic search).
             small = Expectimax(Budget())
