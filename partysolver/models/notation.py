@@ -21,11 +21,10 @@ says what was not understood and lists the closest legal steps.
 from __future__ import annotations
 
 import difflib
+import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
-
-Step = TypeVar("Step", bound=Hashable)
+from typing import Any, Protocol
 
 
 class NotationError(ValueError):
@@ -114,15 +113,49 @@ def _suggest(typed: str, listed: Sequence[Spelling], count: int) -> list[str]:
     return [canonical[c] for c in ranked[:count]]
 
 
-class Notation(Protocol):
-    """What a game's ``notation`` module offers (its ``GAME.notation``).
+class Playable(Protocol):
+    """A position one can play on from a file, step by step, in the game's notation.
 
-    ``format`` and ``parse`` cover the actions of the player to act and, at a chance node, the
-    chance outcomes; ``parse(state, format(state, step)) == step`` for every legal step."""
+    For a perfect-information game it wraps the full state; for a hidden-information game it is
+    one seat's view of the game (a Pool Party Stars seat log, a Party-Time view), whose steps
+    include what that seat *sees* (the answers to a proposal, the card it drew, the others'
+    plays), so that the position written back stays a valid seat log or view.
 
-    def format(self, state: object, step: Hashable) -> str: ...
+    ``parse(format(step)) == step`` for every step in ``legal_steps()``."""
 
-    def parse(self, state: object, text: str) -> Hashable: ...
+    def actor(self) -> str:
+        """Who or what acts next, in words: a player's name, or what chance does ("the bag")."""
+        ...
+
+    def is_over(self) -> bool: ...
+
+    def awaits_chance(self) -> bool:
+        """Whether the next step is chance (or, from a seat, something the seat observes)."""
+        ...
+
+    def legal_steps(self) -> Sequence[Hashable]:
+        """Every step that may come next, in a fixed order (moves, or chance outcomes)."""
+        ...
+
+    def format(self, step: Hashable) -> str:
+        """``step`` in the game's notation (what ``hint`` prints as ``move``)."""
+        ...
+
+    def parse(self, text: str) -> Hashable:
+        """The legal step ``text`` names; :class:`NotationError` otherwise."""
+        ...
+
+    def apply(self, step: Hashable) -> Playable:
+        """The position after ``step``; never changes ``self``."""
+        ...
+
+    def random_step(self, rng: random.Random) -> Hashable:
+        """A chance outcome drawn with its probability (only when :meth:`awaits_chance`)."""
+        ...
+
+    def to_document(self) -> dict[str, Any]:
+        """The position file of this position (it loads back to an equal position)."""
+        ...
 
 
-__all__ = ["NotationError", "Notation", "Spelling", "match", "normalise"]
+__all__ = ["NotationError", "Playable", "Spelling", "match", "normalise"]
