@@ -49,7 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from partysolver.cli.party_time import NewGame, figures  # noqa: E402
+from partysolver.app.party_time import NewGame, figures  # noqa: E402
 from partysolver.models.party_time import GAME, HOUSE_RULES, Rules  # noqa: E402
 from partysolver.models.party_time.game import Play  # noqa: E402
 from partysolver.models.party_time.state import PartyTimeView  # noqa: E402

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from partysolver import puzzles
-from partysolver.cli import adapters
+from partysolver.app import base as adapters
 from partysolver.cli.main import cli
 
 

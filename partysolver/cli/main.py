@@ -1,16 +1,17 @@
-"""The ``partysolver`` command line: thin adapters from files and options to models and solvers.
+"""The ``partysolver`` command line: click wiring around the application layer.
 
 Every verb reads its file through :class:`DocumentFile` (malformed files fail there, exit 2),
-hands it to the game's adapter (:mod:`partysolver.cli.adapters`), and prints the adapter's
-:class:`Report` as text or, with ``--json``, as JSON on stdout and nothing else there.  Bad input
-found later (an unknown field, an impossible position) is an :class:`InputError`, turned into a
-one-line message and exit code 2 in one place, :meth:`PartyGroup.invoke`.
+converts its options with the app layer's :class:`~partysolver.app.base.OptionSpec` values, asks
+the game's commands (:mod:`partysolver.app`) for a :class:`Report` and prints it as text or, with
+``--json``, as JSON on stdout and nothing else there.  Bad input found later (an unknown field,
+an impossible position, an option a game does not take) is an :class:`InputError` or a
+:class:`BadRequest`, turned into a one-line message and exit code 2 in one place,
+:meth:`PartyGroup.invoke`.  Nothing else happens here: the reports are built in the app layer.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import sys
@@ -21,21 +22,39 @@ from typing import Any
 
 import click
 
-from .. import puzzles
-from ..models.documents import format_document, parse_document, read_document
-from ..models.errors import InputError
-from ..models.registry import all_games
-from .adapters import (
+from ..app import base as app
+from ..app import catalog
+from ..app.base import (
+    SEED,
+    TIME_LIMIT,
+    TOP,
     VERBS,
-    BadInput,
+    BadRequest,
     Document,
     GameCommands,
     Options,
+    OptionSpec,
     Report,
     all_commands,
-    broken_commands,
-    commands_for,
+    json_safe,
 )
+from ..models.errors import InputError
+from ..models.registry import all_games
+
+
+class BadInput(click.ClickException):
+    """Bad input: a one-line message on stderr and exit code 2."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def bad_input(error: InputError | BadRequest) -> BadInput:
+    if isinstance(error, InputError):
+        return BadInput(f"bad input: {error}")
+    return BadInput(str(error))
 
 
 class PartyGroup(click.Group):
@@ -44,8 +63,8 @@ class PartyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except InputError as error:
-            raise BadInput(f"bad input: {error}") from None
+        except (InputError, BadRequest) as error:
+            raise bad_input(error) from None
 
 
 class DocumentFile(click.ParamType):
@@ -60,17 +79,9 @@ class DocumentFile(click.ParamType):
         if isinstance(value, Document):
             return value
         try:
-            data, source = read_document(value)
+            return app.read(value)
         except InputError as error:
-            raise BadInput(f"bad input: {error}") from None
-        game = data.get("game")
-        games = ", ".join(all_games())
-        if not isinstance(game, str):
-            raise BadInput(f"bad input: {source}: game: expected the name of a game ({games}), "
-                           f"got {game!r}")
-        if game not in all_games():
-            raise BadInput(f"bad input: {source}: game: expected one of {games}, got {game!r}")
-        return Document(data, source, game)
+            raise bad_input(error) from None
 
 
 class GameName(click.ParamType):
@@ -89,6 +100,34 @@ class GameName(click.ParamType):
 GAME = GameName()
 
 
+class Spec(click.ParamType):
+    """An option value checked by its :class:`OptionSpec`: a bad one is one line, exit 2."""
+
+    def __init__(self, spec: OptionSpec) -> None:
+        self.spec = spec
+        self.name = spec.metavar or spec.kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        try:
+            return self.spec.convert(value)
+        except BadRequest as error:
+            raise bad_input(error) from None
+
+
+def spec_option(spec: OptionSpec, default: Any = None, help_text: str | None = None
+                ) -> click.Option:
+    """The click option of ``spec``; its value stays raw text (``None`` when not given) when
+    several games share the name, so that each game converts it (see :func:`options_for`)."""
+    text = help_text or spec.help
+    if spec.show_default and spec.default is not None and "default" not in text:
+        text = f"{text.rstrip('.')} (default: {spec.default})."
+    if spec.kind == "flag":
+        return click.Option([spec.flag], spec.name, is_flag=True, default=None, help=text)
+    return click.Option([spec.flag], spec.name, type=Spec(spec), default=default,
+                        metavar=spec.metavar, help=text)
+
+
 # -- options ----------------------------------------------------------------------------------
 
 
@@ -97,9 +136,7 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     decorators = [
         click.option("--json", "as_json", is_flag=True,
                      help="Machine-readable output on stdout (and nothing else there)."),
-        click.option("--seed", type=int, default=None,
-                     help="Seed every source of chance: same input and seed, same output "
-                          "(wall-clock times are then left out)."),
+        click.option("--seed", type=Spec(SEED), default=None, help=SEED.help),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -109,10 +146,8 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The output options, and the search budget and list length of the verbs that search."""
     decorators = [
-        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Wall-clock budget in seconds (searches report 'unknown' past it)."),
-        click.option("--top", type=click.IntRange(min=1), default=None,
-                     help="Show only the K best moves."),
+        click.option("--time-limit", type=Spec(TIME_LIMIT), default=None, help=TIME_LIMIT.help),
+        click.option("--top", type=Spec(TOP), default=None, help=TOP.help),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -121,14 +156,15 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def game_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Attach every game's extra options for ``verb``.  Games that declare one name share the
-    option; when their defaults differ, the shared option's default is ``None`` and each game
-    gets its own default (see :func:`make_options`), which the help lists."""
+    option; when their declarations differ, the shared option passes the text through and each
+    game converts it with its own spec and default (see :func:`app.game_options`), which the
+    help lists."""
 
     def attach(func: Callable[..., Any]) -> Callable[..., Any]:
-        declared: dict[str, list[tuple[str, click.Option]]] = {}
+        declared: dict[str, list[tuple[str, OptionSpec]]] = {}
         for key, commands in all_commands().items():
-            for option in commands.options.get(verb, []):
-                declared.setdefault(option.name or "", []).append((key, option))
+            for spec in commands.options.get(verb, []):
+                declared.setdefault(spec.name, []).append((key, spec))
         params = getattr(func, "__click_params__", [])
         params.extend(_shared_option(found) for found in declared.values())
         func.__click_params__ = params  # type: ignore[attr-defined]
@@ -137,60 +173,40 @@ def game_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     return attach
 
 
-def _shared_option(found: list[tuple[str, click.Option]]) -> click.Option:
+def _shared_option(found: list[tuple[str, OptionSpec]]) -> click.Option:
     first = found[0][1]
-    if len({repr(option.default) for _, option in found}) == 1:
-        return first
-    help_text = re.sub(r"\s*\(default[^)]*\)\.?$", ".", first.help or "").rstrip(".")
-    defaults = "; ".join(f"{key} {'none' if option.default is None else option.default}"
-                         for key, option in found)
-    return click.Option(first.opts, type=first.type, default=None,
-                        help=f"{help_text} (default per game: {defaults}).")
+    if len({(spec.kind, spec.default, spec.minimum, spec.maximum, spec.choices)
+            for _, spec in found}) == 1:
+        return spec_option(first)
+    help_text = re.sub(r"\s*\(default[^)]*\)\.?$", ".", first.help).rstrip(".")
+    defaults = "; ".join(f"{key} {'none' if spec.default is None else spec.default}"
+                         for key, spec in found)
+    shared = OptionSpec(first.name, "text" if first.kind != "flag" else "flag", help="",
+                        metavar=first.metavar)
+    return spec_option(shared, help_text=f"{help_text} (default per game: {defaults}).")
 
 
-def make_options(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
-                 time_limit: float | None, top: int | None, extra: dict[str, Any],
-                 always: dict[str, Any] | None = None) -> Options:
-    """The options for ``commands``; a game-specific option the game does not take is an
-    error, unless it was left at its default, in which case the game's own default applies.
-    ``always`` are verb options every game gets."""
-    own = {option.name: option for option in commands.options.get(verb, [])}
+def options_for(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
+                time_limit: float | None, top: int | None, extra: dict[str, Any],
+                always: dict[str, Any] | None = None) -> Options:
+    """The options for ``commands``: the game's own options converted by its specs, with its
+    defaults; an option the game does not take is an error when given."""
     ctx = click.get_current_context()
-    mine: dict[str, Any] = {}
-    for name, value in extra.items():
-        source = ctx.get_parameter_source(name)
-        given = source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
-        if name in own:
-            mine[name] = value if given else own[name].default
-        elif given:
-            raise BadInput(f"--{name.replace('_', '-')} does not apply to "
-                           f"{commands.info.key} {verb}")
-    return Options(as_json, seed, time_limit, top, mine | (always or {}))
+    given = {name: value for name, value in extra.items() if _given(ctx, name)}
+    return Options(as_json, seed, time_limit, top,
+                   app.game_options(commands, verb, given, always))
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def adapter(game: str, verb: str) -> GameCommands:
-    if game in broken_commands():
-        raise click.ClickException(f"the {game} commands failed to load "
-                                   f"({broken_commands()[game]}); this is a bug in partysolver")
-    commands = commands_for(game)
-    if commands is None or verb not in commands.verbs:
-        offered = ", ".join(sorted(commands.verbs)) if commands else "none yet"
-        raise BadInput(f"{game} does not support '{verb}' (it supports: {offered})")
-    return commands
-
-
-def json_safe(data: Any, timings: bool = True) -> Any:
-    """``data`` with every non-finite number (an unbounded interval's end) as ``null``: JSON
-    has no infinity, and a strict parser rejects the ``Infinity`` Python would write.  Without
-    ``timings`` (a seeded run, whose output must be identical) wall-clock ``seconds`` go."""
-    if isinstance(data, float):
-        return data if math.isfinite(data) else None
-    if isinstance(data, dict):
-        return {key: json_safe(value, timings) for key, value in data.items()
-                if timings or key != "seconds"}
-    if isinstance(data, list | tuple):
-        return [json_safe(value, timings) for value in data]
-    return data
+    try:
+        return app.commands(game, verb)
+    except RuntimeError as error:
+        raise click.ClickException(str(error)) from None
 
 
 def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
@@ -220,59 +236,29 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def games(as_json: bool) -> None:
     """List the games, the verbs each supports and the house data it ships."""
-    rows: list[dict[str, Any]] = []
-    for key, game in all_games().items():
-        commands = commands_for(key)
-        verbs = sorted(commands.verbs) if commands else []
-        info = game.info
-        rows.append({"game": key, "title": info.title,
-                     "players": [info.min_players, info.max_players], "chance": info.chance,
-                     "hidden_information": info.hidden_information, "summary": info.summary,
-                     "verbs": ["example", *verbs], "house_data": info.house_data,
-                     "examples": list(puzzles.examples(key))})
-    if as_json:
-        click.echo(json.dumps({"games": rows}, indent=2))
-        return
-    for row in rows:
-        click.echo(f"{row['game']:<18} {row['title']} ({row['players'][0]}-{row['players'][1]} "
-                   f"players): {row['summary']}")
-        click.echo(f"{'':<18} verbs: {', '.join(row['verbs'])}")
-        if key_broken := broken_commands().get(row["game"]):
-            click.echo(f"{'':<18} unavailable: its commands failed to load ({key_broken})")
-        house = row["house_data"]
-        click.echo(f"{'':<18} house data: {house if house else 'none (all components public)'}")
+    emit(catalog.games_report(), as_json)
 
 
 @cli.command()
-@click.argument("game", type=GAME)
+@click.argument("game", type=GAME, required=False)
 @click.argument("name", required=False)
-@click.option("--list", "listing", is_flag=True, help="List the examples of GAME.")
+@click.option("--list", "listing", is_flag=True,
+              help="List the shipped examples, puzzles and scenarios (of GAME, or of every "
+                   "game).")
+@click.option("--reveal", is_flag=True, help="Keep a puzzle's recorded answer in its comments.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the example (or, with --list, the list) as JSON.")
-def example(game: str, name: str | None, listing: bool, as_json: bool) -> None:
-    """Print a ready example file of GAME (NAME, or its first example) to start from."""
-    shipped = puzzles.examples(game)
-    if not shipped:
-        raise BadInput(f"{game} ships no examples yet")
+              help="Print the file (or, with --list, the list) as JSON.")
+def example(game: str | None, name: str | None, listing: bool, reveal: bool,
+            as_json: bool) -> None:
+    """Print a shipped example, puzzle or scenario of GAME by NAME (default: its first
+    example), to start from.  `partysolver example --list` lists them all."""
     if listing:
-        described = {key: puzzles.description(item.read_text(encoding="utf-8"))
-                     for key, item in shipped.items()}
-        if as_json:
-            click.echo(json.dumps({"game": game, "examples": [
-                {"name": key, "description": text} for key, text in described.items()]},
-                indent=2))
-            return
-        for key, text in described.items():
-            click.echo(f"{key:<20} {text}")
+        emit(catalog.listing_report(game), as_json)
         return
-    chosen = name or ("default" if "default" in shipped else next(iter(shipped)))
-    if chosen not in shipped:
-        raise BadInput(f"{game} has no example {chosen!r}; examples: {', '.join(shipped)}")
-    text = shipped[chosen].read_text(encoding="utf-8")
-    if as_json:
-        click.echo(format_document(parse_document(text, f"{chosen}.toml"), as_json=True), nl=False)
-    else:
-        click.echo(text, nl=False)
+    if game is None:
+        raise BadInput("bad input: GAME: expected a game (one of "
+                       f"{', '.join(all_games())}), or --list")
+    click.echo(catalog.example_text(game, name, as_json, reveal), nl=False)
 
 
 @cli.command()
@@ -283,7 +269,7 @@ def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | No
          top: int | None, **extra: Any) -> None:
     """Rank the moves of the position in FILE, with values and a reason each."""
     commands = adapter(file.game, "hint")
-    options = make_options("hint", commands, as_json, seed, time_limit, top, extra)
+    options = options_for("hint", commands, as_json, seed, time_limit, top, extra)
     emit(commands.hint(file, options), as_json, seed)
 
 
@@ -295,7 +281,7 @@ def solve(file: Document, as_json: bool, seed: int | None, time_limit: float | N
           top: int | None, **extra: Any) -> None:
     """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown."""
     commands = adapter(file.game, "solve")
-    options = make_options("solve", commands, as_json, seed, time_limit, top, extra)
+    options = options_for("solve", commands, as_json, seed, time_limit, top, extra)
     emit(commands.solve(file, options), as_json, seed)
 
 
@@ -307,7 +293,7 @@ def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | 
            top: int | None, **extra: Any) -> None:
     """List every problem of the setup or log in FILE (exit 1 when there is any)."""
     commands = adapter(file.game, "verify")
-    options = make_options("verify", commands, as_json, seed, time_limit, top, extra)
+    options = options_for("verify", commands, as_json, seed, time_limit, top, extra)
     emit(commands.verify(file, options), as_json, seed)
 
 
@@ -329,20 +315,9 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
              workers: int, rotate: bool, as_json: bool, seed: int | None, **extra: Any) -> None:
     """Play many games of GAME; win rates with 95% intervals (progress on stderr)."""
     commands = adapter(game, "simulate")
-    options = make_options("simulate", commands, as_json, seed, None, None, extra,
+    options = options_for("simulate", commands, as_json, seed, None, None, extra,
                            {"workers": workers, "rotate": rotate})
-    if players is not None and len(policies) > players and not rotate:
-        raise BadInput(f"{len(policies)} policies for {players} seats: the last "
-                       f"{len(policies) - players} would never play (add --rotate to let "
-                       "every policy take every seat in turn)")
-    unknown = [p for p in policies if p not in commands.policies]
-    if unknown:
-        raise BadInput(f"unknown policy {unknown[0]!r} for {game}; "
-                       f"policies: {', '.join(commands.policies)}")
-    info = commands.info
-    if players is not None and players not in info.player_counts():
-        raise BadInput(f"{game} takes {info.min_players} to {info.max_players} players, "
-                       f"not {players}")
+    app.check_simulation(commands, players, policies, rotate)
     with click.progressbar(length=count, label="playing", file=sys.stderr) as bar:
         report = commands.simulate(players, count, policies, options, bar.update)
     emit(report, as_json, seed)
@@ -362,12 +337,53 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
     """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
     check_output(output, file.source, force)
     commands = adapter(file.game, "render")
-    options = make_options("render", commands, as_json, seed, time_limit, top, extra,
+    options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
     svg = commands.render(file, options)
     write_atomically(output, svg)
     data = {"game": file.game, "output": str(output), "bytes": len(svg.encode("utf-8"))}
     emit(Report(data, f"wrote {output}"), as_json)
+
+
+@cli.command()
+@click.argument("game", type=GAME)
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of puzzles to generate.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write the puzzle files to (created if missing; existing files "
+                   "are never replaced).")
+@output_options
+@game_options("generate")
+def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
+             **extra: Any) -> None:
+    """Generate puzzles of GAME with a unique answer (answers hidden unless --reveal)."""
+    commands = adapter(game, "generate")
+    options = options_for("generate", commands, as_json, seed, None, None, extra)
+    check_folder(out)
+    with click.progressbar(length=count, label="generating", file=sys.stderr) as bar:
+        report = commands.generate(count, options, bar.update)
+    items = report.data["puzzles"]
+    taken = [str(out / item["name"]) for item in items if (out / item["name"]).exists()]
+    if taken:
+        raise BadInput(f"bad input: --out: {taken[0]!r} exists already (generated puzzles never "
+                       "replace a file; choose another folder, or --first)")
+    out.mkdir(parents=True, exist_ok=True)
+    for item in items:
+        path = out / item.pop("name")
+        write_atomically(path, item.pop("text"))
+        item["file"] = str(path)
+    emit(Report(report.data, "\n".join(f"wrote {out / line}" for line in
+                                       report.text.splitlines())), as_json, seed)
+
+
+def check_folder(path: Path) -> None:
+    """Refuse, before any work, an output folder that is a file or cannot be made."""
+    if path.exists() and not path.is_dir():
+        raise BadInput(f"bad input: --out: expected a folder, got the file {str(path)!r}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not path.exists() and not parent.is_dir():
+        raise BadInput(f"bad input: --out: expected a folder in an existing folder, got "
+                       f"{str(path)!r}")
 
 
 def check_output(path: Path, source: str, force: bool) -> None:

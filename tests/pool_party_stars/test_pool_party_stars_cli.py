@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from pps_helpers import EXAMPLES, SHIPPED
 
 from partysolver.cli.main import cli
-from partysolver.cli.pool_party_stars import make_policy
+from partysolver.app.pool_party_stars import make_policy
 from partysolver.models.documents import format_document
 from partysolver.models.pool_party_stars import GAME
 from partysolver.solvers.simulate import play_game
@@ -156,3 +156,29 @@ def test_hint_at_the_end_of_a_game_names_the_winner() -> None:
     data = run_json("hint", str(GOLDEN), "--from-seat", "Ben")
     assert data["over"] and data["moves"] == [] and data["winners"] == ["Ana"]
     assert data["vips"]["Ana"] == 27
+
+
+def test_generate_writes_puzzles_that_keep_their_answer_unless_revealed(tmp_path: Path) -> None:
+    out = tmp_path / "puzzles"
+    text = run("generate", "pool-party-stars", "--difficulty", "easy", "--out", str(out),
+               "--seed", "3")
+    written = out / "easy-01.toml"
+    assert f"wrote {written}" in text and "answer" not in text
+    solved = run_json("solve", str(written))
+    assert solved["status"] == "optimal"
+    data = run_json("generate", "pool-party-stars", "--difficulty", "easy", "--out",
+                    str(tmp_path / "again"), "--seed", "3", "--reveal")
+    assert data["puzzles"][0]["answer"] == solved["solution"]["rule"]
+    before = written.read_text()
+    again = CliRunner().invoke(cli, ["generate", "pool-party-stars", "--difficulty", "easy",
+                                     "--out", str(out), "--seed", "3"])
+    assert again.exit_code == 2 and "exists already" in again.output
+    assert written.read_text() == before
+
+
+def test_generate_needs_a_difficulty_and_a_game_that_generates(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["generate", "pool-party-stars", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--difficulty" in result.output
+    assert result.output.count("\n") == 1
+    result = CliRunner().invoke(cli, ["generate", "tea-party", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "does not support 'generate'" in result.output

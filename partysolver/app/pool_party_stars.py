@@ -1,16 +1,9 @@
-"""The command-line adapter of Pool Party Stars.
-
-Run as a module it also offers the puzzle generator:
-``python -m partysolver.cli.pool_party_stars generate --difficulty hard --count 3 --out DIR``.
-"""
+"""The commands of Pool Party Stars: hint, solve, verify, simulate, render and generate."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any, ClassVar
-
-import click
 
 from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
@@ -29,17 +22,23 @@ from ..models.pool_party_stars.state import PoolPartyState
 from ..solvers.budget import Budget
 from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, puzzles
 from ..solvers.simulate import RandomPolicy, simulate
-from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import problems_json, problems_text, table, top
+from .base import Document, GameCommands, Options, OptionSpec, Report, require_valid
+from .text import problems_json, problems_text, table, top
 
-FROM_SEAT = click.Option(["--from-seat"], default=None, metavar="NAME",
-                         help="pool-party-stars: read an omniscient log from this player's seat "
-                              "(only their rule and hand are used).")
-COMPETITIVE = click.Option(["--competitive"], is_flag=True, default=False,
-                           help="pool-party-stars: play the competitive rule (a wrong guess "
-                                "costs a VIP).")
-GUEST_DECK = click.Option(["--guest-deck"], default=None, metavar="FILE",
-                          help="pool-party-stars: a deck file (default: the house deck).")
+FROM_SEAT = OptionSpec("from_seat", "text", metavar="NAME",
+                       help="pool-party-stars: read an omniscient log from this player's seat "
+                            "(only their rule and hand are used).")
+COMPETITIVE = OptionSpec("competitive", "flag", default=False,
+                         help="pool-party-stars: play the competitive rule (a wrong guess "
+                              "costs a VIP).")
+DIFFICULTY = OptionSpec("difficulty", "choice", choices=tuple(puzzles.PLAYERS), required=True,
+                        help="pool-party-stars: easy (3-4 players), medium (4-5) or hard (5-6).")
+FIRST = OptionSpec("first", "int", minimum=1, default=1, show_default=True, metavar="N",
+                   help="pool-party-stars: the number of the first puzzle file.")
+REVEAL = OptionSpec("reveal", "flag", default=False,
+                    help="Print each puzzle's answer too (it is hidden by default).")
+GUEST_DECK = OptionSpec("guest_deck", "text", metavar="FILE",
+                        help="pool-party-stars: a deck file (default: the house deck).")
 
 BLOCKING = ("same-rule", "rule-history")
 """Problems with the known rules themselves: the consistency of the rest is not checked."""
@@ -100,14 +99,22 @@ def _percent(value: float) -> str:
 
 class PoolPartyStarsCommands(GameCommands):
     info = INFO
-    verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    verbs = frozenset({"hint", "solve", "verify", "simulate", "render", "generate"})
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [FROM_SEAT],
         "solve": [FROM_SEAT],
         "render": [FROM_SEAT],
         "simulate": [COMPETITIVE, GUEST_DECK],
+        "generate": [DIFFICULTY, FIRST, REVEAL],
     }
     policies = ("random", "hint")
+
+    # -- generate -----------------------------------------------------------------------------
+
+    def generate(self, count: int, options: Options, progress: Any) -> Report:
+        extra = options.extra
+        return generate_puzzles(extra["difficulty"], count, options.rng_seed, extra["first"],
+                                extra["reveal"], progress)
 
     # -- hint ---------------------------------------------------------------------------------
 
@@ -418,35 +425,31 @@ COMMANDS = PoolPartyStarsCommands()
 # -- the puzzle generator -------------------------------------------------------------------------
 
 
-@click.group()
-def tools() -> None:
-    """Pool Party Stars tools beyond the common verbs."""
-
-
-@tools.command()
-@click.option("--difficulty", type=click.Choice(puzzles.PLAYERS), required=True)
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder to write DIFFICULTY-NN.toml files to.")
-@click.option("--first", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Number of the first file.")
-def generate(difficulty: str, count: int, seed: int, out: Path, first: int) -> None:
-    """Generate deduction puzzles with a unique answer and the fewest clues."""
-    out.mkdir(parents=True, exist_ok=True)
-    made = 0
+def generate_puzzles(difficulty: str, count: int, seed: int, first: int, reveal: bool,
+                     progress: Any = None) -> Report:
+    """``count`` deduction puzzles of ``difficulty`` with a unique answer and the fewest clues,
+    as files named ``DIFFICULTY-NN.toml`` from number ``first``; the answers are left out of the
+    text unless ``reveal``."""
+    made: list[dict[str, Any]] = []
     attempt_seed = seed
-    while made < count:
+    while len(made) < count:
         found = puzzles.generate(difficulty, attempt_seed)
         attempt_seed += 1
         if found is None:
             continue
-        number = first + made
-        path = out / f"{difficulty}-{number:02d}.toml"
-        path.write_text(puzzle_text(found, number), encoding="utf-8")
-        click.echo(f"wrote {path} ({len(found.log.events)} events, answer "
-                   f"{found.answer.label}{'' if found.proven_fewest else ', fewest not proven'})")
-        made += 1
+        number = first + len(made)
+        made.append({"name": f"{difficulty}-{number:02d}.toml", "events": len(found.log.events),
+                     "answer": found.answer.label, "proven_fewest": found.proven_fewest,
+                     "seed": found.seed, "text": puzzle_text(found, number)})
+        if progress is not None:
+            progress(1)
+    lines = [f"{item['name']}: {item['events']} events"
+             + (f", answer {item['answer']}" if reveal else "")
+             + ("" if item["proven_fewest"] else ", fewest clues not proven") for item in made]
+    data = {"game": INFO.key, "difficulty": difficulty, "puzzles": [
+        {key: value for key, value in item.items() if reveal or key != "answer"}
+        for item in made]}
+    return Report(data, "\n".join(lines))
 
 
 def puzzle_text(found: puzzles.Generated, number: int) -> str:
@@ -465,7 +468,3 @@ def puzzle_text(found: puzzles.Generated, number: int) -> str:
         f"# Try: partysolver solve {log.puzzle.difficulty}-{number:02d}.toml",
     ]
     return "\n".join(header) + "\n" + format_document(log_to_document(log))
-
-
-if __name__ == "__main__":
-    tools()

@@ -1,4 +1,4 @@
-"""The command-line adapter of Meeple Land.
+"""The commands of Meeple Land.
 
 Files say ``kind = "puzzle"`` (layout puzzles: ``solve``, ``verify``, ``render``), ``"park"``
 (one park: ``verify``, ``solve`` = best seating, ``render``) or ``"game"`` (a full game state:
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 from typing import Any, ClassVar
-
-import click
 
 from ..models.errors import InputError
 from ..models.meeple_land.catalogue import house_catalogue, load_catalogue, size_counts
@@ -32,28 +30,29 @@ from ..models.meeple_land.position import (
 from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, Puzzle, load_puzzle
 from ..models.meeple_land.render import Picture, ascii_picture, legend, letters, render_parks
 from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
-from .adapters import (
-    BadInput,
+from .base import (
+    BadRequest,
     Document,
     GameCommands,
     Options,
+    OptionSpec,
     Report,
     problems_report,
     require_valid,
 )
-from .output import problems_json, problems_text, table, top
+from .text import problems_json, problems_text, table, top
 
-COUNT = click.Option(["--count"], is_flag=True, default=False,
-                     help="meeple-land: also count the distinct optimal layouts (projected "
-                          "onto placements).")
-COUNT_LIMIT = click.Option(["--count-limit"], type=click.IntRange(min=1), default=1000,
-                           show_default=True,
-                           help="meeple-land: stop counting optimal layouts at this many.")
-SEARCH_WORKERS = click.Option(["--search-workers"], type=click.IntRange(min=1), default=None,
-                              help="meeple-land: CP-SAT workers (default: up to 8, one per "
-                                   "core; always 1 with --seed).")
-BUILD_ORDER = click.Option(["--build-order"], is_flag=True, default=False,
-                           help="meeple-land: number the tiles in a legal build order.")
+COUNT = OptionSpec("count", "flag", default=False,
+                   help="meeple-land: also count the distinct optimal layouts (projected "
+                        "onto placements).")
+COUNT_LIMIT = OptionSpec("count_limit", "int", minimum=1, default=1000, show_default=True,
+                         metavar="N",
+                         help="meeple-land: stop counting optimal layouts at this many.")
+SEARCH_WORKERS = OptionSpec("search_workers", "int", minimum=1, metavar="N",
+                            help="meeple-land: CP-SAT workers (default: up to 8, one per "
+                                 "core; always 1 with --seed).")
+BUILD_ORDER = OptionSpec("build_order", "flag", default=False,
+                         help="meeple-land: number the tiles in a legal build order.")
 
 
 # -- shared pieces ----------------------------------------------------------------------------
@@ -97,7 +96,7 @@ def _kind(document: Document) -> str:
 class MeepleLandCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "solve": [COUNT, COUNT_LIMIT, SEARCH_WORKERS],
         "verify": [SEARCH_WORKERS],
         "render": [BUILD_ORDER, SEARCH_WORKERS],
@@ -110,7 +109,7 @@ class MeepleLandCommands(GameCommands):
         from ..solvers.meeple_land.hint import rank_moves
 
         if _kind(document) != "game":
-            raise BadInput(f"{document.source}: hint needs a game position (kind = \"game\"); "
+            raise BadRequest(f"{document.source}: hint needs a game position (kind = \"game\"); "
                            "solve a puzzle or a park with 'partysolver solve'")
         state = _game(document)
         data: dict[str, Any] = {"game": INFO.key}
@@ -145,7 +144,7 @@ class MeepleLandCommands(GameCommands):
             return self._solve_puzzle(document, options)
         if kind == "park":
             return self._seat_park(document, options)
-        raise BadInput(f"{document.source}: solve takes a puzzle or a park (a game position "
+        raise BadRequest(f"{document.source}: solve takes a puzzle or a park (a game position "
                        "is for 'partysolver hint')")
 
     def _solve_puzzle(self, document: Document, options: Options) -> Report:

@@ -1,4 +1,4 @@
-"""The command-line adapter of Meeple Party."""
+"""The commands of Meeple Party."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
-
-import click
 
 from ..models.errors import InputError
 from ..models.meeple_party import INFO, data, default_house, load_position
@@ -47,33 +45,33 @@ from ..solvers.meeple_party.turn import (
     turn_hint,
 )
 from ..solvers.simulate import SimulationResult, rate_of, simulate
-from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import percent, problems_json, problems_text, table
+from .base import Document, GameCommands, Options, OptionSpec, Report, require_valid
+from .text import percent, problems_json, problems_text, table
 
-MAX_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
-                         help="Node budget of an exact search (default: unlimited).")
-VERIFY_GAMES = click.Option(["--games"], "games", type=click.IntRange(min=1), default=None,
-                            help="meeple-party: also play N games from this position with the "
-                                 "hint policy and report the win rate.")
-LENGTH = click.Option(["--length"], type=click.Choice(list(LENGTHS)), default="casual",
-                      show_default=True, help="meeple-party: casual (12 photos), serious (18) "
-                                              "or epic (24).")
-DIFFICULTY = click.Option(["--difficulty"], type=click.Choice(list(DIFFICULTIES)),
-                          default="standard", show_default=True,
-                          help="meeple-party: easy, standard or hard.")
-HOUSE = click.Option(["--house"], default=None, metavar="NAME|FILE",
-                     help="meeple-party: a shipped house (easy, hard, spa) or a house file "
-                          "(default: easy, spa for 5 players).")
-VARIANT = click.Option(["--variant"], type=click.Choice(list(VARIANTS)), default="party",
-                       show_default=True, help="meeple-party: a party, or the Hot Tub challenge.")
-START = click.Option(["--start"], type=click.Choice([str(t) for t in START_TIMES]), default="12",
-                     show_default=True, help="meeple-party: the hour the party starts.")
-HINT_NODES = click.Option(["--hint-nodes"], type=click.IntRange(min=0),
-                          default=policies.SIMULATION_NODES, show_default=True,
-                          help="meeple-party: the hint policy's budget per decision in played "
-                               "games (nodes; 0: the exact hint every time, slow).")
-PLOT = click.Option(["--plot"], type=click.Path(dir_okay=False, path_type=Path), default=None,
-                    help="meeple-party: draw the distribution of photos and stress to a PNG.")
+MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
+                       help="Node budget of an exact search (default: unlimited).")
+VERIFY_GAMES = OptionSpec("games", "int", minimum=1, metavar="N",
+                          help="meeple-party: also play N games from this position with the "
+                               "hint policy and report the win rate.")
+LENGTH = OptionSpec("length", "choice", choices=tuple(LENGTHS), default="casual",
+                    show_default=True, help="meeple-party: casual (12 photos), serious (18) "
+                                            "or epic (24).")
+DIFFICULTY = OptionSpec("difficulty", "choice", choices=tuple(DIFFICULTIES),
+                        default="standard", show_default=True,
+                        help="meeple-party: easy, standard or hard.")
+HOUSE = OptionSpec("house", "text", metavar="NAME|FILE",
+                   help="meeple-party: a shipped house (easy, hard, spa) or a house file "
+                        "(default: easy, spa for 5 players).")
+VARIANT = OptionSpec("variant", "choice", choices=tuple(VARIANTS), default="party",
+                     show_default=True, help="meeple-party: a party, or the Hot Tub challenge.")
+START = OptionSpec("start", "choice", choices=tuple(str(t) for t in START_TIMES), default="12",
+                   show_default=True, help="meeple-party: the hour the party starts.")
+HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=policies.SIMULATION_NODES,
+                        show_default=True, metavar="N",
+                        help="meeple-party: the hint policy's budget per decision in played "
+                             "games (nodes; 0: the exact hint every time, slow).")
+PLOT = OptionSpec("plot", "text", metavar="FILE",
+                  help="meeple-party: draw the distribution of photos and stress to a PNG.")
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
@@ -207,7 +205,7 @@ def _plan_arrows(state: MeeplePartyState, plan: Sequence[Action]) -> list[Arrow]
 class MeeplePartyCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [MAX_NODES],
         "solve": [MAX_NODES],
         "render": [MAX_NODES],
@@ -474,7 +472,7 @@ class MeeplePartyCommands(GameCommands):
                 "options first (--hint-nodes)"))
         plot = extra.get("plot")
         if plot is not None:
-            _plot(result, factory, plot)
+            _plot(result, factory, Path(plot))
             report.data["plot"] = str(plot)
             report = Report(report.data, report.text + f"\nplot written to {plot}")
         return report

@@ -1,12 +1,10 @@
-"""The command-line adapter of Epic Monster Tea Party."""
+"""The commands of Epic Monster Tea Party."""
 
 from __future__ import annotations
 
 import math
 import random
 from typing import Any, ClassVar
-
-import click
 
 from ..models.protocol import TERMINAL
 from ..models.tea_party import INFO, TeaPartyState, load_position
@@ -16,25 +14,26 @@ from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
 from ..solvers import tea_party as solver
 from ..solvers.budget import Budget, SearchResult
 from ..solvers.simulate import RandomPolicy, simulate
-from .adapters import (
+from .base import (
     Document,
     GameCommands,
     Options,
+    OptionSpec,
     Report,
     problems_report,
     require_valid,
 )
-from .output import percent, table, top
+from .text import percent, table, top
 
-EXACT_NODES = click.Option(["--exact-nodes"], type=click.IntRange(min=1), default=None,
-                           help="tea-party: nodes the exact search may use before MCTS "
+EXACT_NODES = OptionSpec("exact_nodes", "int", minimum=1, metavar="N",
+                         help="tea-party: nodes the exact search may use before MCTS "
                                 f"(default {solver.DEFAULT_EXACT_NODES_TWO:,} for two "
                                 f"monsters, {solver.DEFAULT_EXACT_NODES:,} for more).")
-ITERATIONS = click.Option(["--mcts-iterations"], type=click.IntRange(min=1), default=None,
-                          help="tea-party: MCTS iterations when the exact search does not fit "
+ITERATIONS = OptionSpec("mcts_iterations", "int", minimum=1, metavar="N",
+                        help="tea-party: MCTS iterations when the exact search does not fit "
                                f"(default {solver.DEFAULT_MCTS_ITERATIONS}).")
-SOLVE_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
-                           help="Node budget of an exact search (its table grows with it: "
+SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
+                         help="Node budget of an exact search (its table grows with it: "
                                 "43 to 85 bytes a node for two monsters, 300 for more; "
                                 f"default {solver.DEFAULT_SOLVE_NODES_TWO:,} for two, "
                                 f"{solver.DEFAULT_SOLVE_NODES:,} for more).")
@@ -98,7 +97,7 @@ def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], 
 class TeaPartyCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [EXACT_NODES, ITERATIONS],
         "render": [EXACT_NODES, ITERATIONS],
         "solve": [SOLVE_NODES],

@@ -1,11 +1,9 @@
-"""The command-line adapter of Party-Time: hint, verify, simulate and render."""
+"""The commands of Party-Time: hint, verify, simulate and render."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, ClassVar
-
-import click
 
 from ..models.documents import Fields, read_document
 from ..models.errors import InputError
@@ -18,47 +16,45 @@ from ..solvers.party_time.hint import PLAYOUTS, TOLERANCE, Hint, HintPolicy, hin
 from ..solvers.party_time.policies import GreedyPolicy
 from ..solvers.simulate import RandomPolicy, rate_of, simulate
 from ..solvers.stats import mean_interval, wilson_interval
-from .adapters import (
+from .base import (
     Document,
     GameCommands,
     Options,
+    OptionSpec,
     Report,
     problems_report,
     require_valid,
 )
-from .output import percent, table, top
+from .text import percent, table, top
 
-DEPTH = click.Option(["--depth"], type=click.IntRange(min=1, max=4), default=1,
-                     show_default=True,
-                     help="party-time: horizon of the hint in your turns (1 = until your next "
-                          "turn; 2 = the turn after, ...).")
-MAX_NODES = click.Option(["--hint-max-nodes"], type=click.IntRange(min=1), default=None,
-                         help="party-time: node budget of the hint's search.")
-RULES = click.Option(["--party-rules"], type=click.Path(exists=True, dir_okay=False),
-                     default=None, metavar="FILE",
-                     help="party-time: a rules file (board, deck, r_card) instead of the house "
-                          "board and deck.")
-R_CARD = click.Option(["--r-card"], type=click.Choice(["right", "reverse"]), default=None,
-                      help="party-time: the R card's rule (reverse = the variant).")
-HINT_DEPTH = click.Option(["--hint-depth"], type=click.IntRange(min=1, max=2), default=1,
-                          show_default=True,
-                          help="party-time: horizon of the hint policy in simulations.")
+DEPTH = OptionSpec("depth", "int", minimum=1, maximum=4, default=1, show_default=True,
+                   metavar="TURNS",
+                   help="party-time: horizon of the hint in your turns (1 = until your next "
+                        "turn; 2 = the turn after, ...).")
+MAX_NODES = OptionSpec("hint_max_nodes", "int", minimum=1, metavar="N",
+                       help="party-time: node budget of the hint's search.")
+RULES = OptionSpec("party_rules", "text", metavar="FILE",
+                   help="party-time: a rules file (board, deck, r_card) instead of the house "
+                        "board and deck.")
+R_CARD = OptionSpec("r_card", "choice", choices=("right", "reverse"),
+                    help="party-time: the R card's rule (reverse = the variant).")
+HINT_DEPTH = OptionSpec("hint_depth", "int", minimum=1, maximum=2, default=1, show_default=True,
+                        metavar="TURNS",
+                        help="party-time: horizon of the hint policy in simulations.")
 PLAYOUTS_HELP = ("party-time: paired playouts to the end of the game per play, which order the "
                  "equally safe plays (0: the habits alone).")
 
 
-def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
-    if value == 1:
-        raise click.BadParameter("0 (no playouts) or at least 2 (an interval needs two)")
-    return value
+def _playouts(value: int) -> str | None:
+    return "0 (no playouts) or at least 2 (an interval needs two)" if value == 1 else None
 
 
-HINT_PLAYOUTS = click.Option(["--playouts"], type=click.IntRange(min=0), default=PLAYOUTS,
-                             show_default=True, callback=_playouts, help=PLAYOUTS_HELP)
-SIMULATE_PLAYOUTS = click.Option(["--hint-playouts"], type=click.IntRange(min=0),
-                                 default=PLAYOUTS, show_default=True, callback=_playouts,
-                                 help=PLAYOUTS_HELP.replace("per play", "per play of the hint "
-                                                            "policy"))
+HINT_PLAYOUTS = OptionSpec("playouts", "int", minimum=0, default=PLAYOUTS, show_default=True,
+                           metavar="N", check=_playouts, help=PLAYOUTS_HELP)
+SIMULATE_PLAYOUTS = OptionSpec("hint_playouts", "int", minimum=0, default=PLAYOUTS,
+                               show_default=True, metavar="N", check=_playouts,
+                               help=PLAYOUTS_HELP.replace("per play", "per play of the hint "
+                                                          "policy"))
 
 
 def _load(document: Document) -> Position:
@@ -80,7 +76,7 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
 class PartyTimeCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [DEPTH, MAX_NODES, HINT_PLAYOUTS],
         "render": [DEPTH, MAX_NODES, HINT_PLAYOUTS],
         "simulate": [RULES, R_CARD, HINT_DEPTH, SIMULATE_PLAYOUTS],
