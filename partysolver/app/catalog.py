@@ -3,7 +3,8 @@
 Every game's shipped positions are found by name: ``examples`` first, then the puzzle sets
 (Meeple Land and Pool Party Stars ``puzzles``, Meeple Party ``scenarios`` and benchmark
 ``positions``).  A name is unique across a game's sets, or qualified by its set
-(``puzzles/08-impossible-promise``).  Other folders (catalogues, decks, houses, cards, clocks)
+(``puzzles/08-impossible-promise``), and a verb's FILE may name one as ``GAME:NAME``.  Other
+folders (catalogues, decks, houses, cards, clocks)
 are data files that positions refer to, not positions.
 """
 
@@ -12,12 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from .. import puzzles
 from ..models.documents import format_document, parse_document
 from ..models.registry import all_games
-from .base import BadRequest, Document, Report, all_commands, broken_commands, parse
+from .base import BadRequest, Document, Report, all_commands, broken_commands, parse, read
 
 SETS = ("examples", "puzzles", "scenarios", "positions")
 """The folders of shipped positions, in the order names are looked up."""
@@ -91,6 +93,14 @@ def default_example(game: str) -> Shipped:
         raise BadRequest(f"{game} ships no examples yet")
     named = [item for item in items if item.name == "default"]
     return (named or items)[0]
+
+
+def open_document(name: str) -> Document:
+    """The document in the file ``name`` or, when no such file exists, the shipped position
+    ``GAME:NAME`` (``tea-party:midgame``, ``meeple-land:08-impossible-promise``)."""
+    if name != "-" and not Path(name).exists() and (item := reference(name)) is not None:
+        return item.document()
+    return read(name)
 
 
 def reference(text: str) -> Shipped | None:

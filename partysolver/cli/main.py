@@ -68,7 +68,8 @@ class PartyGroup(click.Group):
 
 
 class DocumentFile(click.ParamType):
-    """A TOML or JSON file naming its game with ``game = "..."``."""
+    """A TOML or JSON file naming its game with ``game = "..."``, or a shipped position named
+    ``GAME:NAME``."""
 
     name = "file"
 
@@ -79,8 +80,8 @@ class DocumentFile(click.ParamType):
         if isinstance(value, Document):
             return value
         try:
-            return app.read(value)
-        except InputError as error:
+            return catalog.open_document(value)
+        except (InputError, BadRequest) as error:
             raise bad_input(error) from None
 
 

@@ -12,8 +12,8 @@ from typing import Any
 from click.testing import CliRunner
 from pps_helpers import EXAMPLES, SHIPPED
 
-from partysolver.cli.main import cli
 from partysolver.app.pool_party_stars import make_policy
+from partysolver.cli.main import cli
 from partysolver.models.documents import format_document
 from partysolver.models.pool_party_stars import GAME
 from partysolver.solvers.simulate import play_game
