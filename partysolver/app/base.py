@@ -24,7 +24,8 @@ from ..models.documents import parse_document, read_document
 from ..models.errors import InputError, Problem
 from ..models.protocol import GameInfo
 from ..models.registry import all_games
-from .text import problems_json, problems_text
+from .contract import verify_data
+from .text import problems_text
 
 VERBS = ("hint", "solve", "verify", "simulate", "render", "generate")
 
@@ -244,15 +245,22 @@ class Report:
     exit_code: int = 0
 
 
+def is_timing(key: str) -> bool:
+    """Whether a report key holds a wall-clock figure (``seconds``, ``build_seconds``,
+    ``wall_time``, ``games_per_second``): a seeded run leaves these out."""
+    return key.endswith(("seconds", "per_second")) or key.startswith("wall")
+
+
 def json_safe(data: Any, timings: bool = True) -> Any:
     """``data`` with every non-finite number (an unbounded interval's end) as ``null``: JSON
     has no infinity, and a strict parser rejects the ``Infinity`` Python would write.  Without
-    ``timings`` (a seeded run, whose output must be identical) wall-clock ``seconds`` go."""
+    ``timings`` (a seeded run, whose output must be identical) every wall-clock figure goes
+    (:func:`is_timing`)."""
     if isinstance(data, float):
         return data if math.isfinite(data) else None
     if isinstance(data, dict):
         return {key: json_safe(value, timings) for key, value in data.items()
-                if timings or key != "seconds"}
+                if timings or not is_timing(str(key))}
     if isinstance(data, list | tuple):
         return [json_safe(value, timings) for value in data]
     return data
@@ -363,10 +371,11 @@ def require_valid(problems: Sequence[Problem], source: str) -> None:
                          "run 'partysolver verify' for the full list")
 
 
-def problems_report(game: str, problems: list[Any], described: Callable[[], str]) -> Report:
+def problems_report(game: str, problems: Sequence[Problem], described: Callable[[], str],
+                    verdict: str | None = None, **extra: Any) -> Report:
     """``verify``'s report of a position: every problem at once (exit 1), or ``valid`` and
     ``described()``, the position in words."""
-    data = {"game": game, "valid": not problems, "problems": problems_json(problems)}
+    data = verify_data(game, problems, verdict, **extra)
     text = problems_text(problems)
     if not problems:
         text += "\n" + described()

@@ -40,7 +40,8 @@ from .base import (
     problems_report,
     require_valid,
 )
-from .text import problems_json, problems_text, table, top
+from .contract import Move, Objective, hint_data, simulation_data, solve_data, verify_data
+from .text import problems_text, table, top
 
 COUNT = OptionSpec("count", "flag", default=False,
                    help="meeple-land: also count the distinct optimal layouts (projected "
@@ -112,24 +113,26 @@ class MeepleLandCommands(GameCommands):
             raise BadRequest(f"{document.source}: hint needs a game position (kind = \"game\"); "
                            "solve a puzzle or a park with 'partysolver solve'")
         state = _game(document)
-        data: dict[str, Any] = {"game": INFO.key}
-        if state.finished:
-            data |= {"status": "optimal", "moves": [], "standings": _standings(state)}
-            return Report(data, "the game is over: " + _winners(state))
-        if state.pending:
-            data |= {"status": "unknown", "moves": [], "pending": list(state.pending)}
-            return Report(data, f"chance must act first ({state.pending[0]}): nothing to "
-                                "decide")
         who = state.names[state.current]
+        value_text = (f"{who}'s estimated reputation at the end of the game (a documented "
+                      "heuristic; the seating in it is exact)")
+        if state.finished:
+            note = "the game is over: " + _winners(state)
+            return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note,
+                                    standings=_standings(state)), note)
+        if state.pending:
+            note = f"chance must act first ({state.pending[0]}): nothing to decide"
+            return Report(hint_data(INFO.key, who, "unknown", value_text, [], note=note,
+                                    pending=list(state.pending)), note)
         ranked = rank_moves(state)
         shown = top(ranked, options.top)
-        data |= {"player": who, "round": state.round, "money": state.parks[state.current].money,
-                 "status": "feasible", "method": "estimate of end-game reputation "
-                 "(exact seating)",
-                 "moves": [{"move": str(m.move), "text": m.text, "value": m.value,
-                            "reason": m.reason,
-                            "terms": {k: round(v, 2) for k, v in m.estimate.terms.items()}}
-                           for m in shown]}
+        moves = [Move(str(m.move), m.value, m.reason,
+                      {k: round(v, 2) for k, v in m.estimate.terms.items()}, text=m.text)
+                 for m in shown]
+        data = hint_data(INFO.key, who, "estimate", value_text, moves,
+                         search={"method": "estimate of end-game reputation (exact seating)",
+                                 "options": len(ranked)},
+                         round=state.round, money=state.parks[state.current].money)
         rows = [(i, m.text, f"{m.value:.1f}", m.reason) for i, m in enumerate(shown, 1)]
         head = (f"{who}, round {state.round}, ${state.parks[state.current].money}: "
                 f"{len(ranked)} option(s) ranked by estimated end-game reputation "
@@ -155,26 +158,28 @@ class MeepleLandCommands(GameCommands):
                               workers=options.extra.get("search_workers"), seed=options.seed,
                               count=bool(options.extra.get("count")),
                               count_limit=options.extra.get("count_limit", 1000))
-        objective = {"name": puzzle.objective, "text": OBJECTIVE_TEXT[puzzle.objective],
-                     "value": result.objective, "bound": result.bound}
-        data: dict[str, Any] = {"game": INFO.key, "status": result.status,
-                                "objective": objective, "usage": result.usage}
+        objective = Objective(puzzle.objective, OBJECTIVE_TEXT[puzzle.objective],
+                              result.objective, result.bound)
+        search = {"workers": result.usage.get("workers"), **result.usage}
         how = (f"{result.usage.get('seconds', 0):.2f} s, " if options.timings else "") + \
             f"{result.usage.get('workers')} worker(s)"
         if result.status == "infeasible":
-            data["solution"] = None
-            data["conflict"] = [{"requirement": r.key, "text": r.text} for r in result.conflict]
+            verdict = ("infeasible: these requirements cannot all hold together: "
+                       + "; ".join(r.text for r in result.conflict))
+            data = solve_data(INFO.key, "infeasible", objective, verdict, None, search=search,
+                              conflict=[{"requirement": r.key, "text": r.text}
+                                        for r in result.conflict])
             lines = [f"infeasible ({how}): these requirements cannot all hold together:"]
             lines += [f"  - {r.text}" for r in result.conflict]
             return Report(data, "\n".join(lines))
         if result.layout is None:
-            data["solution"] = None
-            return Report(data, f"unknown: no layout found within the budget ({how}); nothing "
-                                "is claimed")
+            verdict = f"unknown: no layout found within the budget ({how}); nothing is claimed"
+            return Report(solve_data(INFO.key, "unknown", objective, verdict, None,
+                                     search=search), verdict)
         layout = result.layout
         names = letters(len(layout.pieces))
         score = layout.score(puzzle.visitors)
-        data["solution"] = {
+        solution: dict[str, Any] = {
             "placements": [_placement_json(p, names[k]) for k, p in enumerate(layout.pieces)],
             "pre_placed": len(puzzle.placed),
             "build_order": [names[k] for k in result.build_order],
@@ -184,20 +189,28 @@ class MeepleLandCommands(GameCommands):
             "picture": ascii_picture(layout, names),
         }
         if result.count is not None:
-            data["count"] = {"layouts": result.count, "complete": result.count_complete}
-        if puzzle.answer is not None:
-            data["recorded"] = {"status": puzzle.answer.status,
-                                "objective": puzzle.answer.objective,
-                                "layouts": puzzle.answer.layouts}
+            solution["count"] = {"layouts": result.count, "complete": result.count_complete}
         if result.status == "optimal":
             head = f"optimal: {OBJECTIVE_TEXT[puzzle.objective]} {result.objective} " \
                    f"(proven; {how})"
+            verdict = f"the best layout reaches {OBJECTIVE_TEXT[puzzle.objective]} " \
+                      f"{result.objective}, proven optimal"
         else:
             head = f"feasible: {OBJECTIVE_TEXT[puzzle.objective]} {result.objective}, best " \
                    f"bound {result.bound} (out of time: {how})"
+            verdict = f"a layout reaches {OBJECTIVE_TEXT[puzzle.objective]} " \
+                      f"{result.objective}; no layout can beat {result.bound} (not proven " \
+                      "optimal: out of time)"
+        extra: dict[str, Any] = {}
+        if puzzle.answer is not None:
+            extra["recorded"] = {"status": puzzle.answer.status,
+                                 "objective": puzzle.answer.objective,
+                                 "layouts": puzzle.answer.layouts}
+        data = solve_data(INFO.key, result.status, objective, verdict, solution, search=search,
+                          **extra)
         lines = [head, ascii_picture(layout, names), *legend(layout, names),
                  "build order: " + _order_text(result.build_order, names),
-                 f"spent: ${data['solution']['spent']}"
+                 f"spent: ${solution['spent']}"
                  + (f" of ${puzzle.budget}" if puzzle.budget is not None else "")]
         lines += describe_park(layout, puzzle.visitors)
         if result.count is not None:
@@ -220,12 +233,15 @@ class MeepleLandCommands(GameCommands):
         seats = [{"tile": layout.pieces[slot.piece].tile.id, "space": slot.index,
                   "accepts": str(slot.space), "visitor": colour}
                  for slot, colour in zip(usable, seating.assigned, strict=True)]
-        data = {"game": INFO.key, "status": "optimal",
-                "objective": {"points": seating.points, "revenue": seating.revenue},
-                "solution": {"seats": seats, "seated": counts_dict(seating.seated),
-                             "waiting": counts_dict(seating.waiting)}}
-        lines = [f"optimal seating (exact matching): {counts_text(seating.seated)} inside, "
-                 f"{counts_text(seating.waiting)} at the entrance",
+        verdict = (f"optimal seating (exact matching): {counts_text(seating.seated)} inside, "
+                   f"{counts_text(seating.waiting)} at the entrance")
+        objective = Objective("visitor_points", "reputation from the visitors (inside minus "
+                              "waiting), then revenue", seating.points, seating.points)
+        data = solve_data(INFO.key, "optimal", objective, verdict,
+                          {"seats": seats, "seated": counts_dict(seating.seated),
+                           "waiting": counts_dict(seating.waiting),
+                           "revenue": seating.revenue})
+        lines = [verdict,
                  f"visitor reputation {seating.points:+d}, revenue ${seating.revenue} per round"]
         by_tile: dict[str, list[str]] = {}
         for slot, colour in zip(usable, seating.assigned, strict=True):
@@ -259,17 +275,14 @@ class MeepleLandCommands(GameCommands):
         """A tile catalogue loads or names its first bad field; say what it holds."""
         catalogue = load_catalogue(document.data, document.source, document.source)
         sizes = size_counts(catalogue)
-        data: dict[str, Any] = {"game": INFO.key, "valid": True, "problems": [],
-                                "kind": "catalogue", "tiles": sizes,
-                                "attraction_types": list(catalogue.attraction_types),
-                                "adverts": len(catalogue.adverts),
-                                "buses": len(catalogue.buses)}
-        text = (f"{problems_text([])}\ncatalogue {catalogue.name!r}: "
-                f"{sum(sizes.values())} tiles ("
+        held = (f"catalogue {catalogue.name!r}: {sum(sizes.values())} tiles ("
                 + ", ".join(f"{n} {size}" for size, n in sizes.items())
                 + f"), {len(catalogue.attraction_types)} attraction types, "
                 f"{len(catalogue.adverts)} adverts, {len(catalogue.buses)} buses")
-        return Report(data, text)
+        data = verify_data(INFO.key, [], f"valid: {held}", kind="catalogue", tiles=sizes,
+                           attraction_types=list(catalogue.attraction_types),
+                           adverts=len(catalogue.adverts), buses=len(catalogue.buses))
+        return Report(data, f"{problems_text([])}\n{held}")
 
     def _verify_park(self, park: ParkPosition) -> Report:
         problems = park.problems()
@@ -277,12 +290,10 @@ class MeepleLandCommands(GameCommands):
         names = [p.tile.id for p in layout.pieces]
         order = layout.build_order() if layout.pieces else []
         score = layout.score(park.visitors())
-        data: dict[str, Any] = {
-            "game": INFO.key, "valid": not problems, "problems": problems_json(problems),
-            "build_order": None if order is None else [names[k] for k in order],
-            "breakdown": _score_json(layout, score),
-            "revenue": layout.revenue(park.visitors()),
-        }
+        data = verify_data(INFO.key, problems, None,
+                           build_order=None if order is None else [names[k] for k in order],
+                           breakdown=_score_json(layout, score),
+                           revenue=layout.revenue(park.visitors()))
         lines = [problems_text(problems), "build order: " + _order_text(order, names)]
         lines += describe_park(layout, park.visitors())
         return Report(data, "\n".join(lines), exit_code=1 if problems else 0)
@@ -292,15 +303,18 @@ class MeepleLandCommands(GameCommands):
 
         puzzle = load_puzzle(document.data, document.source)
         problems = puzzle.problems()
-        data: dict[str, Any] = {"game": INFO.key, "valid": not problems,
-                                "problems": problems_json(problems)}
         text = [problems_text(problems)]
         if problems:
-            data["verdict"] = "unknown"
-            return Report(data, "\n".join(text), exit_code=1)
+            return Report(verify_data(INFO.key, problems, None, solvable="unknown"),
+                          "\n".join(text), exit_code=1)
         verdict = feasibility(puzzle, options.time_limit, options.extra.get("search_workers"),
                               options.seed)
-        data["verdict"] = verdict.verdict
+        sentence = {"solvable": "valid and solvable: a layout meets every requirement",
+                    "unsolvable": "valid but unsolvable: " + "; ".join(
+                        r.text for r in verdict.conflict) + " cannot all hold together",
+                    "unknown": "valid; solvable or not is unknown: out of time before a "
+                               "layout or a proof"}[verdict.verdict]
+        data = verify_data(INFO.key, [], sentence, solvable=verdict.verdict)
         if verdict.verdict == "solvable":
             layout = verdict.layout
             assert layout is not None
@@ -334,14 +348,10 @@ class MeepleLandCommands(GameCommands):
                           workers=options.extra.get("workers", 1), progress=progress)
         seats = result.seat_rates()
         figures = result.figures()
-        data: dict[str, Any] = {
-            "game": INFO.key, "players": n, "games": games, "policies": list(names),
-            "rotate": rotate,
-            "seats": [{"seat": DEFAULT_NAMES[i], "policy": None if rotate else seat_policies[i]}
-                      | rate.as_json() for i, rate in enumerate(seats)],
-            "by_policy": {name: rate.as_json() for name, rate in result.policy_rates().items()},
-            "figures": {k: f.as_json() for k, f in figures.items()},
-        }
+        data = simulation_data(
+            INFO.key, result, DEFAULT_NAMES[:n], names, rotate,
+            seat_figures=[{"reputation": figures[f"reputation_{i + 1}"].as_json()}
+                          for i in range(n)])
         rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate),
                  f"{figures[f'reputation_{i + 1}'].mean:.1f}") for i, rate in enumerate(seats)]
         text = [f"{games} games, {n} players (win rate with 95% interval; ties share)",

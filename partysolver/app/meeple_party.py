@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..models.errors import InputError
-from ..models.meeple_party import INFO, data, default_house, load_position
+from ..models.meeple_party import DEFAULT_NAMES, INFO, data, default_house, load_position
 from ..models.meeple_party.cards import CompiledCondition
 from ..models.meeple_party.game import (
     BAG_KINDS,
@@ -46,7 +46,17 @@ from ..solvers.meeple_party.turn import (
 )
 from ..solvers.simulate import SimulationResult, rate_of, simulate
 from .base import Document, GameCommands, Options, OptionSpec, Report, require_valid
-from .text import percent, problems_json, problems_text, table
+from .contract import (
+    HintStatus,
+    Move,
+    Objective,
+    SolveStatus,
+    hint_data,
+    simulation_data,
+    solve_data,
+    verify_data,
+)
+from .text import percent, problems_text, table
 
 MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                        help="Node budget of an exact search (default: unlimited).")
@@ -86,6 +96,13 @@ SCENARIO_SECONDS = 30.0
 
 def _budget(options: Options) -> Budget:
     return Budget(time=options.time_limit, nodes=options.extra.get("max_nodes"))
+
+
+SOLVE_STATUS: dict[str, SolveStatus] = {"solvable": "solvable", "unsolvable": "unsolvable",
+                                       "unknown": "unknown"}
+VALUE_TEXT = ("minus the stress the turn is expected to add to the roommates (moves are ranked "
+              "by the chance to win the party this turn, then to lose it, then this value, then "
+              "fewer expected party fouls, more photos and the table score)")
 
 
 def _figures(value: Value) -> dict[str, float]:
@@ -221,14 +238,13 @@ class MeeplePartyCommands(GameCommands):
         setup = state.setup
         who = setup.players[state.active]
         data_out: dict[str, Any] = {
-            "game": INFO.key, "player": who,
             "roommate": PERSONALITY_KEYS[state.active_personality],
             "phase": PHASES[state.phase],
             "drawn": BAG_KINDS[state.drawn] if state.drawn >= 0 else None}
         if state.phase == OVER:
-            data_out |= {"status": "optimal", "moves": [], "outcome": state.outcome}
-            return Report(data_out, f"the party is over: {state.outcome} "
-                                    f"({policies.category(state)})")
+            note = f"the party is over: {state.outcome} ({policies.category(state)})"
+            return Report(hint_data(INFO.key, who, "exact", VALUE_TEXT, [], note=note,
+                                    outcome=state.outcome, **data_out), note)
         budget = _budget(options)
         if searchable(state) and state.current_player() == CHANCE:
             return self._chance_hint(state, budget, options, data_out)
@@ -236,47 +252,51 @@ class MeeplePartyCommands(GameCommands):
             return self._turn_report(turn_hint(state, budget, top=options.top or 5),
                                      options, data_out)
         if state.current_player() == CHANCE:
-            data_out |= {"status": "optimal", "moves": []}
-            return Report(data_out, f"nothing to decide: chance acts next ({PHASES[state.phase]})")
+            note = f"nothing to decide: chance acts next ({PHASES[state.phase]})"
+            return Report(hint_data(INFO.key, who, "exact", VALUE_TEXT, [], note=note,
+                                    **data_out), note)
         return self._clock_report(state, options, data_out)
 
     def _turn_report(self, hint: TurnHint, options: Options, out: dict[str, Any]) -> Report:
         state = hint.state
         who = state.setup.players[state.active]
         k = options.top or 5
-        moves: list[dict[str, Any]] = []
+        moves: list[Move] = []
         rows = []
         for rank, option in enumerate(hint.options[:k], 1):
             reason, fouls = _reason(hint, option)
             steps = describe_plan(state, option.plan)
-            figures = _figures(option.value)
-            moves.append({"move": " | ".join(str(a) for a in option.plan), "steps": steps,
-                          "value": figures, "fouls": fouls, "reason": reason,
-                          "certain": option.certain})
+            figures: dict[str, Any] = _figures(option.value)
+            moves.append(Move(" | ".join(str(a) for a in option.plan), figures["stress"],
+                              reason, figures | {"fouls": fouls}, text="; ".join(steps),
+                              extra={"steps": steps, "certain": option.certain}))
             rows.append((rank, _short(state, option.plan), f"{figures['stress']:+.2f}",
                          f"{figures['photos']:.2f}", f"{figures['table']:.1f}",
                          f"{100 * figures['win']:.0f}%"))
-        out |= {"status": hint.status, "exact": hint.status == "optimal",
-                "outcomes": hint.outcomes, "options": len(hint.options),
-                "positions": hint.positions, "usage": {"seconds": round(hint.seconds, 4)},
-                "moves": moves}
+        status: HintStatus = "exact" if hint.status == "optimal" else "unknown"
+        search = {"method": "exact search over every distinct outcome of the turn",
+                  "outcomes": hint.outcomes, "options": len(hint.options),
+                  "positions": hint.positions, "seconds": round(hint.seconds, 4)}
         if not hint.options:
-            out["best"] = None
-            return Report(out, f"unknown: the search ran out of its budget after "
-                               f"{hint.outcomes:,} end positions; no turn is claimed best")
+            note = (f"unknown: the search ran out of its budget after {hint.outcomes:,} end "
+                    "positions; no turn is claimed best")
+            return Report(hint_data(INFO.key, who, "unknown", VALUE_TEXT, [], note=note,
+                                    search=search, **out), note)
         best = hint.options[0]
         reason, fouls = _reason(hint, best)
-        out["best"] = {"steps": moves[0]["steps"], "achieves": reason, "fouls": fouls,
-                       "value": moves[0]["value"], "met_before": _checked_now(hint)}
+        out["best"] = {"steps": describe_plan(state, best.plan), "achieves": reason,
+                       "fouls": fouls, "figures": moves[0].figures,
+                       "met_before": _checked_now(hint)}
+        data = hint_data(INFO.key, who, status, VALUE_TEXT, moves, search=search, **out)
         drawn = f" drew a {BAG_KINDS[state.drawn].replace('_', ' ').title()}" \
             if state.drawn >= 0 else f" ({PHASES[state.phase]})"
         lines = [f"{who}{drawn}: {len(hint.options):,} distinct turn outcomes ranked, "
                  f"{hint.outcomes:,} end positions examined ({hint.status}, exact over the "
                  f"turn{f', {hint.seconds:.2f} s' if options.timings else ''})"]
         lines.append("best turn:")
-        lines += [f"  {i}. {step}" for i, step in enumerate(moves[0]["steps"], 1)]
+        lines += [f"  {i}. {step}" for i, step in enumerate(out["best"]["steps"], 1)]
         lines.append(f"achieves: {reason}")
-        figures = moves[0]["value"]
+        figures = _figures(best.value)
         progress = "in the Hot Tub" if state.setup.variant == "hot-tub" else "photos"
         lines.append(f"expected: {figures['stress']:+.2f} stress"
                      + (f", {fouls:.2f} party fouls" if fouls is not None else "")
@@ -289,7 +309,7 @@ class MeeplePartyCommands(GameCommands):
         lines.append(f"alternatives (ranked: win, loss, stress, {column}, table score):")
         lines.append(table(["#", "turn", "stress", column, "table", "win"], rows,
                            right=(0, 2, 3, 4, 5)))
-        return Report(out, "\n".join(lines))
+        return Report(data, "\n".join(lines))
 
     def _chance_hint(self, state: MeeplePartyState, budget: Budget, options: Options,
                      out: dict[str, Any]) -> Report:
@@ -339,10 +359,13 @@ class MeeplePartyCommands(GameCommands):
             expected = None
             head = (f"{who} has not drawn yet: the best turn for each draw; unknown: the budget "
                     "ran out before every draw was searched (no expectation over the draws)")
-        out |= {"status": "optimal" if exact else "unknown", "moves": [], "draws": draws,
-                "value": expected}
-        return Report(out, head + "\n" + table(["draw", "chance", "stress", "photos",
-                                                "best turn"], rows, right=(1, 2, 3)))
+        draw = Move("draw", None if expected is None else expected["stress"],
+                    "nothing to decide before the draw: the best turn for each draw (see "
+                    "draws)", expected or {}, text="draw a meeple from the bag")
+        data = hint_data(INFO.key, who, "exact" if exact else "unknown", VALUE_TEXT, [draw],
+                         draws=draws, **out)
+        return Report(data, head + "\n" + table(["draw", "chance", "stress", "photos",
+                                                 "best turn"], rows, right=(1, 2, 3)))
 
     def _clock_report(self, state: MeeplePartyState, options: Options,
                       out: dict[str, Any]) -> Report:
@@ -356,17 +379,17 @@ class MeeplePartyCommands(GameCommands):
             value = Evaluator(ahead).plain(child.board, child.stress)
             ranked.append((rank_key(value), action, value))
         ranked.sort(key=lambda item: item[0], reverse=True)
-        moves: list[dict[str, Any]] = [
-                 {"move": str(a), "text": state.describe_action(a), "value": _figures(v),
-                  "reason": "the next player's fouls, photos and table score before moving"}
+        moves = [Move(str(a), _figures(v)["stress"], "the next player's fouls, photos and "
+                      "table score before moving", _figures(v), text=state.describe_action(a))
                  for _, a, v in ranked[:options.top or 5]]
-        out |= {"status": "optimal", "moves": moves}
-        rows = [(i, m["text"], f"{m['value']['stress']:+.2f}", f"{m['value']['table']:.1f}")
+        who = state.setup.players[state.active]
+        data = hint_data(INFO.key, who, "exact", VALUE_TEXT, moves, **out)
+        rows = [(i, m.text, f"{m.figures['stress']:+.2f}", f"{m.figures['table']:.1f}")
                 for i, m in enumerate(moves, 1)]
         head = (f"the clock's {state.clock_icon().replace('_', ' ')} ({state.clock_time()}): "
                 "ranked by what it leaves the next player")
-        return Report(out, head + "\n" + table(["#", "choice", "stress", "table"], rows,
-                                               right=(0, 2, 3)))
+        return Report(data, head + "\n" + table(["#", "choice", "stress", "table"], rows,
+                                                right=(0, 2, 3)))
 
     # -- solve --------------------------------------------------------------------------------
 
@@ -378,8 +401,16 @@ class MeeplePartyCommands(GameCommands):
             raise InputError(document.source, "ordered", "a perfect-information scenario "
                              "(ordered = true, with the bag's and the decks' order)")
         result = solve_scenario(state, _budget(options))
-        data_out = {"game": INFO.key} | result.as_json()
-        return Report(data_out, result.text(options.timings))
+        text = result.text(options.timings)
+        proved = result.verdict != "unknown"
+        objective = Objective("photos", f"photos taken before the party ends ({result.target} "
+                              "win it)", result.photos,
+                              result.photos if proved else result.target)
+        data = solve_data(INFO.key, SOLVE_STATUS[result.verdict], objective,
+                          text.splitlines()[0],
+                          {"line": result.line, "stress": list(result.stress)},
+                          search=result.usage)
+        return Report(data, text)
 
     # -- verify -------------------------------------------------------------------------------
 
@@ -389,9 +420,7 @@ class MeeplePartyCommands(GameCommands):
         setup = position.setup
         house = setup.house
         impossible = _impossible(setup, "photo")
-        out: dict[str, Any] = {"game": INFO.key, "valid": not problems,
-                               "problems": problems_json(problems),
-                               "easy_house": house.is_easy(),
+        out: dict[str, Any] = {"easy_house": house.is_easy(),
                                "impossible_photos": impossible,
                                "impossible_disasters": _impossible(setup, "disaster")}
         lines = [problems_text(problems)]
@@ -418,13 +447,17 @@ class MeeplePartyCommands(GameCommands):
             rate = result.seat_rates()[0]
             wins = [i for i, r in enumerate(result.records) if r.figures["won"]]
             out["simulation"] = {"games": games, "policy": "hint", "win": rate.as_json()}
-            out["verdict"] = "solvable" if wins else "unknown"
+            out["solvable"] = "solvable" if wins else "unknown"
             if wins:
                 out["witness"] = {"game": wins[0], "seed": options.rng_seed}
             lines.append(f"hint policy from this position: win {rate} over {games} game(s); "
                          + (f"solvable (game {wins[0]} won with --seed {options.rng_seed})"
                             if wins else "no win seen: unknown"))
-        return Report(out, "\n".join(lines), exit_code=1 if problems else 0)
+        verdict = None if problems else "valid: " + lines[1]
+        if not problems and "solvable" in out:
+            verdict = f"valid; {out['solvable']}: " + lines[-1]
+        return Report(verify_data(INFO.key, problems, verdict, **out), "\n".join(lines),
+                      exit_code=1 if problems else 0)
 
     @staticmethod
     def _scenario_verdict(state: MeeplePartyState, options: Options, out: dict[str, Any]
@@ -436,7 +469,7 @@ class MeeplePartyCommands(GameCommands):
         budget = Budget(time=options.time_limit or SCENARIO_SECONDS)
         result = solve_scenario(state, budget)
         found = result.as_json()
-        out |= {"verdict": result.verdict, "witness": found["solution"]["line"]
+        out |= {"solvable": result.verdict, "witness": found["solution"]["line"]
                 if result.verdict == "solvable" else None}
         return "scenario: " + result.text(options.timings)
 
@@ -537,13 +570,13 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
         counts[label] = counts.get(label, 0) + 1
     chosen = factory.house or default_house(factory.players, factory.variant)
     house = chosen if isinstance(chosen, str) else chosen.name
-    data_out: dict[str, Any] = {
-        "game": INFO.key, "players": factory.players, "games": games,
-        "policies": list(names), "house": house,
-        "difficulty": factory.difficulty, "length": factory.length, "variant": factory.variant,
-        "win": rate.as_json(), "categories": counts,
-        "figures": {k: f.as_json() for k, f in figures.items()},
-        "decisions_per_game": round(sum(r.decisions for r in result.records) / games, 2)}
+    data_out = simulation_data(
+        INFO.key, result, DEFAULT_NAMES[:factory.players], names, False, house=house,
+        difficulty=factory.difficulty, length=factory.length, variant=factory.variant,
+        win=rate.as_json(), categories=counts,
+        decisions_per_game=round(sum(r.decisions for r in result.records) / games, 2))
+    data_out["interval_text"] += ("; the party is cooperative: every seat shares the same "
+                                  "win")
     lines = [f"{games} {factory.variant} game(s), {factory.players} players, "
              f"{factory.difficulty} {factory.length}, house {house}, "
              f"policy {'/'.join(names)}"]

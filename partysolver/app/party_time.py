@@ -25,6 +25,7 @@ from .base import (
     problems_report,
     require_valid,
 )
+from .contract import Move, hint_data, simulation_data
 from .text import percent, table, top
 
 DEPTH = OptionSpec("depth", "int", minimum=1, maximum=4, default=1, show_default=True,
@@ -90,18 +91,26 @@ class PartyTimeCommands(GameCommands):
         found = _search(document, position, options)
         me = position.name(position.me)
         moves = top(found.moves, options.top)
-        rows = [{"move": str(m.play), "text": _play_text(m.play), "value": round(m.value, 6),
-                 "loss": round(m.loss, 6), "next_play": round(m.next_play, 6),
-                 "lose_chance": round(m.lose_chance, 6), "tokens_kept": m.tokens_kept,
-                 "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
-                 "long_run": m.long_run.as_json() if m.long_run else None,
-                 "reason": m.reason} for m in moves]
-        data: dict[str, Any] = {
-            "game": INFO.key, "player": me, "status": found.status, "depth": found.depth,
-            "asked_depth": found.asked, "value": "expected strips you lose until your turn at the "
-            "horizon and on its play (lower is better)", "tolerance": TOLERANCE,
-            "playouts": found.playouts, "moves": rows, "usage": found.usage,
-            "truncated_chains": found.truncated}
+        rows = [Move(str(m.play), -m.value, m.reason, {
+            "expected_loss": round(m.value, 6), "loss_before": round(m.loss, 6),
+            "loss_on_play": round(m.next_play, 6), "lose_chance": round(m.lose_chance, 6),
+            "tokens_kept": m.tokens_kept,
+            "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
+            "long_run": m.long_run.as_json() if m.long_run else None}, text=_play_text(m.play))
+            for m in moves]
+        horizon_words = "before your next turn and on its play" if found.depth == 1 else \
+            f"before and on your play {found.depth} turns from now"
+        data = hint_data(
+            INFO.key, me, "exact" if found.status == "optimal" else "unknown",
+            f"minus the strips {me} is expected to lose {horizon_words} (0 is best)", rows,
+            interval_text=("figures.long_run.interval: 95% normal interval of the mean strips "
+                           "lost by the end of the game over the playouts"
+                           if found.playouts else None),
+            search={"method": "expectimax over the unseen card types, opponents greedy",
+                    "depth": found.depth, "asked_depth": found.asked,
+                    "playouts": found.playouts, "truncated_chains": found.truncated,
+                    **found.usage},
+            tolerance=TOLERANCE)
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
         head = [f"{me}: {len(found.moves)} play(s) ranked by the strips you are expected to lose "
@@ -154,19 +163,19 @@ class PartyTimeCommands(GameCommands):
                           workers=options.extra.get("workers", 1), progress=progress)
         seat_policies = [names[seat % len(names)] for seat in range(n)]
         seats = seat_figures(result.records, n)
-        data: dict[str, Any] = {
-            "game": INFO.key, "players": n, "games": games, "policies": list(names),
-            "rotate": rotate, "house_rules": rules.is_house(), "r_card": rules.r_card,
-            "seats": [{"seat": SEATS[i], "policy": None if rotate else seat_policies[i]}
-                      | seats[i] for i in range(n)],
-        }
+        by_policy = policy_figures(result.records, result.policies)
+        data = simulation_data(
+            INFO.key, result, SEATS[:n], names, bool(rotate),
+            seat_figures=[{k: seats[i][k] for k in ("strips_lost", "first_out")}
+                          for i in range(n)],
+            by_policy={name: {"win": f["win"], "figures": {
+                k: f[k] for k in ("strips_lost", "first_out")}}
+                for name, f in by_policy.items()} if len(set(names)) > 1 else {},
+            house_rules=rules.is_house(), r_card=rules.r_card)
         hinted = [policy for policy in chosen if isinstance(policy, HintPolicy)]
         if hinted:
             data["hint"] = {"depth": hinted[0].depth, "playouts": hinted[0].playouts,
                             "max_nodes": hinted[0].nodes}
-        by_policy = policy_figures(result.records, result.policies)
-        if len(set(names)) > 1:
-            data["by_policy"] = by_policy
         rows = [(SEATS[i], "rotating" if rotate else seat_policies[i],
                  _mean_text(seats[i]["strips_lost"]), _rate_text(seats[i]["first_out"]),
                  _rate_text(seats[i]["win"])) for i in range(n)]
@@ -266,8 +275,9 @@ def _summary(lost: list[float], out: list[float], win: list[float]) -> dict[str,
 
 
 def _rate_json(rate: float, n: int) -> dict[str, Any]:
+    """A rate as a figure: the mean of a 0-or-1 outcome, with Wilson's 95% interval."""
     interval = wilson_interval(rate, n)
-    return {"rate": round(rate, 6), "interval": [round(interval.low, 6), round(interval.high, 6)]}
+    return {"mean": round(rate, 6), "interval": [round(interval.low, 6), round(interval.high, 6)]}
 
 
 def seat_figures(records: Any, n: int) -> list[dict[str, Any]]:
@@ -298,7 +308,8 @@ def _mean_text(figure: dict[str, Any]) -> str:
 
 def _rate_text(figure: dict[str, Any]) -> str:
     low, high = figure["interval"]
-    return f"{percent(figure['rate'])} [{percent(low)}, {percent(high)}]"
+    rate = figure["rate"] if "rate" in figure else figure["mean"]
+    return f"{percent(rate)} [{percent(low)}, {percent(high)}]"
 
 
 COMMANDS = PartyTimeCommands()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from ..models.documents import format_document, read_document
@@ -23,7 +24,16 @@ from ..solvers.budget import Budget
 from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, puzzles
 from ..solvers.simulate import RandomPolicy, simulate
 from .base import Document, GameCommands, Options, OptionSpec, Report, require_valid
-from .text import problems_json, problems_text, table, top
+from .contract import (
+    Move,
+    Objective,
+    fraction_text,
+    hint_data,
+    simulation_data,
+    solve_data,
+    verify_data,
+)
+from .text import problems_text, table, top
 
 FROM_SEAT = OptionSpec("from_seat", "text", metavar="NAME",
                        help="pool-party-stars: read an omniscient log from this player's seat "
@@ -122,38 +132,45 @@ class PoolPartyStarsCommands(GameCommands):
         log = _load(document)
         seat = _seat(log, options, document.source)
         knowledge = log.knowledge(seat)
+        if log.puzzle is not None:
+            return self._puzzle_step(log, knowledge, _consistent(knowledge, document.source,
+                                                                 options))
         if not knowledge.complete:
             raise InputError(document.source, "complete", "a whole game log (a hint needs the "
                              "waiting line and whose turn it is; this is an excerpt)")
         post = _consistent(knowledge, document.source, options)
         names = log.names
         record = knowledge.public
-        if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
-            return _game_over(names, record)
-        advice = hints.hint(knowledge, post)
         assert knowledge.seat is not None
         me = names[knowledge.seat]
+        if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
+            return _game_over(names, record, me)
+        advice = hints.hint(knowledge, post)
         to_act = names[log.table.turn_of(len(log.events))]
         exposures, onlooker = hints.exposure(knowledge, post)
-        rows, lines = [], []
+        moves, lines = [], []
         best = advice.options[0].value if advice.options else 0.0
         cited = _cited_events(knowledge, advice)
         for rank, option in enumerate(top(advice.options, options.top), 1):
             reason = option.reason
             if isinstance(option.move, Guess) and option.move.target in cited:
                 reason += f" (deduced from events {cited[option.move.target]}: see solve)"
-            rows.append({"move": option.text, "value": round(option.value, 6),
-                         "info": round(option.info, 6),
-                         "probability": round(option.probability, 6), "reason": reason,
-                         "kind": "propose" if isinstance(option.move, Propose) else "guess"})
+            kind = "propose" if isinstance(option.move, Propose) else "guess"
+            chance = "nobody bars it" if kind == "propose" else "the guess is right"
+            moves.append(Move(option.text, option.value, reason,
+                              {"information_bits": round(option.info, 6),
+                               "probability": round(option.probability, 6),
+                               "probability_of": chance}, extra={"kind": kind}))
             gap = "" if rank == 1 else f" ({option.value - best:+.2f})"
             lines.append((rank, option.text, f"{option.value:.2f}{gap}", f"{option.info:.2f}",
                           reason))
-        data: dict[str, Any] = {
-            "game": INFO.key, "seat": me, "to_act": to_act, "status": "optimal",
-            "consistent_assignments": post.total, "moves": rows,
-            "impossible_guesses_left_out": advice.impossible_guesses,
-            "exposure": _exposure_json(names, exposures, onlooker)}
+        data = hint_data(
+            INFO.key, me, "exact", f"{me}'s expected VIPs from the action (ties: the expected "
+            "information it reveals, in bits)", moves,
+            search={"method": "exact counting of the consistent assignments of rules",
+                    "consistent_assignments": post.total},
+            to_act=to_act, impossible_guesses_left_out=advice.impossible_guesses,
+            exposure=_exposure_json(names, exposures, onlooker))
         head = (f"{me}'s options ({post.total:,} consistent assignments of the others' rules; "
                 "exact): ranked by expected VIPs, then information (bits)")
         if to_act != me:
@@ -168,6 +185,33 @@ class PoolPartyStarsCommands(GameCommands):
             text.append(advice.note)
         text.append("exposure: " + hints.exposure_summary(knowledge, exposures))
         return Report(data, "\n".join(text))
+
+    def _puzzle_step(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior
+                     ) -> Report:
+        """A puzzle's next single step: the first deduction of the chain, not the answer."""
+        assert log.puzzle is not None
+        names = log.names
+        me = names[log.seat] if log.seat is not None else "you"
+        target = names[log.puzzle.target]
+        solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
+        steps = solution.explanation.steps if solution.explanation else ()
+        clues = [step for step in steps if step.kind != "so"]
+        value_text = "1 when the step is a proved deduction"
+        if not clues:
+            note = (f"no single step: {target}'s rule is not pinned down by these clues "
+                    f"({len(solution.possible)} rules remain)")
+            return Report(hint_data(INFO.key, me, "exact", value_text, [], note=note), note)
+        step = clues[0]
+        events = [i + 1 for i in step.events]
+        move = Move(f"deduce: {step.text}", 1.0,
+                    f"the first of {len(clues)} steps to {target}'s rule "
+                    f"(partysolver solve shows the whole chain and the answer)",
+                    {"steps": len(clues), "events": events})
+        data = hint_data(INFO.key, me, "exact", value_text, [move], puzzle=True,
+                         target=target)
+        text = (f"puzzle: what is {target}'s rule? Next step (1 of {len(clues)}):\n"
+                f"  {step.text}")
+        return Report(data, text)
 
     # -- solve --------------------------------------------------------------------------------
 
@@ -193,6 +237,8 @@ class PoolPartyStarsCommands(GameCommands):
                 "player": names[p],
                 "probabilities": {a.label: round(belief.counts[a] / post.total, 6)
                                   for a in ATTRIBUTES if belief.counts[a]},
+                "exact": {a.label: fraction_text(Fraction(belief.counts[a], post.total))
+                          for a in ATTRIBUTES if belief.counts[a]},
                 "certain": belief.certain.label if belief.certain else None,
                 "eliminated": [a.label for a in belief.eliminated]}
             if explanation is not None:
@@ -205,13 +251,17 @@ class PoolPartyStarsCommands(GameCommands):
                                             if belief.certain else odds))
             if explanation is not None:
                 lines += [f"    {step.text}" for step in explanation.steps]
-        data: dict[str, Any] = {"game": INFO.key, "status": "optimal",
-                                "objective": post.total,
-                                "solution": {"seat": names[seat] if seat is not None else None,
-                                             "players": players}}
+        certain = sum(1 for entry in players if entry["certain"])
+        verdict = (f"{post.total:,} assignment(s) of the rules held now fit the events {view}; "
+                   f"{certain} of {len(players)} player(s)' rules are certain")
+        solution: dict[str, Any] = {"seat": names[seat] if seat is not None else None,
+                                    "players": players}
+        data = solve_data(INFO.key, "optimal", Objective(
+            "consistent_assignments", "the number of assignments of the rules held now that "
+            "fit every event (each equally likely)", post.total, post.total), verdict, solution)
         if seat is not None and knowledge.rules:
             exposures, onlooker = hints.exposure(knowledge, post)
-            data["solution"]["exposure"] = _exposure_json(names, exposures, onlooker)
+            solution["exposure"] = _exposure_json(names, exposures, onlooker)
             lines.append("what the others can deduce about your rule "
                          f"({knowledge.rules[-1].label}):" if exposures else
                          "exposure: your new rule is not drawn yet")
@@ -233,13 +283,16 @@ class PoolPartyStarsCommands(GameCommands):
         unique = solution.rule is not None
         chain = [step.as_json() for step in solution.explanation.steps] \
             if solution.explanation else []
-        data: dict[str, Any] = {
-            "game": INFO.key, "status": "optimal" if unique else "feasible",
-            "objective": solution.rule.label if solution.rule else None,
-            "solution": {"target": names[target],
-                         "rule": solution.rule.label if solution.rule else None,
-                         "possible": [a.label for a in solution.possible], "chain": chain,
-                         "difficulty": log.puzzle.difficulty}}
+        verdict = (f"{names[target]}'s rule is Forbidden {solution.rule.label}" if solution.rule
+                   else f"not unique: {names[target]}'s rule may be "
+                   + ", ".join(a.label for a in solution.possible))
+        objective = Objective("rules_left", f"the rules {names[target]} may still hold",
+                              len(solution.possible), len(solution.possible))
+        data = solve_data(INFO.key, "optimal" if unique else "feasible", objective, verdict,
+                          {"target": names[target],
+                           "rule": solution.rule.label if solution.rule else None,
+                           "possible": [a.label for a in solution.possible], "chain": chain,
+                           "difficulty": log.puzzle.difficulty})
         if unique:
             assert solution.explanation is not None and solution.rule is not None
             lines = [f"{names[target]}'s rule is Forbidden {solution.rule.label} (the only rule "
@@ -256,7 +309,7 @@ class PoolPartyStarsCommands(GameCommands):
     def verify(self, document: Document, options: Options) -> Report:
         log = load_log(document.data, document.source)
         problems = log.problems()
-        data: dict[str, Any] = {"game": INFO.key, "kind": log.kind}
+        extra: dict[str, Any] = {"kind": log.kind}
         notes = []
         if log.kind != "omniscient":
             if any(p.code in BLOCKING for p in problems):
@@ -267,23 +320,25 @@ class PoolPartyStarsCommands(GameCommands):
                 found = conflicts.find_conflict(knowledge, _budget(options))
                 if found is not None:
                     problems.append(Problem("inconsistent", found.text(), "events"))
-                    data["conflict"] = {"events": [i + 1 for i in found.events],
-                                        "smallest": found.smallest}
+                    extra["conflict"] = {"events": [i + 1 for i in found.events],
+                                         "smallest": found.smallest}
                 else:
                     post = deduction.posterior(knowledge)
-                    data["consistent_assignments"] = post.total
+                    extra["consistent_assignments"] = post.total
                     notes.append(f"consistent: {post.total:,} assignment(s) of the rules held "
                                  "now fit the events")
                     if log.puzzle is not None:
                         solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
-                        data["verdict"] = "solvable" if solution.rule else "unsolvable"
-                        notes.append(f"puzzle: {data['verdict']} ("
+                        extra["solvable"] = "solvable" if solution.rule else "unsolvable"
+                        notes.append(f"puzzle: {extra['solvable']} ("
                                      + ("one answer" if solution.rule else
                                         f"{len(solution.possible)} rules remain") + ")")
-        if log.puzzle is not None and "verdict" not in data:
-            data["verdict"] = "unsolvable" if problems else "unknown"
-        data["valid"] = not problems
-        data["problems"] = problems_json(problems)
+        if log.puzzle is not None and "solvable" not in extra:
+            extra["solvable"] = "unsolvable" if problems else "unknown"
+        verdict = None
+        if not problems and notes:
+            verdict = "valid; " + "; ".join(notes)
+        data = verify_data(INFO.key, problems, verdict, **extra)
         text = problems_text(problems)
         if not problems:
             text += "\n" + describe_log(log)
@@ -307,14 +362,10 @@ class PoolPartyStarsCommands(GameCommands):
                           progress=progress)
         seats = result.seat_rates()
         figures = result.figures()
-        data: dict[str, Any] = {
-            "game": INFO.key, "players": n, "games": games, "policies": list(names),
-            "rotate": rotate, "competitive": competitive,
-            "deck": "house" if table_.house_deck else "custom",
-            "seats": [{"seat": DEFAULT_NAMES[i], "policy": None if rotate else seat_policies[i]}
-                      | rate.as_json() for i, rate in enumerate(seats)],
-            "by_policy": {name: rate.as_json() for name, rate in result.policy_rates().items()},
-            "figures": {k: f.as_json() for k, f in figures.items()}}
+        data = simulation_data(
+            INFO.key, result, DEFAULT_NAMES[:n], names, bool(rotate),
+            seat_figures=[{"vips": figures[f"vips_{i + 1}"].as_json()} for i in range(n)],
+            competitive=competitive, deck="house" if table_.house_deck else "custom")
         rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate))
                 for i, rate in enumerate(seats)]
         text = [f"{games} games, {n} players, {'competitive' if competitive else 'friendly'} "
@@ -374,15 +425,17 @@ def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:
     return found
 
 
-def _game_over(names: tuple[str, ...], record: Public) -> Report:
+def _game_over(names: tuple[str, ...], record: Public, me: str) -> Report:
     shares = win_shares(record.vips)
     winners = [names[p] for p, share in enumerate(shares) if share > 0]
     vips = ", ".join(f"{names[p]} {len(v)}" for p, v in enumerate(record.vips))
     verb = "wins" if len(winners) == 1 else "share the win"
-    data = {"game": INFO.key, "status": "optimal", "moves": [], "over": True,
-            "winners": winners, "vips": {names[p]: len(v) for p, v in enumerate(record.vips)}}
-    return Report(data, f"the game is over (the player to act has no guest): "
-                        f"{' and '.join(winners)} {verb} (VIPs: {vips})")
+    note = (f"the game is over (the player to act has no guest): {' and '.join(winners)} "
+            f"{verb} (VIPs: {vips})")
+    data = hint_data(INFO.key, me, "exact", f"{me}'s expected VIPs", [], note=note, over=True,
+                     winners=winners,
+                     vips={names[p]: len(v) for p, v in enumerate(record.vips)})
+    return Report(data, note)
 
 
 def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | None

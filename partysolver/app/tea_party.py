@@ -23,6 +23,7 @@ from .base import (
     problems_report,
     require_valid,
 )
+from .contract import HintStatus, Move, Objective, hint_data, simulation_data, solve_data
 from .text import percent, table, top
 
 EXACT_NODES = OptionSpec("exact_nodes", "int", minimum=1, metavar="N",
@@ -59,39 +60,56 @@ def _usage_text(result: SearchResult, timings: bool = True) -> str:
     return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
 
 
-def _estimate(move: solver.RankedMove, exact: bool) -> tuple[dict[str, Any], str]:
-    """A ranked move as JSON (its value, and visits with the interval for an estimate) and
-    its win chance as text; a move the budget never reached is "not searched"."""
+HINT_STATUS: dict[str, HintStatus] = {"optimal": "exact", "feasible": "estimate",
+                                      "unknown": "unknown"}
+MCTS_INTERVAL = ("95% Wilson interval of the win rate over the search's visits to the move "
+                 "(a search statistic: it ignores the search's own bias)")
+
+
+def _interval_text(result: SearchResult) -> str | None:
+    if result.status == "optimal":
+        return None
+    return str(result.usage.get("interval_text", MCTS_INTERVAL))
+
+
+def _move(state: TeaPartyState, move: solver.RankedMove, exact: bool) -> Move:
+    """A ranked move in the contract: its value (``None`` when the budget never reached it),
+    every monster's chance to win, and the interval and visits of an estimate."""
     value = move.value
     searched = exact or value.visits > 0
-    entry: dict[str, Any] = {"move": str(move.move), "text": move.text,
-                             "value": round(value.value, 6) if searched else None,
-                             "reason": move.reason}
-    win = percent(value.value) if searched else "not searched"
+    figures: dict[str, Any] = {"win": _values(state, value.values) if searched else None}
+    interval = None
     if not exact:
-        assert value.interval is not None
-        entry |= {"visits": value.visits,
-                  "interval": [round(value.interval.low, 6), round(value.interval.high, 6)]}
-        if searched:
-            win += f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
-    return entry, win
+        figures["visits"] = value.visits
+        if searched and value.interval is not None:
+            interval = (value.interval.low, value.interval.high)
+    return Move(str(move.move), value.value if searched else None, move.reason, figures,
+                text=move.text, interval=interval)
 
 
-def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[dict[str, Any]], str]:
-    exact = hint.exact
-    rows, lines = [], []
-    best = hint.moves[0].value.value if hint.moves else 0.0
-    for rank, move in enumerate(top(hint.moves, k), 1):
-        entry, win = _estimate(move, exact)
-        searched = entry["value"] is not None
-        entry |= {"values": _values(hint.state, move.value.values) if searched else None,
-                  "exact": exact}
-        rows.append(entry)
-        gap = "" if not searched else "best" if rank == 1 else \
-            f"{100 * (move.value.value - best):+.1f}"
-        lines.append((rank, move.text, win, gap, move.reason))
+def _win_text(move: Move) -> str:
+    if move.value is None:
+        return "not searched"
+    text = percent(move.value)
+    if move.interval is not None:
+        text += f" [{percent(move.interval[0])}, {percent(move.interval[1])}]"
+    return text
+
+
+def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
+    moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
+    best = moves[0].value if moves else None
+    lines = []
+    for rank, move in enumerate(moves, 1):
+        gap = "" if move.value is None or best is None else "best" if rank == 1 else \
+            f"{100 * (move.value - best):+.1f}"
+        lines.append((rank, move.text, _win_text(move), gap, move.reason))
     text = table(["#", "move", "win", "vs best (pp)", "why"], lines, right=(0, 3))
-    return rows, text
+    return moves, text
+
+
+def _search(result: SearchResult) -> dict[str, Any]:
+    return {"method": result.method, **result.usage}
 
 
 class TeaPartyCommands(GameCommands):
@@ -114,57 +132,58 @@ class TeaPartyCommands(GameCommands):
         rng = random.Random(options.rng_seed)
         budget, nodes = self._budget(options), options.extra.get("exact_nodes")
         who = state.name(state.player)
-        data: dict[str, Any] = {"game": INFO.key, "player": who}
+        value_text = f"{who}'s chance to win (ties share)"
         if state.phase == CHOOSE:
             hint = solver.hint(state, budget, rng, nodes)
-            rows, text = _hint_rows(hint, options.top)
+            moves, text = _hint_rows(hint, options.top)
             held = state.held_hero
             assert held is not None
-            data |= {"drawn": held.name.lower(), "status": hint.result.status,
-                     "method": hint.result.method, "exact": hint.exact,
-                     "values": _values(state, hint.result.values), "moves": rows,
-                     "usage": hint.result.usage}
+            data = hint_data(INFO.key, who, HINT_STATUS[hint.result.status], value_text, moves,
+                             interval_text=_interval_text(hint.result),
+                             search=_search(hint.result), drawn=held.name.lower())
             options_text = "1 option" if len(hint.moves) == 1 else f"{len(hint.moves)} options"
             head = (f"{who} holds a {held.label}: {options_text}, ranked by {who}'s chance to "
                     f"win ({_usage_text(hint.result, options.timings)})")
             if not hint.exact:
-                head += ("\nestimates with 95% intervals, most visited first: nothing is "
-                         "proved")
+                head += (f"\nestimates, most visited first: nothing is proved; the intervals: "
+                         f"{_interval_text(hint.result)}")
             return Report(data, f"{head}\n{text}")
         if state.phase == DRAW:
-            return self._draw_report(state, budget, rng, nodes, options, data)
+            return self._draw_report(state, budget, rng, nodes, value_text)
         if state.current_player() == TERMINAL:
-            data |= {"status": "optimal", "moves": [], "values": _values(state, state.returns())}
-            return Report(data, "the game is over: " + _winners(state))
+            note = "the game is over: " + _winners(state)
+            return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
         assert state.phase == THROW_UP
-        data |= {"status": "optimal", "moves": []}
-        return Report(data, f"{state.name(state.thrower)} must throw up first: nothing to "
-                            "decide (use 'solve' for the odds)")
+        note = (f"{state.name(state.thrower)} must throw up first: nothing to decide (use "
+                "'solve' for the odds)")
+        return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
-                     nodes: int | None, options: Options, data: dict[str, Any]) -> Report:
+                     nodes: int | None, value_text: str) -> Report:
         hints = solver.draw_hints(state, budget, rng, nodes)
         draws, lines = [], []
         expected = 0.0
         for item in hints:
-            best = item.hint.moves[0]
-            answer, win = _estimate(best, item.hint.exact)
-            searched = answer["value"] is not None
-            expected += item.probability * (best.value.value if searched else math.nan)
-            draws.append({"hero": item.hero.name.lower(), "probability": round(item.probability, 6),
-                          "best": answer, "exact": item.hint.exact})
-            lines.append((item.hero.label, percent(item.probability), best.text, win))
+            best = _move(item.hint.state, item.hint.moves[0], item.hint.exact)
+            expected += item.probability * (best.value if best.value is not None else math.nan)
+            draws.append({"hero": item.hero.name.lower(),
+                          "probability": round(item.probability, 6), "best": best.as_json(),
+                          "exact": item.hint.exact})
+            lines.append((item.hero.label, percent(item.probability), best.text, _win_text(best)))
         exact = all(item.hint.exact for item in hints)
         who = state.name(state.player)
-        draw = {"move": "draw", "text": "draw a hero from the bag",
-                "value": round(expected, 6) if math.isfinite(expected) else None,
-                "reason": f"nothing to decide before the draw: {who}'s chance to win with the "
-                          "best answer to each draw (see draws)", "exact": exact}
-        data |= {"status": "optimal" if exact else "feasible", "moves": [draw], "draws": draws}
+        known = math.isfinite(expected)
+        draw = Move("draw", expected if known else None,
+                    f"nothing to decide before the draw: {who}'s chance to win with the best "
+                    "answer to each draw (see draws)", {"draws": len(hints)},
+                    text="draw a hero from the bag")
+        status: HintStatus = "exact" if exact else "estimate" if known else "unknown"
+        data = hint_data(INFO.key, who, status, value_text, [draw],
+                         interval_text=None if exact else MCTS_INTERVAL, draws=draws)
         text = (f"{who} has not drawn yet: the best answer to each draw "
-                f"({'exact' if exact else 'estimated, with 95% intervals'})\n"
+                f"({'exact' if exact else 'estimated, with intervals: ' + MCTS_INTERVAL})\n"
                 + table(["draw", "chance", "best answer", "win"], lines, right=(1,)))
-        if math.isfinite(expected):
+        if known:
             text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
         return Report(data, text)
 
@@ -177,20 +196,29 @@ class TeaPartyCommands(GameCommands):
         solution = solver.solve(state, budget)
         result = solution.result
         values = _values(state, result.values)
-        data: dict[str, Any] = {"game": INFO.key, "status": result.status,
-                                "objective": values, "usage": result.usage,
-                                "solution": {"line": list(solution.line),
-                                             "moves": [{"move": str(m.action),
-                                                        "text": state.describe_action(m.action),
-                                                        "value": round(m.value, 6)}
-                                                       for m in top(result.moves, options.top)]}}
+        who = state.name(state.player)
+        mine = None if result.values is None else result.values[state.player]
+        objective = Objective("win_probability",
+                              f"{who}'s chance to win when every monster plays its best",
+                              mine, mine if result.status == "optimal" else None)
+        moves = [{"move": str(m.action), "text": state.describe_action(m.action),
+                  "value": round(m.value, 6)} for m in top(result.moves, options.top)]
         if result.status != "optimal":
-            return Report(data, f"unknown: the exact search ran out of its budget "
-                                f"({_usage_text(result, options.timings)}); no value is "
-                                "claimed")
-        lines = [f"optimal ({_usage_text(result, options.timings)})",
+            verdict = (f"unknown: the exact search ran out of its budget "
+                       f"({_usage_text(result, options.timings)}); no value is claimed")
+            data = solve_data(INFO.key, "unknown", objective, verdict, None,
+                              search=_search(result))
+            return Report(data, verdict)
+        assert mine is not None
+        verdict = f"{who} wins {percent(mine)} of the time with best play"
+        if result.moves:
+            verdict += f", starting with: {state.describe_action(result.moves[0].action)}"
+        data = solve_data(INFO.key, "optimal", objective, verdict,
+                          {"win": values, "moves": moves, "line": list(solution.line)},
+                          search=_search(result))
+        lines = [f"optimal ({_usage_text(result, options.timings)})", verdict,
                  "win probability: " + ", ".join(
-            f"{name} {percent(v)}" for name, v in (values or {}).items())]
+                     f"{name} {percent(v)}" for name, v in (values or {}).items())]
         if result.moves:
             lines.append("options: " + "; ".join(
                 f"{state.describe_action(m.action)} {percent(m.value)}"
@@ -219,14 +247,11 @@ class TeaPartyCommands(GameCommands):
                           rotate=options.extra.get("rotate", False), stats=final_scores,
                           workers=options.extra.get("workers", 1), progress=progress)
         seats = result.seat_rates()
-        data: dict[str, Any] = {
-            "game": INFO.key, "players": n, "games": games, "policies": list(names),
-            "rotate": options.extra.get("rotate", False),
-            "seats": [{"seat": DEFAULT_SEATS[i], "policy": None if options.extra.get("rotate")
-                       else seat_policies[i]} | rate.as_json() for i, rate in enumerate(seats)],
-            "by_policy": {name: rate.as_json() for name, rate in result.policy_rates().items()},
-            "figures": {k: f.as_json() for k, f in result.figures().items()},
-        }
+        scores = result.figures()
+        rotate = bool(options.extra.get("rotate", False))
+        data = simulation_data(
+            INFO.key, result, DEFAULT_SEATS[:n], names, rotate,
+            seat_figures=[{"score": scores[f"score_{i + 1}"].as_json()} for i in range(n)])
         rows = [(DEFAULT_SEATS[i], "rotating" if options.extra.get("rotate") else
                  seat_policies[i], str(rate)) for i, rate in enumerate(seats)]
         text = [f"{games} games, {n} players (win rate with 95% interval; ties share)",
@@ -234,7 +259,6 @@ class TeaPartyCommands(GameCommands):
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"],
                               [(name, str(rate)) for name, rate in result.policy_rates().items()]))
-        scores = result.figures()
         text.append("mean final score: " + ", ".join(
             f"{DEFAULT_SEATS[i]} {scores[f'score_{i + 1}'].mean:.1f}" for i in range(n)))
         return Report(data, "\n".join(text))

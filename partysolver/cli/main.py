@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from ..app import base as app
-from ..app import catalog
+from ..app import catalog, contract
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -38,6 +38,7 @@ from ..app.base import (
     all_commands,
     json_safe,
 )
+from ..app.contract import SCHEMA_VERBS
 from ..models.errors import InputError
 from ..models.registry import all_games
 
@@ -58,13 +59,21 @@ def bad_input(error: InputError | BadRequest) -> BadInput:
 
 
 class PartyGroup(click.Group):
-    """The command group; bad input raised anywhere below becomes :class:`BadInput`."""
+    """The command group; bad input raised anywhere below becomes :class:`BadInput`, and a
+    usage error of a verb (a bad option value, a missing argument) one line too, not click's
+    usage block."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (InputError, BadRequest) as error:
             raise bad_input(error) from None
+        except click.UsageError as error:
+            if isinstance(error, BadInput):
+                raise
+            command = f" ('{error.ctx.command_path} --help' shows the usage)" if error.ctx \
+                else ""
+            raise BadInput(f"bad input: {error.format_message()}{command}") from None
 
 
 class DocumentFile(click.ParamType):
@@ -342,7 +351,8 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
                            {"hint": with_hint})
     svg = commands.render(file, options)
     write_atomically(output, svg)
-    data = {"game": file.game, "output": str(output), "bytes": len(svg.encode("utf-8"))}
+    data = {"game": file.game, "output": str(output), "format": "svg",
+            "bytes": len(svg.encode("utf-8"))}
     emit(Report(data, f"wrote {output}"), as_json)
 
 
@@ -375,6 +385,13 @@ def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
         item["file"] = str(path)
     emit(Report(report.data, "\n".join(f"wrote {out / line}" for line in
                                        report.text.splitlines())), as_json, seed)
+
+
+@cli.command()
+@click.argument("verb", type=click.Choice(SCHEMA_VERBS), metavar="VERB")
+def schema(verb: str) -> None:
+    """Print the JSON Schema of VERB's --json output (the same for every game)."""
+    click.echo(json.dumps(contract.schema(verb), indent=2))
 
 
 def check_folder(path: Path) -> None:
