@@ -343,6 +343,42 @@ def commands(game: str, verb: str) -> GameCommands:
     return found
 
 
+def common_options(given: Mapping[str, Any]) -> dict[str, Any]:
+    """``seed``, ``time_limit`` and ``top`` of ``given``, each converted by its spec."""
+    return {spec.name: spec.convert(given.get(spec.name)) for spec in (SEED, TIME_LIMIT, TOP)}
+
+
+def run(verb: str, document: Document, given: Mapping[str, Any] | None = None,
+        as_json: bool = False, always: Mapping[str, Any] | None = None) -> Report:
+    """The report of ``verb`` on ``document``, with options ``given`` by name (``seed``,
+    ``time_limit``, ``top`` and the game's own, as text or JSON values, each checked by its
+    spec): what every front end calls."""
+    commands_ = commands(document.game, verb)
+    given = dict(given or {})
+    common = common_options(given)
+    extra = {key: value for key, value in given.items() if key not in common}
+    options = Options(as_json, common["seed"], common["time_limit"], common["top"],
+                      game_options(commands_, verb, extra, always))
+    report: Report = getattr(commands_, verb)(document, options)
+    return report
+
+
+def run_simulation(game: str, games: int, policies: Sequence[str] = (),
+                   players: int | None = None, given: Mapping[str, Any] | None = None,
+                   workers: int = 1, rotate: bool = False, as_json: bool = False,
+                   progress: Any = None) -> Report:
+    """The report of ``simulate`` for ``game`` (see :func:`run`)."""
+    commands_ = commands(game, "simulate")
+    check_simulation(commands_, players, policies, rotate)
+    given = dict(given or {})
+    common = common_options(given)
+    extra = {key: value for key, value in given.items() if key not in common}
+    options = Options(as_json, common["seed"], None, None,
+                      game_options(commands_, "simulate", extra,
+                                   {"workers": workers, "rotate": rotate}))
+    return commands_.simulate(players, games, tuple(policies), options, progress)
+
+
 def check_simulation(commands: GameCommands, players: int | None, policies: Sequence[str],
                      rotate: bool) -> None:
     """Refuse, before any game is played, a table the game cannot seat or policies it does not

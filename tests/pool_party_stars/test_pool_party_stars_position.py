@@ -190,7 +190,11 @@ def test_hint_needs_a_seat_and_a_whole_game(tmp_path: Path) -> None:
                               "events": []}, "public.toml")
     result = CliRunner().invoke(cli, ["hint", str(public)])
     assert result.exit_code == 2 and "seat: expected a seat log" in result.output
-    result = CliRunner().invoke(cli, ["hint", str(PUZZLES / "easy-01.toml")])
+    excerpt = (PUZZLES / "easy-01.toml").read_text()
+    excerpt = excerpt[:excerpt.index("[puzzle]")]  # an excerpt that is no puzzle
+    path = tmp_path / "excerpt.toml"
+    path.write_text(excerpt)
+    result = CliRunner().invoke(cli, ["hint", str(path)])
     assert result.exit_code == 2 and "complete: expected a whole game log" in result.output
     result = CliRunner().invoke(cli, ["hint", str(EXAMPLES / "default.toml"), "--from-seat",
                                       "Ana"])

@@ -1,0 +1,1 @@
+"""Shared test set-up: this folder is importable, so every test can use :mod:`reports`."""
