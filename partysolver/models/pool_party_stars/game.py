@@ -354,6 +354,33 @@ def format_event(event: Event, names: Sequence[str]) -> str:
     return f"{names[event.proposer]} proposes {event.guest}: {answers}"
 
 
+def format_move(move: Move, names: Sequence[str]) -> str:
+    """The notation of a move: ``propose Plant-Sport-Book`` or ``guess Ben Robot``."""
+    if isinstance(move, Propose):
+        return f"propose {move.guest}"
+    return f"guess {names[move.target]} {move.rule.label}"
+
+
+_MOVE = re.compile(r"^\s*(propose|guess)\s+(.+?)\s*$", re.IGNORECASE)
+MOVE_FORMS = "'propose GUEST' or 'guess NAME RULE'"
+
+
+def parse_move(text: str, names: tuple[str, ...]) -> Move:
+    """A move from :func:`format_move`'s notation (``guess NAME is RULE`` is accepted too);
+    ``ValueError`` says what was expected."""
+    found = _MOVE.match(text)
+    if not found:
+        raise ValueError(MOVE_FORMS)
+    if found[1].lower() == "propose":
+        return Propose(parse_guest(found[2]))
+    words = found[2].split()
+    if len(words) >= 3 and words[1].lower() == "is":
+        words = [words[0], *words[2:]]
+    if len(words) < 2:
+        raise ValueError(MOVE_FORMS)
+    return Guess(_seat(words[0], names), parse_rule(" ".join(words[1:])))
+
+
 # -- the table and the public record --------------------------------------------------------------
 
 
