@@ -403,3 +403,10 @@ def test_guests_in_hand_are_numbered_from_one() -> None:
         assert position.parse(f"propose {k}") == Propose(guest)
     with pytest.raises(NotationError):
         position.parse("propose 4")
+
+
+def test_names_the_notation_needs_are_not_player_names() -> None:
+    document, source = read_document(EXAMPLES / "puzzle.toml")
+    for name in ("Nobody", "3", "everyone"):
+        with pytest.raises(InputError, match="'nobody' or a number"):
+            load_log({**document, "players": ["Dani", "Lari", name]}, source)

@@ -44,6 +44,7 @@ from .position import load_position, state_to_document, view_to_document
 from .state import (
     CARRY_OUT,
     DRAW,
+    OVER,
     PLAY,
     REVEAL,
     PartyTimeState,
@@ -367,7 +368,7 @@ class ViewPosition:
         return _actor(view)
 
     def is_over(self) -> bool:
-        return self.view.phase not in (PLAY, CARRY_OUT, DRAW, REVEAL)
+        return self.view.phase == OVER
 
     def awaits_chance(self) -> bool:
         """Whether the seat observes the next step (everything but its own plays)."""

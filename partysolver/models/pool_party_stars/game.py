@@ -292,7 +292,9 @@ def answers_for(proposer: int, mask: int, rules: Sequence[int]) -> tuple[Answer,
 # -- event notation -------------------------------------------------------------------------------
 
 NAME = re.compile(r"[^\s:,]+")
-RESERVED_NAMES = frozenset({"everyone"})
+RESERVED_NAMES = frozenset({"everyone", "nobody"})
+"""Words of the answers' notation that cannot name a player (nor can a number: seats are
+numbered in the move notation)."""
 
 _PROPOSAL = re.compile(r"^\s*(\S+)\s+proposes\s+(.+?)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _GUESS = re.compile(r"^\s*(\S+)\s+guesses\s+(\S+)\s+is\s+(.+?)\s*:\s*(\S+)\s*$", re.IGNORECASE)

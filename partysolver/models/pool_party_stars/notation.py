@@ -156,9 +156,8 @@ def _answer_variants(answers: Sequence[Answer], names: Sequence[str]) -> list[st
     return found
 
 
-def format_step(step: Hashable, names: Sequence[str], actor: int) -> str:
-    """The canonical spelling of a full-game or seat step; ``actor`` is who takes it (the
-    mover, the drawer, or the seat whose proposal is answered)."""
+def format_step(step: Hashable, names: Sequence[str]) -> str:
+    """The canonical spelling of a step of the full game or of a seat."""
     if isinstance(step, Propose | Guess):
         return format_move(step, names)
     if isinstance(step, DrawGuest):
@@ -218,7 +217,7 @@ def _spellings(step: Hashable, names: tuple[str, ...], actor: int,
                hand: tuple[Guest, ...]) -> tuple[tuple[str, str], ...]:
     """``(rewritten, written)`` for every spelling of ``step``, canonical first, no repeats."""
     found: dict[str, str] = {}
-    for text in (format_step(step, names, actor), *step_variants(step, names, actor, hand)):
+    for text in (format_step(step, names), *step_variants(step, names, actor, hand)):
         found.setdefault(rewrite(text, names), text)
     return tuple(found.items())
 
@@ -290,7 +289,7 @@ class PoolPartyNotation:
         return list(state.legal_actions())
 
     def format(self, state: PoolPartyState, step: Action) -> str:
-        return format_step(step, state.table.players, _doer(state))
+        return format_step(step, state.table.players)
 
     def variants(self, state: PoolPartyState, step: Action) -> list[str]:
         me = _doer(state)
@@ -581,7 +580,7 @@ class SeatPosition:
 
     def format(self, step: Hashable) -> str:
         self._check(step)
-        return format_step(step, self.names, self._actor())
+        return format_step(step, self.names)
 
     def variants(self, step: Hashable) -> list[str]:
         """The other spellings of ``step`` that :meth:`parse` reads."""

@@ -398,9 +398,9 @@ def _players(root: Fields) -> tuple[str, ...]:
                          names)
     for i, name in enumerate(names):
         if not isinstance(name, str) or not NAME.fullmatch(name) or \
-                name.lower() in RESERVED_NAMES:
+                name.lower() in RESERVED_NAMES or name.isdigit():
             raise root.error("players", "names without spaces, colons or commas (and not "
-                             "'everyone')", name)
+                             "'everyone', 'nobody' or a number)", name)
         if name in names[:i]:
             raise root.error("players", "different names", name)
     return tuple(names)
