@@ -16,6 +16,7 @@ from .game import (
     Reveal,
     Rules,
 )
+from .notation import NOTATION, PartyTimeNotation, StatePosition, ViewPosition, playable
 from .position import (
     DEFAULT_NAMES,
     Position,
@@ -32,6 +33,8 @@ class PartyTimeGame:
     """The registry entry for Party-Time (house board and deck; see ``INFO.house_data``)."""
 
     info = INFO
+    notation: PartyTimeNotation = NOTATION
+    """The notation of every action and chance outcome of the full game."""
 
     def initial_state(self, num_players: int, rng: random.Random,
                       rules: Rules = HOUSE_RULES) -> PartyTimeState:
@@ -45,9 +48,15 @@ class PartyTimeGame:
     def state_from_document(self, document: Mapping[str, Any], source: str) -> PartyTimeState:
         return load_state(document, source)
 
+    def playable(self, document: Mapping[str, Any], source: str
+                 ) -> ViewPosition | StatePosition:
+        """The position to play on in a position file: seen from ``me`` (the seat enters what
+        it sees), or the full game when every hand is given."""
+        return playable(document, source)
+
 
 GAME = PartyTimeGame()
 
 __all__ = ["GAME", "HOUSE_RULES", "INFO", "Card", "Draw", "PartyTimeState", "PartyTimeView",
-           "Play", "Position", "Reveal", "Rules", "load_position", "load_rules", "load_state",
+           "Play", "Position", "Reveal", "Rules", "StatePosition", "ViewPosition", "load_position", "load_rules", "load_state",
            "resolve", "state_to_document", "view_to_document", "win_shares"]

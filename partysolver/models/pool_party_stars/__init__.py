@@ -21,6 +21,7 @@ from .game import (
     Propose,
     Table,
 )
+from .notation import NOTATION, PoolPartyNotation, SeatPosition, StatePosition, playable
 from .position import DEFAULT_NAMES, GameLog, Puzzle, load_log, load_state, state_to_document
 from .state import PoolPartyState, PoolView
 
@@ -29,6 +30,8 @@ class PoolPartyStarsGame:
     """The registry entry for Pool Party Stars."""
 
     info = INFO
+    notation: PoolPartyNotation = NOTATION
+    """The notation of every action and chance outcome of the full game."""
 
     def initial_state(self, num_players: int, rng: random.Random) -> PoolPartyState:
         if num_players not in INFO.player_counts():
@@ -41,10 +44,16 @@ class PoolPartyStarsGame:
     def state_from_document(self, document: Mapping[str, Any], source: str) -> PoolPartyState:
         return load_state(document, source)
 
+    def playable(self, document: Mapping[str, Any], source: str
+                 ) -> SeatPosition | StatePosition:
+        """The position to play on in a game log: a seat log from its seat (the seat enters
+        what it sees), a full omniscient log as the full game."""
+        return playable(document, source)
+
 
 GAME = PoolPartyStarsGame()
 
 __all__ = ["GAME", "HOUSE_DECK", "INFO", "Attribute", "DrawGuest", "DrawRule", "Evidence",
            "GameLog", "Guess", "GuessOutcome", "Guest", "Knowledge", "PoolPartyState",
-           "PoolView", "Proposal", "Propose", "Puzzle", "Table", "Timeline", "load_log",
-           "load_state", "state_to_document"]
+           "PoolView", "Proposal", "Propose", "Puzzle", "SeatPosition", "StatePosition", "Table",
+           "Timeline", "load_log", "load_state", "state_to_document"]

@@ -9,6 +9,10 @@ forms share the schema:
   hand);
 * a **public log**: the events alone, as an onlooker saw them.
 
+A seat log may end with the seat's own ``pending`` move, made but not yet answered (a proposal
+waiting for the answers, a guess for right or wrong): what a player at the table knows between
+their move and what it shows.
+
 ``complete = false`` marks the events as an excerpt (a deduction puzzle's clues): turn order,
 hand sizes and the end of the game are then not checked.  A ``[puzzle]`` table names the player
 whose rule is asked for.  See ``docs/formats.md`` for a full example.
@@ -32,16 +36,21 @@ from .game import (
     RESERVED_NAMES,
     Attribute,
     Event,
+    Guess,
     GuessOutcome,
     Guest,
+    Move,
     Proposal,
+    Propose,
     Public,
     Table,
     asked_order,
     deck_problems,
     format_event,
+    format_move,
     parse_event,
     parse_guest,
+    parse_move,
     parse_rule,
 )
 from .state import DRAW_GUEST, DRAW_RULE, OVER, TURN, PoolPartyState
@@ -73,6 +82,8 @@ class GameLog:
     """Each player's hand, or ``None`` where not known."""
     complete: bool = True
     puzzle: Puzzle | None = None
+    pending: Move | None = None
+    """The seat's own move, made but not yet answered (a seat log only)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -132,6 +143,8 @@ class GameLog:
         found += self._supply_problems()
         if self.complete:
             found += self._hand_problems()
+        if self.pending is not None:
+            found += self._pending_problems()
         return found
 
     def _event_problems(self) -> list[Problem]:
@@ -245,6 +258,49 @@ class GameLog:
                                      f"hands.{self.names[p]}"))
         return found
 
+    def _pending_problems(self) -> list[Problem]:
+        """What keeps the seat's pending move from being its move now."""
+        assert self.pending is not None and self.seat is not None
+        names, seat, record = self.names, self.seat, self.public()
+        turn = self.table.turn_of(len(self.events))
+        hand = self.hands[seat]
+        problems = []
+        if not self.complete:
+            problems.append("a pending move needs the whole game (complete = true)")
+        elif turn != seat:
+            problems.append(f"it is {names[turn]}'s turn, not {names[seat]}'s")
+        elif record.hand_sizes[seat] == 0:
+            problems.append(f"{names[seat]} has no guest in hand, so the game is over")
+        elif self.seat_draws_guest() or self.seat_draws_rule():
+            problems.append(f"{names[seat]} draws a new card before the next move")
+        if isinstance(self.pending, Propose) and hand is not None \
+                and self.pending.guest not in hand:
+            problems.append(f"{self.pending.guest} is not in {names[seat]}'s hand")
+        if isinstance(self.pending, Guess) and not 0 <= self.pending.target < len(names):
+            problems.append("the guess names no player")
+        elif isinstance(self.pending, Guess) and self.pending.target == seat:
+            problems.append("a player guesses another player's rule, not their own")
+        move = format_move(self.pending, names)
+        return [Problem("pending", f"pending move ({move}): {text}", "pending")
+                for text in problems]
+
+    def seat_draws_guest(self) -> bool:
+        """Whether the seat proposed last and is still to draw (its hand is one short)."""
+        seat, hand = self.seat, self.hands[self.seat] if self.seat is not None else None
+        if seat is None or hand is None or not self.complete:
+            return False
+        return (self._pending_draw(self.public()) == seat
+                and len(hand) < self.public().hand_sizes[seat])
+
+    def seat_draws_rule(self) -> bool:
+        """Whether the seat's rule was just guessed right and its new rule is still to come."""
+        seat = self.seat
+        if seat is None or not self.events:
+            return False
+        last, rules = self.events[-1], self.rules[seat] or ()
+        return (isinstance(last, GuessOutcome) and last.right and last.target == seat
+                and len(rules) < len(self.evidence.timeline.by_player[seat]))
+
     def _pending_draw(self, record: Public) -> int:
         """The last proposer, if a draw was due after the last event (else -1)."""
         if not self.events or not isinstance(self.events[-1], Proposal):
@@ -329,9 +385,10 @@ def load_log(document: Mapping[str, Any], source: str) -> GameLog:
     rules = _per_player(root, "rules", names, _rule_list)
     hands = _per_player(root, "hands", names, _guest_list)
     puzzle = _puzzle(root, names, seat)
+    pending = _pending(root, names, seat)
     root.done()
     _check_knowledge(root, names, seat, rules, hands)
-    return GameLog(table, events, seat, rules, hands, complete, puzzle)
+    return GameLog(table, events, seat, rules, hands, complete, puzzle, pending)
 
 
 def _players(root: Fields) -> tuple[str, ...]:
@@ -341,9 +398,9 @@ def _players(root: Fields) -> tuple[str, ...]:
                          names)
     for i, name in enumerate(names):
         if not isinstance(name, str) or not NAME.fullmatch(name) or \
-                name.lower() in RESERVED_NAMES:
+                name.lower() in RESERVED_NAMES or name.isdigit():
             raise root.error("players", "names without spaces, colons or commas (and not "
-                             "'everyone')", name)
+                             "'everyone', 'nobody' or a number)", name)
         if name in names[:i]:
             raise root.error("players", "different names", name)
     return tuple(names)
@@ -410,6 +467,22 @@ def _events(root: Fields, names: tuple[str, ...]) -> tuple[Event, ...]:
         except ValueError as error:
             raise InputError(root.source, where, str(error), item) from None
     return tuple(events)
+
+
+def _pending(root: Fields, names: tuple[str, ...], seat: int | None) -> Move | None:
+    text = root.raw("pending", None)
+    if text is None:
+        return None
+    if seat is None:
+        raise root.error("pending", "no pending move outside a seat log (it is the seat's own "
+                         "move, awaiting its answers)", text)
+    if not isinstance(text, str):
+        raise root.error("pending", "the seat's move as 'propose GUEST' or 'guess NAME RULE'",
+                         text)
+    try:
+        return parse_move(text, names)
+    except ValueError as error:
+        raise root.error("pending", str(error), text) from None
 
 
 def _per_player(root: Fields, key: str, names: tuple[str, ...], parse: Any
@@ -492,6 +565,8 @@ def log_to_document(log: GameLog) -> dict[str, Any]:
     if not log.complete:
         doc["complete"] = False
     doc["events"] = [format_event(e, names) for e in log.events]
+    if log.pending is not None:
+        doc["pending"] = format_move(log.pending, names)
     rules = {names[p]: [r.label for r in rs] for p, rs in enumerate(log.rules) if rs is not None}
     if rules:
         doc["rules"] = rules
@@ -537,6 +612,9 @@ def describe_log(log: GameLog) -> str:
         lines.append(f"VIPs: {vips}; waiting line: {len(record.waiting)}; "
                      f"deck: {record.deck_left}")
         lines.append(f"next to act: {names[log.table.turn_of(len(log.events))]}")
+    if log.pending is not None:
+        waiting = "the answers" if isinstance(log.pending, Propose) else "right or wrong"
+        lines.append(f"pending: {format_move(log.pending, names)} (waiting for {waiting})")
     return "\n".join(lines)
 
 
