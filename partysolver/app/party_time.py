@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from ..models.documents import Fields, read_document
 from ..models.errors import InputError
 from ..models.party_time import GAME, HOUSE_RULES, INFO, Rules, load_position, load_rules
+from ..models.party_time.notation import hint_text, move_text
 from ..models.party_time.position import Position, describe_position, rules_problems
 from ..models.party_time.render import render_svg
 from ..models.party_time.state import CARRY_OUT, PLAY, PartyTimeState
@@ -91,12 +92,12 @@ class PartyTimeCommands(GameCommands):
         found = _search(document, position, options)
         me = position.name(position.me)
         moves = top(found.moves, options.top)
-        rows = [Move(str(m.play), -m.value, m.reason, {
+        rows = [Move(move_text(m.play), -m.value, m.reason, {
             "expected_loss": round(m.value, 6), "loss_before": round(m.loss, 6),
             "loss_on_play": round(m.next_play, 6), "lose_chance": round(m.lose_chance, 6),
             "tokens_kept": m.tokens_kept,
             "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
-            "long_run": m.long_run.as_json() if m.long_run else None}, text=_play_text(m.play))
+            "long_run": m.long_run.as_json() if m.long_run else None}, text=hint_text(m.play))
             for m in moves]
         horizon_words = "before your next turn and on its play" if found.depth == 1 else \
             f"before and on your play {found.depth} turns from now"
@@ -123,13 +124,14 @@ class PartyTimeCommands(GameCommands):
                    f"{found.playouts:,} paired playouts" if found.playouts else
                    "leaves more for later: the hint keeps tokens first, then plays the big "
                    "cards and keeps the special ones")
-            head.append(f"{moves[0].play} is within {TOLERANCE:g} strips of the safest play "
-                        f"({safest.play}, {safest.value:.3f}), and among such near-equal plays "
+            head.append(f"{move_text(moves[0].play)} is within {TOLERANCE:g} strips of the "
+                        f"safest play ({move_text(safest.play)}, {safest.value:.3f}), and among "
+                        "such near-equal plays "
                         f"it {why} (docs/solvers.md)")
         if found.status != "optimal":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
-        lines = [(rank, str(m.play), f"{m.value:.3f}", percent(m.lose_chance),
+        lines = [(rank, move_text(m.play), f"{m.value:.3f}", percent(m.lose_chance),
                   percent(m.next_play), m.tokens_kept,
                   "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
                  for rank, m in enumerate(moves, 1)]
@@ -199,20 +201,12 @@ class PartyTimeCommands(GameCommands):
             found = _search(document, position, options)
             if found.best is not None:
                 play = found.best.play
-                caption = (f"hint: {_play_text(play)}, {percent(found.best.lose_chance)} "
+                caption = (f"hint: {hint_text(play)}, {percent(found.best.lose_chance)} "
                            "chance you lose a strip before your next turn")
         return render_svg(position, play, caption)
 
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
-
-
-def _play_text(play: Any) -> str:
-    card = play.card
-    text = f"play {card.label}"
-    if play.tokens:
-        text += f" returning {play.tokens} token{'s' if play.tokens > 1 else ''}"
-    return text
 
 
 def _rules(options: Options, players: int) -> Rules:

@@ -10,6 +10,7 @@ from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
 from ..models.pool_party_stars import INFO, Knowledge, Table
 from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
+from ..models.pool_party_stars.notation import move_text
 from ..models.pool_party_stars.position import (
     DEFAULT_NAMES,
     GameLog,
@@ -157,10 +158,11 @@ class PoolPartyStarsCommands(GameCommands):
                 reason += f" (deduced from events {cited[option.move.target]}: see solve)"
             kind = "propose" if isinstance(option.move, Propose) else "guess"
             chance = "nobody bars it" if kind == "propose" else "the guess is right"
-            moves.append(Move(option.text, option.value, reason,
+            moves.append(Move(move_text(option.move, names), option.value, reason,
                               {"information_bits": round(option.info, 6),
                                "probability": round(option.probability, 6),
-                               "probability_of": chance}, extra={"kind": kind}))
+                               "probability_of": chance}, text=option.text,
+                              extra={"kind": kind}))
             gap = "" if rank == 1 else f" ({option.value - best:+.2f})"
             lines.append((rank, option.text, f"{option.value:.2f}{gap}", f"{option.info:.2f}",
                           reason))

@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from ..app import base as app
-from ..app import catalog, contract
+from ..app import catalog, contract, playalong
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -39,6 +39,7 @@ from ..app.base import (
     json_safe,
 )
 from ..app.contract import SCHEMA_VERBS
+from ..models.documents import format_document
 from ..models.errors import InputError
 from ..models.registry import all_games
 
@@ -385,6 +386,72 @@ def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
         item["file"] = str(path)
     emit(Report(report.data, "\n".join(f"wrote {out / line}" for line in
                                        report.text.splitlines())), as_json, seed)
+
+
+@cli.command(name="apply")
+@click.argument("file", type=DocumentFile())
+@click.argument("moves", nargs=-1)
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=None,
+              help="Write the new position here (atomically) instead of to stdout.")
+@click.option("--force", is_flag=True, help="Allow --output to replace the input file.")
+@click.option("--random", "draw", is_flag=True,
+              help="Draw the chance outcomes the moves leave out (reproducible with --seed).")
+@click.option("--record", "record", type=click.Path(path_type=Path), default=None,
+              help="Append the steps to this game record (created from FILE if missing).")
+@click.option("--upto", type=click.IntRange(min=0), default=None,
+              help="FILE is a record: start from its position after N steps.")
+@output_options
+def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, force: bool,
+                draw: bool, record: Path | None, upto: int | None, as_json: bool,
+                seed: int | None) -> None:
+    """Play MOVES (moves and chance outcomes, in the game's notation) on the position in FILE
+    and print the new position (a position file in FILE's format, or a record's position).
+
+    The notation is what `hint` prints; short forms and player names work too.  Where the
+    next step is chance, give its outcome (`draw cleric`), or pass --random.  From a seat's
+    log (Pool Party Stars, Party-Time), enter what that seat sees."""
+    if output is not None:
+        check_target(output, file.source, force, "--output")
+    existing = None
+    if record is not None:
+        check_target(record, "" if _same(record, file.source) else file.source, True,
+                     "--record")
+        existing = app.read(str(record)) if record.exists() else None
+    applied = playalong.apply(file, moves, seed, draw, upto)
+    as_json_file = file.source.endswith(".json")
+    if record is not None:
+        same = existing is not None and _same(record, file.source)
+        kept = playalong.appended(None if same else existing, applied, file.source)
+        write_atomically(record, format_document(kept.to_document(), as_json=str(
+            record).endswith(".json")))
+    text = format_document(applied.position.to_document(), as_json=as_json_file)
+    if output is not None:
+        write_atomically(output, text)
+    report = applied.report()
+    if as_json:
+        emit(report, True, seed)
+    elif output is None and record is None:
+        click.echo(text, nl=False)
+    else:
+        emit(report, False)
+
+
+def _same(path: Path, source: str) -> bool:
+    return path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve()
+
+
+def check_target(path: Path, source: str, force: bool, option: str) -> None:
+    """Refuse, before any work, a file to write that would lose something: a folder, a file
+    in a missing folder, or (without ``force``) the input itself."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise BadInput(f"bad input: {option}: expected a file in an existing folder, got "
+                       f"{str(path)!r}")
+    if path.is_dir():
+        raise BadInput(f"bad input: {option}: expected a file, got the folder {str(path)!r}")
+    if not force and _same(path, source):
+        raise BadInput(f"bad input: {option}: expected a new file, got the input file "
+                       f"{str(path)!r} (--force replaces it)")
 
 
 @cli.command()

@@ -1,0 +1,254 @@
+"""Playing along: moves and chance outcomes in the game's notation, applied to a position, and
+game records (a start position and the steps from it, each with an optional comment).
+
+A record is a TOML (or JSON) document::
+
+    game = "tea-party"
+    kind = "record"
+    start = "tea-party:default"          # a shipped position, or an inline [start] table
+    [[steps]]
+    move = "squish king as rogue on Green take rogue"
+    comment = "the hint's first choice"
+
+Every step is checked when the record is read (it must be legal where it stands), so a record
+that loads can always be replayed; ``apply --record`` appends to one, ``apply RECORD --upto N``
+extracts the position after ``N`` steps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models.documents import Fields
+from ..models.errors import InputError
+from ..models.notation import NotationError, Playable
+from ..models.registry import get_game
+from .base import BadRequest, Document, Report, document
+from .catalog import reference
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied step: its number (from 1), who took it, its canonical notation and an
+    optional comment."""
+
+    number: int
+    actor: str
+    move: str
+    comment: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"number": self.number, "actor": self.actor, "move": self.move}
+        if self.comment:
+            data["comment"] = self.comment
+        return data
+
+
+def playable(doc: Document) -> Playable:
+    """The position of ``doc`` to play on: a full state, or one seat's view."""
+    game = get_game(doc.game)
+    make = getattr(game, "playable", None)
+    if make is None:
+        raise BadRequest(f"{doc.game} has no move notation yet: apply, play and review are not "
+                         "available for it")
+    position: Playable = make(doc.data, doc.source)
+    return position
+
+
+def step(position: Playable, text: str, where: str) -> Any:
+    """The legal step ``text`` names, or bad input naming ``where`` it was given."""
+    try:
+        return position.parse(text)
+    except NotationError as error:
+        raise BadRequest(f"bad input: {where}: {error} ({position.actor()} to act)") from None
+
+
+def advance(position: Playable, texts: Sequence[str], rng: random.Random | None = None,
+            first: int = 1, comments: Sequence[str | None] = ()) -> tuple[Playable, list[Step]]:
+    """``position`` after the steps ``texts`` (numbered from ``first``).  With ``rng``, chance
+    outcomes (and, from a seat, what the seat observes) that the texts leave out are drawn
+    before each text and after the last one."""
+    applied: list[Step] = []
+    number = first
+    for index, text in enumerate([*texts, None]):
+        while rng is not None and position.awaits_chance() and not position.is_over():
+            drawn = position.random_step(rng)
+            applied.append(Step(number, position.actor(), position.format(drawn),
+                                "drawn at random"))
+            position = position.apply(drawn)
+            number += 1
+        if text is None:
+            break
+        if position.is_over():
+            raise BadRequest(f"bad input: step {number} ({text!r}): the game is over, no move "
+                             "is legal")
+        chosen = step(position, text, f"step {number}")
+        comment = comments[index] if index < len(comments) else None
+        applied.append(Step(number, position.actor(), position.format(chosen), comment))
+        position = position.apply(chosen)
+        number += 1
+    return position, applied
+
+
+def summary(position: Playable) -> dict[str, Any]:
+    """Where the position stands: who acts next, and whether chance (or what the seat
+    observes) comes first."""
+    return {"over": position.is_over(), "to_move": None if position.is_over()
+            else position.actor(), "awaits_chance": position.awaits_chance(),
+            "legal": len(position.legal_steps()) if not position.is_over() else 0}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What ``apply`` did: the record of the game so far and the position it reached."""
+
+    record: Record
+    position: Playable
+    new: tuple[Step, ...]
+    """The steps this call applied (the record's earlier steps are in ``record.steps``)."""
+
+    def report(self) -> Report:
+        data = {"game": self.record.game, "applied": [s.as_json() for s in self.new],
+                "steps": len(self.record.steps)} | summary(self.position)
+        lines = [f"{s.number}. {s.actor}: {s.move}" + (f"  ({s.comment})" if s.comment else "")
+                 for s in self.new]
+        where = "the game is over" if self.position.is_over() else (
+            f"next: {self.position.actor()}"
+            + (" (chance: give the outcome, or --random)" if self.position.awaits_chance()
+               else ""))
+        return Report(data, "\n".join([*lines, where]))
+
+
+def apply(doc: Document, texts: Sequence[str], seed: int | None = None, draw: bool = False,
+          upto: int | None = None) -> Applied:
+    """``texts`` applied to the position (or the record's position after ``upto`` steps) of
+    ``doc``; with ``draw``, chance outcomes left out are drawn from ``seed``."""
+    record = new_record(doc)
+    if upto is not None and not is_record(doc):
+        raise InputError("--upto", None, "a record file to extract a position from (this is a "
+                         "position)", upto)
+    position, history = position_after(doc, upto)
+    rng = random.Random(0 if seed is None else seed) if draw else None
+    position, new = advance(position, texts, rng, first=len(history) + 1)
+    record = Record(record.game, record.start, tuple(history) + tuple(new))
+    return Applied(record, position, tuple(new))
+
+
+def appended(existing: Document | None, applied: Applied, source: str) -> Record:
+    """The record ``existing`` (or a new one) with ``applied``'s steps at its end: its last
+    position must be where ``applied`` began."""
+    if existing is None:
+        return applied.record
+    record = load_record(existing)
+    position, _ = position_after(existing, None)
+    begun = len(applied.record.steps) - len(applied.new)
+    before = Record(applied.record.game, applied.record.start, applied.record.steps[:begun])
+    start, _ = advance(playable(start_document(before, source)), [s.move for s in before.steps])
+    if position.to_document() != start.to_document():
+        raise BadRequest(f"bad input: --record: {existing.source} ends in another position "
+                         "than the one the moves were applied to")
+    first = len(record.steps) + 1
+    renumbered = [Step(first + i, s.actor, s.move, s.comment) for i, s in enumerate(applied.new)]
+    return extended(record, renumbered)
+
+
+# -- records ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game record: the start position's document and the steps from it."""
+
+    game: str
+    start: Mapping[str, Any] | str
+    """The start position: a document, or the name ``GAME:NAME`` of a shipped one."""
+    steps: tuple[Step, ...]
+
+    def to_document(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game, "kind": "record", "start": self.start}
+        data["steps"] = [{"move": s.move} | ({"comment": s.comment} if s.comment else {})
+                         for s in self.steps]
+        return data
+
+
+def is_record(doc: Document) -> bool:
+    return doc.data.get("kind") == "record"
+
+
+def load_record(doc: Document) -> Record:
+    """The record in ``doc``; every step is checked by replaying it."""
+    fields = Fields(doc.data, doc.source)
+    fields.text("game")
+    fields.text("kind", choices=("record",))
+    raw = fields.raw("start")
+    if isinstance(raw, str):
+        if reference(raw) is None:
+            raise fields.error("start", "a shipped position as GAME:NAME (partysolver example "
+                               "--list) or a table with the start position", raw)
+        start: Mapping[str, Any] | str = raw
+    elif isinstance(raw, Mapping):
+        start = dict(raw)
+        if start.get("game", doc.game) != doc.game:
+            raise fields.error("start.game", f"the record's game {doc.game!r}",
+                               start.get("game"))
+        start = {"game": doc.game} | {k: v for k, v in start.items() if k != "game"}
+    else:
+        raise fields.error("start", "a shipped position (GAME:NAME) or a table", raw)
+    texts, comments = [], []
+    for item in fields.tables("steps", []):
+        texts.append(item.text("move"))
+        comments.append(item.text("comment", None))
+        item.done()
+    fields.done()
+    record = Record(doc.game, start, ())
+    position = playable(start_document(record, doc.source))
+    try:
+        _, steps = advance(position, texts, None, comments=comments)
+    except BadRequest as error:
+        raise BadRequest(f"{doc.source}: steps: {error}") from None
+    return Record(doc.game, start, tuple(steps))
+
+
+def start_document(record: Record, source: str) -> Document:
+    if isinstance(record.start, str):
+        found = reference(record.start)
+        assert found is not None
+        return found.document()
+    return document(record.start, f"{source}: start")
+
+
+def start_of(doc: Document) -> tuple[Playable, list[Step]]:
+    """The position to begin from and the steps already taken: a record's start and steps, or
+    a position file and none."""
+    if is_record(doc):
+        record = load_record(doc)
+        return playable(start_document(record, doc.source)), list(record.steps)
+    return playable(doc), []
+
+
+def position_after(doc: Document, upto: int | None) -> tuple[Playable, list[Step]]:
+    """A record's position after its first ``upto`` steps (all of them when ``None``)."""
+    start, steps = start_of(doc)
+    if upto is not None:
+        if upto < 0 or upto > len(steps):
+            raise InputError("--upto", None, f"a step number from 0 to {len(steps)}", upto)
+        steps = steps[:upto]
+    position, replayed = advance(start, [s.move for s in steps], None,
+                                 comments=[s.comment for s in steps])
+    return position, replayed
+
+
+def new_record(doc: Document) -> Record:
+    """A record starting from the position ``doc`` (a ``GAME:NAME`` source stays a name)."""
+    if is_record(doc):
+        return load_record(doc)
+    name = doc.source if reference(doc.source) is not None else None
+    start: Mapping[str, Any] | str = name or {k: v for k, v in doc.data.items()}
+    return Record(doc.game, start, ())
+
+
+def extended(record: Record, steps: Sequence[Step]) -> Record:
+    return Record(record.game, record.start, record.steps + tuple(steps))
