@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 from reports import data as report_data
 
 from partysolver.app import catalog, playalong
+from partysolver.app.contract import schema
 from partysolver.cli.main import cli
 from partysolver.models.registry import all_games
 
@@ -105,3 +107,39 @@ def test_a_record_with_an_illegal_step_is_bad_input(tmp_path: Path) -> None:
     result = run("apply", str(record), expect=2)
     assert result.output.count("\n") == 1 and "steps" in result.output
     assert "step 1" in result.output
+
+
+def test_review_marks_each_decision_against_the_hint(tmp_path: Path) -> None:
+    record = tmp_path / "game.toml"
+    run("apply", "pool-party-stars:default", "guess ben robot", "right", "--random", "--seed",
+        "2", "--record", str(record))
+    # a proposal that is not the best one, then what the others did
+    run("apply", str(record), "propose Robot-Sport-Drink", "--random", "--seed", "3",
+        "--record", str(record))
+    data = json.loads(run("review", str(record), "--json").stdout)
+    jsonschema.validate(data, schema("review"))
+    decisions = data["decisions"]
+    assert [d["actor"] for d in decisions] == ["Dani", "Dani"]  # the seat's own moves only
+    first, second = decisions
+    assert first["move"] == "guess Ben Robot" and first["lost"] == 0 and first["label"] is None
+    assert second["best"] != second["move"] and second["lost"] > 0
+    assert second["label"] == playalong_label("pool-party-stars", second["lost"])
+    dani = data["players"]["Dani"]
+    assert dani["decisions"] == 2 and dani["accuracy"] == 0.5
+    assert dani["biggest"]["number"] == second["number"]
+    text = run("review", str(record), "--players", "Ben").output
+    assert "no decision of the chosen players" in text
+    result = run("review", "pool-party-stars:default", expect=2)
+    assert "game record" in result.output
+
+
+def playalong_label(game: str, lost: float) -> str | None:
+    from partysolver.app.base import commands
+
+    return commands(game, "hint").review.label(lost)
+
+
+def test_apply_json_follows_its_schema() -> None:
+    data = json.loads(run("apply", "pool-party-stars:default", "guess ben robot",
+                          "--json").output)
+    jsonschema.validate(data, schema("apply"))

@@ -266,6 +266,26 @@ def json_safe(data: Any, timings: bool = True) -> Any:
     return data
 
 
+@dataclass(frozen=True)
+class Thresholds:
+    """How much value a move may give up before a review calls it an inaccuracy, a mistake or
+    a blunder (in the units of the game's hint value, as a chess review does with pawns)."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    unit: str
+
+    def label(self, lost: float) -> str | None:
+        if lost >= self.blunder:
+            return "blunder"
+        if lost >= self.mistake:
+            return "mistake"
+        if lost >= self.inaccuracy:
+            return "inaccuracy"
+        return None
+
+
 class GameCommands:
     """Base class of the game commands; a subclass overrides the verbs it offers."""
 
@@ -275,6 +295,8 @@ class GameCommands:
     """Game-specific options per verb."""
     policies: ClassVar[tuple[str, ...]] = ()
     """Policy names ``simulate`` accepts."""
+    review: ClassVar[Thresholds] = Thresholds(0.05, 0.15, 0.4, "points")
+    """What ``review`` calls an inaccuracy, a mistake and a blunder (docs/solvers.md)."""
 
     def hint(self, document: Document, options: Options) -> Report:
         raise self.unsupported("hint")

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ..models.errors import Problem
 
-SCHEMA_VERBS = ("hint", "solve", "verify", "simulate", "render", "generate")
+SCHEMA_VERBS = ("hint", "solve", "verify", "simulate", "render", "generate", "apply", "review")
 
 HintStatus = Literal["exact", "estimate", "unknown"]
 SolveStatus = Literal["optimal", "feasible", "infeasible", "unknown", "solvable", "unsolvable"]

@@ -37,6 +37,7 @@ from .base import (
     Options,
     OptionSpec,
     Report,
+    Thresholds,
     problems_report,
     require_valid,
 )
@@ -103,6 +104,7 @@ class MeepleLandCommands(GameCommands):
         "render": [BUILD_ORDER, SEARCH_WORKERS],
     }
     policies = ("random", "greedy")
+    review = Thresholds(1.0, 3.0, 6.0, "reputation")
 
     # -- hint ---------------------------------------------------------------------------------
 

@@ -45,7 +45,7 @@ from ..solvers.meeple_party.turn import (
     turn_hint,
 )
 from ..solvers.simulate import SimulationResult, rate_of, simulate
-from .base import Document, GameCommands, Options, OptionSpec, Report, require_valid
+from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
     HintStatus,
     Move,
@@ -230,6 +230,7 @@ class MeeplePartyCommands(GameCommands):
         "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT, HINT_NODES],
     }
     policies = ("hint", "random")
+    review = Thresholds(0.1, 0.25, 0.5, "stress")
 
     # -- hint ---------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from .base import (
     Options,
     OptionSpec,
     Report,
+    Thresholds,
     problems_report,
     require_valid,
 )
@@ -84,6 +85,7 @@ class PartyTimeCommands(GameCommands):
         "simulate": [RULES, R_CARD, HINT_DEPTH, SIMULATE_PLAYOUTS],
     }
     policies = ("random", "greedy", "hint")
+    review = Thresholds(0.05, 0.15, 0.4, "strips")
 
     # -- hint ---------------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from ..models.documents import Fields
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable
 from ..models.registry import get_game
-from .base import BadRequest, Document, Report, document
+from .base import BadRequest, Document, Report, Thresholds, document
 from .catalog import reference
 
 
@@ -68,28 +68,35 @@ def step(position: Playable, text: str, where: str) -> Any:
 
 def advance(position: Playable, texts: Sequence[str], rng: random.Random | None = None,
             first: int = 1, comments: Sequence[str | None] = ()) -> tuple[Playable, list[Step]]:
-    """``position`` after the steps ``texts`` (numbered from ``first``).  With ``rng``, chance
-    outcomes (and, from a seat, what the seat observes) that the texts leave out are drawn
-    before each text and after the last one."""
+    """``position`` after the steps ``texts`` (numbered from ``first``).  With ``rng``, the
+    chance outcomes (and, from a seat, what the seat observes) that the texts leave out are
+    drawn: whenever chance is next and the next text does not name one of its outcomes, and
+    after the last text until someone has to decide."""
     applied: list[Step] = []
     number = first
-    for index, text in enumerate([*texts, None]):
-        while rng is not None and position.awaits_chance() and not position.is_over():
-            drawn = position.random_step(rng)
-            applied.append(Step(number, position.actor(), position.format(drawn),
-                                "drawn at random"))
-            position = position.apply(drawn)
-            number += 1
-        if text is None:
-            break
-        if position.is_over():
-            raise BadRequest(f"bad input: step {number} ({text!r}): the game is over, no move "
-                             "is legal")
-        chosen = step(position, text, f"step {number}")
-        comment = comments[index] if index < len(comments) else None
+
+    def take(chosen: Any, comment: str | None) -> None:
+        nonlocal position, number
         applied.append(Step(number, position.actor(), position.format(chosen), comment))
         position = position.apply(chosen)
         number += 1
+
+    for index, text in enumerate(texts):
+        comment = comments[index] if index < len(comments) else None
+        while True:
+            if position.is_over():
+                raise BadRequest(f"bad input: step {number} ({text!r}): the game is over, no "
+                                 "move is legal")
+            if rng is None or not position.awaits_chance():
+                take(step(position, text, f"step {number}"), comment)
+                break
+            try:
+                take(position.parse(text), comment)
+                break
+            except NotationError:
+                take(position.random_step(rng), "drawn at random")
+    while rng is not None and position.awaits_chance() and not position.is_over():
+        take(position.random_step(rng), "drawn at random")
     return position, applied
 
 
@@ -252,3 +259,135 @@ def new_record(doc: Document) -> Record:
 
 def extended(record: Record, steps: Sequence[Step]) -> Record:
     return Record(record.game, record.start, record.steps + tuple(steps))
+
+
+# -- review -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One reviewed decision."""
+
+    step: Step
+    best: str
+    best_value: float | None
+    value: float | None
+    lost: float | None
+    at_least: bool
+    """Whether the played move was not among the moves the hint valued, so that ``lost`` is
+    only a lower bound (the gap to the worst move it valued)."""
+    label: str | None
+    status: str
+
+    def as_json(self) -> dict[str, Any]:
+        return self.step.as_json() | {
+            "best": self.best, "best_value": _round(self.best_value),
+            "value": _round(self.value), "lost": _round(self.lost), "at_least": self.at_least,
+            "label": self.label, "status": self.status}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],
+           thresholds: Thresholds, progress: Any = None) -> Report:
+    """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
+    the hint at that point: the best move, the value given up and a label."""
+    from .base import run
+
+    if not is_record(doc):
+        raise BadRequest(f"bad input: {doc.source}: expected a game record (kind = \"record\"; "
+                         "partysolver apply --record writes one)")
+    record = load_record(doc)
+    position = playable(start_document(record, doc.source))
+    judged: list[Judged] = []
+    value_text = ""
+    chosen = None if players is None else {p.casefold() for p in players}
+    for item in record.steps:
+        decides = not position.awaits_chance() and not position.is_over()
+        if decides and (chosen is None or item.actor.casefold() in chosen):
+            here = document(position.to_document(), f"{doc.source}: before step {item.number}")
+            hint = run("hint", here, dict(given) | {"top": None}).data
+            value_text = hint.get("value_text", value_text)
+            judged.append(_judge(position, item, hint, thresholds))
+        position = position.apply(position.parse(item.move))
+        if progress is not None:
+            progress(1)
+    return _review_report(doc.game, judged, thresholds, value_text)
+
+
+def _judge(position: Playable, item: Step, hint: Mapping[str, Any],
+           thresholds: Thresholds) -> Judged:
+    moves = hint.get("moves", [])
+    played = position.parse(item.move)
+    valued = [m for m in moves if m.get("value") is not None]
+    if not valued:
+        return Judged(item, "", None, None, None, False, None, str(hint.get("status")))
+    best = valued[0]
+    mine = next((m for m in valued if _names(position, m["move"]) == played), None)
+    if mine is not None:
+        lost = max(0.0, best["value"] - mine["value"])
+        return Judged(item, best["move"], best["value"], mine["value"], lost, False,
+                      thresholds.label(lost), str(hint.get("status")))
+    floor = max(0.0, best["value"] - valued[-1]["value"])
+    return Judged(item, best["move"], best["value"], None, floor, True,
+                  thresholds.label(floor), str(hint.get("status")))
+
+
+def _names(position: Playable, text: str) -> Any:
+    try:
+        return position.parse(text)
+    except NotationError:
+        return None
+
+
+def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
+                   value_text: str) -> Report:
+    summary: dict[str, dict[str, Any]] = {}
+    for item in judged:
+        mine = summary.setdefault(item.step.actor, {"decisions": 0, "best": 0, "lost": 0.0,
+                                                    "inaccuracy": 0, "mistake": 0,
+                                                    "blunder": 0, "biggest": None})
+        mine["decisions"] += 1
+        lost = item.lost or 0.0
+        if item.lost is not None and lost <= 1e-9 and not item.at_least:
+            mine["best"] += 1
+        mine["lost"] += lost
+        if item.label:
+            mine[item.label] += 1
+        if item.lost is not None and (mine["biggest"] is None or lost > mine["biggest"]["lost"]):
+            mine["biggest"] = {"number": item.step.number, "move": item.step.move,
+                               "lost": round(lost, 6)}
+    for mine in summary.values():
+        mine["accuracy"] = round(mine.pop("best") / mine["decisions"], 6)
+        mine["mean_lost"] = round(mine.pop("lost") / mine["decisions"], 6)
+    data = {"game": game, "value_text": value_text,
+            "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
+                           "blunder": thresholds.blunder, "unit": thresholds.unit},
+            "decisions": [item.as_json() for item in judged], "players": summary}
+    lines = []
+    for item in judged:
+        mark = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}.get(item.label or "", "")
+        if item.lost is None:
+            verdict = "not valued (the hint had no value here)"
+        elif item.lost <= 1e-9 and not item.at_least:
+            verdict = "best"
+        else:
+            verdict = (f"{item.label or 'fine'}: gives up {'at least ' if item.at_least else ''}"
+                       f"{item.lost:.3g} {thresholds.unit}; best was {item.best}")
+        lines.append(f"{item.step.number}. {item.step.actor}: {item.step.move}{mark}  "
+                     f"({verdict})")
+    lines.append(f"thresholds ({thresholds.unit} given up): inaccuracy {thresholds.inaccuracy:g}"
+                 f", mistake {thresholds.mistake:g}, blunder {thresholds.blunder:g}")
+    for player, mine in summary.items():
+        biggest = mine["biggest"]
+        worst = (f"; biggest loss {biggest['lost']:.3g} at step {biggest['number']} "
+                 f"({biggest['move']})" if biggest and biggest["lost"] > 0 else "")
+        lines.append(f"{player}: {mine['decisions']} decision(s), accuracy "
+                     f"{100 * mine['accuracy']:.0f}% (the best move), mean loss "
+                     f"{mine['mean_lost']:.3g}; {mine['inaccuracy']} inaccuracy, "
+                     f"{mine['mistake']} mistake(s), {mine['blunder']} blunder(s){worst}")
+    if not judged:
+        lines.append("no decision of the chosen players in this record")
+    return Report(data, "\n".join(lines))

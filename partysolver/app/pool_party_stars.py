@@ -24,7 +24,7 @@ from ..models.pool_party_stars.state import PoolPartyState
 from ..solvers.budget import Budget
 from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, puzzles
 from ..solvers.simulate import RandomPolicy, simulate
-from .base import Document, GameCommands, Options, OptionSpec, Report, require_valid
+from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
     Move,
     Objective,
@@ -119,6 +119,7 @@ class PoolPartyStarsCommands(GameCommands):
         "generate": [DIFFICULTY, FIRST, REVEAL],
     }
     policies = ("random", "hint")
+    review = Thresholds(0.1, 0.3, 0.6, "VIPs")
 
     # -- generate -----------------------------------------------------------------------------
 

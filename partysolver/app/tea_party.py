@@ -20,6 +20,7 @@ from .base import (
     Options,
     OptionSpec,
     Report,
+    Thresholds,
     problems_report,
     require_valid,
 )
@@ -121,6 +122,7 @@ class TeaPartyCommands(GameCommands):
         "solve": [SOLVE_NODES],
     }
     policies = ("random", "greedy", "hint")
+    review = Thresholds(0.02, 0.05, 0.15, "of the chance to win")
 
     # -- hint ---------------------------------------------------------------------------------
 

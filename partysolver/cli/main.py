@@ -436,6 +436,26 @@ def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, for
         emit(report, False)
 
 
+@cli.command()
+@click.argument("record", type=DocumentFile())
+@click.option("--players", "players", default=None, metavar="NAMES",
+              help="Review only these players (names separated by commas; default: all).")
+@click.option("--time-limit", type=Spec(TIME_LIMIT), default=None,
+              help="Budget of the hint at each decision, in seconds.")
+@output_options
+def review(record: Document, players: str | None, time_limit: float | None, as_json: bool,
+           seed: int | None) -> None:
+    """Mark every move of the game RECORD against the hint: the best move, the value given up,
+    and inaccuracies, mistakes and blunders, then a summary per player."""
+    commands = adapter(record.game, "hint")
+    names = [name.strip() for name in players.split(",")] if players else None
+    steps = len(playalong.load_record(record).steps) if playalong.is_record(record) else 0
+    given = {"time_limit": time_limit, "seed": seed}
+    with click.progressbar(length=steps, label="reviewing", file=sys.stderr) as bar:
+        report = playalong.review(record, names, given, commands.review, bar.update)
+    emit(report, as_json, seed)
+
+
 def _same(path: Path, source: str) -> bool:
     return path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve()
 
