@@ -161,3 +161,17 @@ def test_start_up_does_not_import_numba() -> None:
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert found.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("game", ["meeple-party", "meeple-land", "pool-party-stars",
+                                  "party-time", "tea-party"])
+def test_text_fits_the_terminal_and_explains_its_columns(game: str) -> None:
+    """COLUMNS=80: no line of a hint is longer (reasons wrap, or go under their rows), and a
+    legend says what the columns mean."""
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["hint", f"{game}:default"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(": the " in line or ": your " in line for line in lines[-6:])  # the legend
+    wide = CliRunner(env={"COLUMNS": "400"}).invoke(cli, ["hint", f"{game}:default"])
+    assert max(len(line) for line in wide.stdout.splitlines()) > 80  # nothing cut when wide

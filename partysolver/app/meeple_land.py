@@ -139,7 +139,10 @@ class MeepleLandCommands(GameCommands):
         head = (f"{who}, round {state.round}, ${state.parks[state.current].money}: "
                 f"{len(ranked)} option(s) ranked by estimated end-game reputation "
                 "(heuristic; seating exact)")
-        return Report(data, head + "\n" + table(["#", "move", "value", "why"], rows, right=(0,)))
+        return Report(data, head + "\n" + table(
+            ["#", "move", "value", "why"], rows, right=(0,),
+            legend="value: your estimated reputation at the end of the game after the move "
+                   "(a documented heuristic: docs/solvers.md)"))
 
     # -- solve --------------------------------------------------------------------------------
 

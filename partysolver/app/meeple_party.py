@@ -309,7 +309,13 @@ class MeeplePartyCommands(GameCommands):
         column = "hot tub" if state.setup.variant == "hot-tub" else "photos"
         lines.append(f"alternatives (ranked: win, loss, stress, {column}, table score):")
         lines.append(table(["#", "turn", "stress", column, "table", "win"], rows,
-                           right=(0, 2, 3, 4, 5)))
+                           right=(0, 2, 3, 4, 5), legend=(
+                               "stress: the stress the turn is expected to add to the "
+                               f"roommates (negative: relieved); {column}: expected "
+                               f"{'meeples in the Hot Tub' if column == 'hot tub' else 'photos taken'}"
+                               "; table: the look-ahead score of the table (the other players' "
+                               "disasters not met and their photos close; higher is better); "
+                               "win: the chance the party is won this turn")))
         return Report(data, "\n".join(lines))
 
     def _chance_hint(self, state: MeeplePartyState, budget: Budget, options: Options,

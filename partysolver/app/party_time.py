@@ -117,7 +117,7 @@ class PartyTimeCommands(GameCommands):
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
         head = [f"{me}: {len(found.moves)} play(s) ranked by the strips you are expected to lose "
-                f"{horizon} ({found.usage.get('nodes', 0):,} views"
+                f"{horizon} ({found.usage.get('nodes', 0):,} positions searched"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
                 + "; opponents play greedy)"]
         safest = min(found.moves, key=lambda m: m.value, default=None)
@@ -137,12 +137,16 @@ class PartyTimeCommands(GameCommands):
                   percent(m.next_play), m.tokens_kept,
                   "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
                  for rank, m in enumerate(moves, 1)]
-        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens",
-                      "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6))
+        legend = ("exp. loss: the strips you are expected to lose before your next turn and on "
+                  "its play; lose before: the chance you lose a strip before your next turn; "
+                  "stuck next: the chance your hand then holds no card that keeps the bottle "
+                  "from crossing the star; tokens: the tokens you keep")
         if found.playouts:
-            text += ("\ngame end: strips you lose by the end of the game, on average over "
-                     f"{found.playouts:,} playouts (everyone greedy after the play, you by the "
-                     "habits)")
+            legend += (f"; game end: the strips you lose by the end of the game, on average "
+                       f"over {found.playouts:,} playouts (everyone greedy after the play, you "
+                       "by the habits)")
+        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens",
+                      "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6), legend=legend)
         return Report(data, "\n".join(head) + "\n" + text)
 
     # -- verify -------------------------------------------------------------------------------

@@ -180,7 +180,10 @@ class PoolPartyStarsCommands(GameCommands):
             head += f"\nnote: it is {to_act}'s turn; these are {me}'s options on what is known now"
         text = [head]
         if lines:
-            text.append(table(["#", "action", "VIPs", "info", "why"], lines, right=(0, 2, 3)))
+            text.append(table(["#", "action", "VIPs", "info", "why"], lines, right=(0, 2, 3),
+                              legend="VIPs: the VIPs the action is expected to bring you (in "
+                                     "brackets: behind the best); info: the information it is "
+                                     "expected to reveal about the others' rules, in bits"))
         if advice.impossible_guesses:
             text.append(f"({advice.impossible_guesses} guesses that cannot be right are left "
                         "out)")

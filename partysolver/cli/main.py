@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from typing import Any
 import click
 
 from ..app import base as app
-from ..app import catalog, contract, playalong
+from ..app import catalog, contract, playalong, text
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -66,7 +68,8 @@ class PartyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with text.width(columns()):
+                return super().invoke(ctx)
         except (InputError, BadRequest) as error:
             raise bad_input(error) from None
         except click.UsageError as error:
@@ -75,6 +78,33 @@ class PartyGroup(click.Group):
             command = f" ('{error.ctx.command_path} --help' shows the usage)" if error.ctx \
                 else ""
             raise BadInput(f"bad input: {error.format_message()}{command}") from None
+
+
+def fitted(text_: str, limit: int | None) -> str:
+    """``text_`` with every line longer than ``limit`` wrapped at spaces, each continuation
+    indented two more than the line (tables fit already: see :func:`text.table`)."""
+    if limit is None:
+        return text_
+    lines = []
+    for line in text_.splitlines():
+        if len(line) <= limit:
+            lines.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        lines += textwrap.wrap(line, limit, initial_indent="", subsequent_indent=indent + "  ",
+                               break_long_words=False, break_on_hyphens=False) or [line]
+    return "\n".join(lines)
+
+
+def columns() -> int | None:
+    """The width text should fit: ``COLUMNS`` when set, else the terminal's; ``None`` (no
+    wrapping) when the output goes to a file or a pipe."""
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return max(int(given), 40)
+    if sys.stdout.isatty():
+        return max(shutil.get_terminal_size().columns, 40)
+    return None
 
 
 class DocumentFile(click.ParamType):
@@ -225,7 +255,7 @@ def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
     if as_json:
         click.echo(json.dumps(json_safe(report.data, seed is None), indent=2, allow_nan=False))
     else:
-        click.echo(report.text)
+        click.echo(fitted(report.text, columns()))
     if report.exit_code:
         sys.exit(report.exit_code)
 

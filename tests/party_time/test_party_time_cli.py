@@ -52,10 +52,10 @@ def test_every_shipped_example_loads_verifies_and_hints() -> None:
 def test_hint_on_the_rulebook_example() -> None:
     data = report_data("hint", EXAMPLES["default"])
     best = data["moves"][0]
-    assert best["move"] == "2-2" and "the bottle stays" in best["reason"]
+    assert best["move"] == "play 2 return 2" and "the bottle stays" in best["reason"]
     assert all(m["figures"]["lose_chance"] == 1.0 for m in data["moves"][1:])
     text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
-    assert "2-2" in text and "lose before" in text
+    assert "play 2 return 2" in text and "lose before" in text
 
 
 def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:

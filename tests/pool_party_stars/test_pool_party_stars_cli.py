@@ -56,7 +56,8 @@ def test_hint_on_the_default_example() -> None:
     assert data["to_move"] == "Dani" and data["status"] == "exact"
     assert len(data["moves"]) == 3
     best = data["moves"][0]
-    assert best["move"] == "guess Ben is Robot" and best["value"] == 1.0
+    assert best["move"] == "guess Ben Robot" and best["text"] == "guess Ben is Robot"
+    assert best["value"] == 1.0
     assert "certainly Robot" in best["reason"]
     # Ben barred Robot-Swimsuit-Book (9) and Robot-Costume-Drink (15): only Robot is in both.
     assert "deduced from events 9, 15" in best["reason"]
