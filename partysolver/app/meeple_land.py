@@ -42,7 +42,7 @@ from .base import (
     require_valid,
 )
 from .contract import Move, Objective, hint_data, simulation_data, solve_data, verify_data
-from .text import problems_text, table, top
+from .text import plural, problems_text, table, top
 
 COUNT = OptionSpec("count", "flag", default=False,
                    help="meeple-land: also count the distinct optimal layouts (projected "
@@ -137,7 +137,7 @@ class MeepleLandCommands(GameCommands):
                          round=state.round, money=state.parks[state.current].money)
         rows = [(i, m.text, f"{m.value:.1f}", m.reason) for i, m in enumerate(shown, 1)]
         head = (f"{who}, round {state.round}, ${state.parks[state.current].money}: "
-                f"{len(ranked)} option(s) ranked by estimated end-game reputation "
+                f"{plural(len(ranked), 'option')} ranked by estimated end-game reputation "
                 "(heuristic; seating exact)")
         return Report(data, head + "\n" + table(
             ["#", "move", "value", "why"], rows, right=(0,),
@@ -167,7 +167,7 @@ class MeepleLandCommands(GameCommands):
                               result.objective, result.bound)
         search = {"workers": result.usage.get("workers"), **result.usage}
         how = (f"{result.usage.get('seconds', 0):.2f} s, " if options.timings else "") + \
-            f"{result.usage.get('workers')} worker(s)"
+            plural(int(result.usage.get('workers') or 1), 'worker')
         if result.status == "infeasible":
             verdict = ("infeasible: these requirements cannot all hold together: "
                        + "; ".join(r.text for r in result.conflict))

@@ -56,7 +56,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
-from .text import percent, problems_text, table
+from .text import percent, plural, problems_text, table
 
 MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                        help="Node budget of an exact search (default: unlimited).")
@@ -146,14 +146,14 @@ def _reason(hint: TurnHint, option: TurnOption) -> tuple[str, float | None]:
         parts.append("everyone stresses out: the party is lost")
     if state.setup.variant == "hot-tub" and not outcome.lost:
         now = state.hot_tub_count()
-        parts.append(f"{figures['photos']:.0f} meeple(s) in the Hot Tub "
+        parts.append(f"{plural(round(figures['photos']), 'meeple')} in the Hot Tub "
                      f"({figures['photos'] - now:+.0f})")
         if outcome.disasters_met:
-            parts.append(f"leaves {outcome.disasters_met} other disaster(s) met")
+            parts.append(f"leaves {plural(outcome.disasters_met, 'other disaster')} met")
     elif not outcome.won and not outcome.lost:
         if outcome.disasters_met:
-            parts.append(f"leaves {outcome.disasters_met} other disaster(s) met")
-        parts.append(f"photos at the table {outcome.distance} meeple move(s) away")
+            parts.append(f"leaves {plural(outcome.disasters_met, 'other disaster')} met")
+        parts.append(f"photos at the table {plural(outcome.distance, 'meeple move')} away")
     return "; ".join(parts) or "no photo, no foul", round(fouls, 6)
 
 
@@ -437,7 +437,7 @@ class MeeplePartyCommands(GameCommands):
                             house.rooms[r].name for r in range(house.size)
                             if len(house.adjacent[r]) < 2) + " touch fewer than 2 rooms"))
         if impossible:
-            lines.append(f"{len(impossible)} photo(s) can never be taken in this house: "
+            lines.append(f"{plural(len(impossible), 'photo')} can never be taken in this house: "
                          + "; ".join(f"{p['id']} ({p['why']})" for p in impossible))
         games = options.extra.get("games")
         if not problems and setup.ordered and not games:
@@ -457,7 +457,7 @@ class MeeplePartyCommands(GameCommands):
             out["solvable"] = "solvable" if wins else "unknown"
             if wins:
                 out["witness"] = {"game": wins[0], "seed": options.rng_seed}
-            lines.append(f"hint policy from this position: win {rate} over {games} game(s); "
+            lines.append(f"hint policy from this position: win {rate} over {plural(games, 'game')}; "
                          + (f"solvable (game {wins[0]} won with --seed {options.rng_seed})"
                             if wins else "no win seen: unknown"))
         verdict = None if problems else "valid: " + lines[1]
@@ -495,7 +495,7 @@ class MeeplePartyCommands(GameCommands):
         try:
             factory(random.Random(0))
         except ValueError as error:
-            raise InputError("--house", None, f"a house that seats {n} player(s)",
+            raise InputError("--house", None, f"a house that seats {plural(n, 'player')}",
                              str(error)) from None
         names = policies_ or ("hint",)
         budget = extra.get("hint_nodes", policies.SIMULATION_NODES) or None
@@ -584,7 +584,7 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
         decisions_per_game=round(sum(r.decisions for r in result.records) / games, 2))
     data_out["interval_text"] += ("; the party is cooperative: every seat shares the same "
                                   "win")
-    lines = [f"{games} {factory.variant} game(s), {factory.players} players, "
+    lines = [f"{plural(games, factory.variant + ' game')}, {plural(factory.players, 'player')}, "
              f"{factory.difficulty} {factory.length}, house {house}, "
              f"policy {'/'.join(names)}"]
     if not hot_tub:

@@ -28,7 +28,7 @@ from .base import (
     require_valid,
 )
 from .contract import Move, hint_data, simulation_data
-from .text import percent, table, top
+from .text import percent, plural, table, top
 
 DEPTH = OptionSpec("depth", "int", minimum=1, maximum=4, default=1, show_default=True,
                    metavar="TURNS",
@@ -116,7 +116,7 @@ class PartyTimeCommands(GameCommands):
             tolerance=TOLERANCE)
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
-        head = [f"{me}: {len(found.moves)} play(s) ranked by the strips you are expected to lose "
+        head = [f"{me}: {plural(len(found.moves), 'play')} ranked by the strips you are expected to lose "
                 f"{horizon} ({found.usage.get('nodes', 0):,} positions searched"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
                 + "; opponents play greedy)"]

@@ -28,6 +28,7 @@ from ..models.notation import NotationError, Playable
 from ..models.registry import get_game
 from .base import BadRequest, Document, Report, Thresholds, document
 from .catalog import reference
+from .text import plural
 
 
 @dataclass(frozen=True)
@@ -384,10 +385,11 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         biggest = mine["biggest"]
         worst = (f"; biggest loss {biggest['lost']:.3g} at step {biggest['number']} "
                  f"({biggest['move']})" if biggest and biggest["lost"] > 0 else "")
-        lines.append(f"{player}: {mine['decisions']} decision(s), accuracy "
+        lines.append(f"{player}: {plural(mine['decisions'], 'decision')}, accuracy "
                      f"{100 * mine['accuracy']:.0f}% (the best move), mean loss "
-                     f"{mine['mean_lost']:.3g}; {mine['inaccuracy']} inaccuracy, "
-                     f"{mine['mistake']} mistake(s), {mine['blunder']} blunder(s){worst}")
+                     f"{mine['mean_lost']:.3g}; {plural(mine['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
+                     f"{plural(mine['mistake'], 'mistake')}, {plural(mine['blunder'], 'blunder')}"
+                     f"{worst}")
     if not judged:
         lines.append("no decision of the chosen players in this record")
     return Report(data, "\n".join(lines))

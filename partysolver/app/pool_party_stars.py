@@ -34,7 +34,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
-from .text import problems_text, table, top
+from .text import plural, problems_text, table, top
 
 FROM_SEAT = OptionSpec("from_seat", "text", metavar="NAME",
                        help="pool-party-stars: read an omniscient log from this player's seat "
@@ -232,7 +232,7 @@ class PoolPartyStarsCommands(GameCommands):
         engine = deduction.Eliminator(knowledge)
         players, lines = [], []
         view = f"from {names[seat]}'s seat" if seat is not None else "as an onlooker"
-        lines.append(f"exact posterior {view}: {post.total:,} consistent assignment(s) of the "
+        lines.append(f"exact posterior {view}: {plural(post.total, 'consistent assignment')} of the "
                      "rules held now")
         for belief in post.players:
             p = belief.player
@@ -258,8 +258,8 @@ class PoolPartyStarsCommands(GameCommands):
             if explanation is not None:
                 lines += [f"    {step.text}" for step in explanation.steps]
         certain = sum(1 for entry in players if entry["certain"])
-        verdict = (f"{post.total:,} assignment(s) of the rules held now fit the events {view}; "
-                   f"{certain} of {len(players)} player(s)' rules are certain")
+        verdict = (f"{plural(post.total, 'assignment')} of the rules held now fit the events {view}; "
+                   f"{certain} of {len(players)} players' rules are certain")
         solution: dict[str, Any] = {"seat": names[seat] if seat is not None else None,
                                     "players": players}
         data = solve_data(INFO.key, "optimal", Objective(
@@ -331,7 +331,7 @@ class PoolPartyStarsCommands(GameCommands):
                 else:
                     post = deduction.posterior(knowledge)
                     extra["consistent_assignments"] = post.total
-                    notes.append(f"consistent: {post.total:,} assignment(s) of the rules held "
+                    notes.append(f"consistent: {plural(post.total, 'assignment')} of the rules held "
                                  "now fit the events")
                     if log.puzzle is not None:
                         solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)

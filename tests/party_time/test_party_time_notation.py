@@ -115,7 +115,7 @@ def test_every_move_and_text_hint_prints_on_the_shipped_examples_parses() -> Non
         assert len(moves) == len(position.legal_steps())
         for move in moves:
             step = position.parse(move["move"])
-            assert str(step) == move["move"] and position.parse(move["text"]) == step
+            assert position.format(step) == move["move"] and position.parse(move["text"]) == step
 
 
 # -- a position seen from one seat ----------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..documents import Fields, check_int
 from ..errors import InputError, Problem, require_no_problems
+from ..words import plural
 from .catalogue import HOUSE, Catalogue, parse_counts, resolve_catalogue
 from .game import (
     COLOURS,
@@ -585,7 +586,8 @@ def state_from_document(document: Mapping[str, Any], source: str) -> MeepleLandS
 def describe_park(layout: Layout, visitors: Counts) -> list[str]:
     """The score breakdown of a park, line by line, with each dead end located."""
     score = layout.score(visitors)
-    lines = [f"variety: {len(score.types)} attraction type(s) -> {score.variety} point(s)"
+    lines = [f"variety: {plural(len(score.types), 'attraction type')} -> "
+             f"{plural(score.variety, 'point')}"
              + (f" ({', '.join(score.types)})" if score.types else "")]
     seated, waiting = score.seating.seated, score.seating.waiting
     lines.append(f"visitors inside: {counts_text(seated)} -> +{score.visitors_inside}")

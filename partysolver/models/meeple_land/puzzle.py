@@ -47,6 +47,7 @@ from typing import Any
 
 from ..documents import Fields
 from ..errors import Problem
+from ..words import plural
 from .catalogue import HOUSE, Catalogue, load_tile, parse_counts, resolve_catalogue, tile_document
 from .game import (
     INFO,
@@ -209,7 +210,7 @@ class Puzzle:
         if self.budget is not None and spent > self.budget:
             found.append(Problem("budget", f"${spent} spent; the budget is ${self.budget}"))
         if self.no_dead_ends and score.dead_ends:
-            found.append(Problem("dead-end", f"{len(score.dead_ends)} dead end(s)"))
+            found.append(Problem("dead-end", plural(len(score.dead_ends), "dead end")))
         if self.seat_all and any(score.seating.waiting):
             found.append(Problem("seat-all", f"{counts_text(score.seating.waiting)} not "
                                  "seated"))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..documents import Fields
 from ..errors import InputError, Problem
+from ..words import plural
 from .game import (
     BEDROOMS_NEEDED,
     KIND_LABELS,
@@ -166,10 +167,11 @@ class House:
         needed = BEDROOMS_NEEDED.get(players, 1)
         bedrooms = len(self.of_kind("bedroom"))
         if bedrooms < needed:
-            found.append(Problem("bedrooms", f"{players} player(s) need at least {needed} "
-                                 f"bedroom(s); the house has {bedrooms}", field_name))
+            found.append(Problem("bedrooms", f"{plural(players, 'player')} need at least "
+                                 f"{plural(needed, 'bedroom')}; the house has {bedrooms}",
+                                 field_name))
         if self.pillows() < players:
-            found.append(Problem("pillows", f"{players} player(s) need a pillow each; the "
+            found.append(Problem("pillows", f"{plural(players, 'player')} need a pillow each; the "
                                  f"bedrooms have {self.pillows()}", field_name))
         for i, room in enumerate(self.rooms):
             if not self.adjacent[i]:

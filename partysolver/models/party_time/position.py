@@ -15,6 +15,7 @@ from typing import Any
 
 from ..documents import Fields
 from ..errors import InputError, Problem, require_no_problems
+from ..words import plural
 from .game import (
     CARDS,
     HAND_SIZE,
@@ -135,7 +136,7 @@ class Position:
                                  "(still where the set-up put it)", "untouched"))
         for seat, name in enumerate(self.players):
             if not 0 <= self.tokens[seat] <= MAX_TOKENS:
-                found.append(Problem("tokens", f"{name} holds {self.tokens[seat]} tokens: a "
+                found.append(Problem("tokens", f"{name} holds {plural(self.tokens[seat], 'token')}: a "
                                      f"player holds 0 to {MAX_TOKENS}", f"tokens.{name}"))
             if not 0 <= self.strips[seat] <= STRIPS:
                 found.append(Problem("strips", f"{name} has {self.strips[seat]} strips: a "
@@ -454,10 +455,11 @@ def describe_position(position: Position) -> str:
              + ("" if position.direction == 1 else "; play goes counter-clockwise")]
     for seat, name in enumerate(position.players):
         hand = position.hands[seat]
-        held = f"; hand {count_text(hand)}" if hand is not None else ""
-        lines.append(f"{name}: {position.strips[seat]} strips, {position.tokens[seat]} tokens"
-                     f"{held}")
-    lines.append(f"played: {count_text(position.played)}; pile: {position.pile_size()} cards")
+        held = f"; hand: {count_text(hand)}" if hand is not None else ""
+        lines.append(f"{name}: {plural(position.strips[seat], 'strip')}, "
+                     f"{plural(position.tokens[seat], 'token')}{held}")
+    lines.append(f"played: {count_text(position.played)}; pile: "
+                 f"{plural(position.pile_size(), 'card')}")
     if not rules.is_house():
         lines.append(f"rules: board {rules.board}, deck {count_text(rules.deck)}, R card "
                      f"{rules.r_card}")

@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 
 from ..documents import Fields
 from ..errors import InputError, Problem, require_no_problems
+from ..words import plural
 from .evidence import Evidence, Knowledge
 from .game import (
     HOUSE_DECK,
@@ -606,7 +607,7 @@ def describe_log(log: GameLog) -> str:
     lines = [f"{log.kind} log: {', '.join(names)} "
              f"({'competitive' if log.table.competitive else 'friendly'} mode, "
              f"{'house' if log.table.house_deck else 'custom'} deck of {len(log.table.deck)}), "
-             f"{len(log.events)} event(s)" + ("" if log.complete else " (an excerpt)")]
+             f"{plural(len(log.events), 'event')}" + ("" if log.complete else " (an excerpt)")]
     if log.complete:
         vips = ", ".join(f"{names[p]} {len(v)}" for p, v in enumerate(record.vips))
         lines.append(f"VIPs: {vips}; waiting line: {len(record.waiting)}; "

@@ -40,6 +40,7 @@ from ...models.pool_party_stars.game import (
     asked_order,
     rules_text,
 )
+from ...models.words import plural
 from .deduction import Posterior, posterior
 
 
@@ -148,8 +149,15 @@ def _proposal(knowledge: Knowledge, post: Posterior, domains: Sequence[int], gue
         barring = []
         for seat, count in outcomes[:-1]:
             if count and seat is not None:
-                could = rules_text(guest.mask & _possible(post, seat))
-                barring.append(f"{names[seat]} bars it {count / total:.0%} (if {could})")
+                possible = _possible(post, seat)
+                could = rules_text(guest.mask & possible)
+                if guest.mask & possible == possible:  # whatever rule it holds bars the guest
+                    barring.append(f"{names[seat]} bars it whenever asked (its rule, {could}, "
+                                   f"is on the guest) and is the first to bar in "
+                                   f"{count / total:.0%}")
+                else:
+                    barring.append(f"{names[seat]} is the first to bar it in "
+                                   f"{count / total:.0%} (when its rule is {could})")
         reason = f"becomes your VIP with {let_in:.0%}; " + ", ".join(barring)
     return Option(Propose(guest), f"propose {guest}", let_in, info, let_in, reason)
 
@@ -165,7 +173,7 @@ def _guess_reason(target: str, rule: str, p: float, count: int, total: int, wait
     else:
         head = f"{target} holds {rule} in {count} of {total} consistent cases ({p:.0%})"
     if waiting:
-        gain = f"right takes {take} of the {waiting} waiting guest(s)"
+        gain = f"right takes {take} of the {plural(waiting, 'waiting guest')}"
     else:
         gain = "the waiting line is empty: right wins no VIP"
     loss = "; wrong costs you a VIP" if penalty and p < 1 else ""
@@ -240,7 +248,7 @@ def exposure_summary(knowledge: Knowledge, exposures: Sequence[Exposure]) -> str
     if not sharp:
         head = "nobody can name your rule with 50% or more yet"
     else:
-        head = (f"{len(sharp)} player(s) can already name your rule with >= 50%: "
+        head = (f"{plural(len(sharp), 'player')} can already name your rule with >= 50%: "
                 + ", ".join(names[e.player] for e in sharp))
     return head
 
