@@ -115,6 +115,7 @@ class MeepleLandNotation(StepNotation):
             yield f"advert {step.advert}"
         elif isinstance(step, DrawBus):
             yield step.bus
+            yield f"{step.bus} arrives"
             yield f"bus {step.bus}"
             yield f"draw bus {step.bus}"
 
