@@ -11,17 +11,21 @@ few steps; the pool is built once per game.  The default suite plays 1,000 playo
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from partysolver import puzzles
 from partysolver.models.documents import format_document, parse_document, read_document
 from partysolver.models.notation import NotationError
-from partysolver.models.playable import Line, StatePlayable
+from partysolver.models.playable import Line, StatePlayable, steps_of
 from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
 from partysolver.models.registry import get_game
 
@@ -243,3 +247,82 @@ def test_a_bad_step_of_a_line_is_named_in_one_line(key: str) -> None:
     assert "step 2 of the line" in message and "\n" not in message
     with pytest.raises(NotationError, match="step 2 of the line is empty"):
         position.parse(f"{first} |  ")
+
+
+# -- what hint prints today -------------------------------------------------------------------
+
+HINT_OPTIONS = {"tea-party": ["--exact-nodes", "2000", "--mcts-iterations", "50"],
+                "meeple-party": [], "meeple-land": []}
+
+
+def hinted_texts(position: StatePlayable, data: dict[str, Any]) -> Iterator[
+        tuple[StatePlayable, str]]:
+    """Every move ``hint --json`` printed, with the position it is a move of: ``move`` and
+    ``text`` of each ranked move (a Meeple Party turn's ``steps`` too, as one line) and, before
+    a draw, the best answer to each outcome in the position after it."""
+    for move in data.get("moves", []):
+        if position.awaits_chance():
+            continue  # Tea Party's "draw": nothing to decide before the draw (see draws)
+        yield position, move["move"]
+        if move.get("text"):
+            yield position, move["text"]
+        if move.get("steps"):
+            yield position, " | ".join(move["steps"])
+    for draw in data.get("draws", []):
+        label = draw.get("hero") or draw["outcome"]
+        outcome = position.parse(label if "hero" not in draw else f"draw {label}")
+        after = position.apply(outcome)
+        best = draw.get("best")
+        if isinstance(best, dict):
+            yield after, best["move"]
+            yield after, best["text"]
+        elif best and not after.awaits_chance() and not after.is_over():
+            yield after, " | ".join(best)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", KEYS)
+def test_every_move_hint_prints_on_the_shipped_examples_parses(key: str) -> None:
+    from click.testing import CliRunner
+
+    from partysolver.cli.main import cli
+
+    game = get_game(key)
+    for name, path in puzzles.examples(key).items():
+        document, source = read_document(path)
+        if key == "meeple-land" and document.get("kind", "game") != "game":
+            continue
+        position = game.playable(document, source)  # type: ignore[attr-defined]
+        result = CliRunner().invoke(cli, ["hint", str(path), "--json", *HINT_OPTIONS[key]],
+                                    catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        texts = list(hinted_texts(position, json.loads(result.output)))
+        assert texts or position.is_over(), name
+        for where, text in texts:
+            step = where.parse(text)
+            assert all(s in where.legal_steps() for s in steps_of(step)[:1]), (name, text)
+
+
+# -- the documented examples ------------------------------------------------------------------
+
+FORMATS = Path(__file__).resolve().parent.parent / "docs" / "formats.md"
+NOTATION_BLOCKS = re.findall(r"```text\n# partysolver example (\S+) (\S+)[^\n]*\n(.*?)```",
+                             FORMATS.read_text(), re.S)
+
+
+def test_every_game_documents_its_notation_with_examples() -> None:
+    assert {key for key, _, _ in NOTATION_BLOCKS} >= set(KEYS)
+    for key in KEYS:
+        assert f"### Move notation (`{key}`)" in FORMATS.read_text()
+
+
+@pytest.mark.parametrize(("key", "name", "block"), NOTATION_BLOCKS,
+                         ids=[f"{k}-{n}" for k, n, _ in NOTATION_BLOCKS])
+def test_every_documented_move_parses_on_its_example(key: str, name: str, block: str) -> None:
+    document, source = read_document(puzzles.examples(key)[name])
+    position = get_game(key).playable(document, source)  # type: ignore[attr-defined]
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert lines
+    for line in lines:
+        step = position.parse(line)
+        assert position.format(step) and position.apply(step).to_document()

@@ -13,7 +13,9 @@ import pytest
 
 from partysolver import puzzles
 from partysolver.models.documents import read_document
-from partysolver.models.meeple_party import GAME, Mingle, Refresh, Step, Welcome
+from partysolver.models.errors import InputError
+from partysolver.models.meeple_party import GAME, Mingle, Refresh, Step, Welcome, new_game
+from partysolver.models.meeple_party.board import roommate_room
 from partysolver.models.meeple_party.game import (
     CAT,
     ROOMMATE,
@@ -257,3 +259,29 @@ def test_a_mingled_cat_says_what_it_acts_as() -> None:
         text = at.format(step)
         assert text.startswith("mingle cat from kitchen to ") and " as " in text
         assert at.parse(text) == step
+
+
+def test_a_surprise_on_the_first_turn_may_bring_roommates_together_and_the_file_loads() -> None:
+    """The roommates start in different rooms, but a surprise drawn on the first turn (Dance
+    Party: every Party Animal to the Living Room) may move the Party Animal roommate in with
+    another before any guest arrives; that position is legal and its file loads back."""
+    state = new_game(3, random.Random(0))
+    living = state.setup.house.index("living_room")
+    assert roommate_room(state.board, PARTY_ANIMAL) != living
+    assert living in [roommate_room(state.board, p) for p in (FLIRT, COOL, WALLFLOWER, JERK)]
+    start = StatePlayable(GAME, state)  # type: ignore[arg-type]
+    dance = state.setup.cards.surprise_ids["dance-party"]
+    after = start.parse(f"draw white | surprise {start.state.setup.cards.surprises[dance].id}")
+    moved = start.apply(after)
+    assert roommate_room(moved.state.board, PARTY_ANIMAL) == living  # type: ignore[attr-defined]
+    assert moved.state.turn == 1 and moved.actor() == "Ana"  # type: ignore[attr-defined]
+    again = GAME.playable(moved.to_document(), "first-turn.toml")
+    assert again.key() == moved.key()
+    refused = start.to_document()
+    rooms = refused["rooms"]
+    rooms["kitchen"] = {"roommates": [r for room in rooms.values()
+                                      for r in room.get("roommates", [])]}
+    for room_id in [r for r in rooms if r != "kitchen"]:
+        del rooms[room_id]
+    with pytest.raises(InputError, match="start together"):
+        GAME.playable(refused, "start.toml")
