@@ -32,9 +32,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .notation import NotationError, Spelling, match, normalise
+from .notation import NotationError, Playable, Spelling, match, normalise
 from .protocol import CHANCE, TERMINAL, Action, State, sample_chance
 
 SEPARATOR = "|"
@@ -355,6 +355,10 @@ class StatePlayable:
 
     def to_document(self) -> dict[str, Any]:
         return self.game.state_to_document(self.state)
+
+
+if TYPE_CHECKING:  # mypy checks that StatePlayable follows the Playable protocol
+    _FOLLOWS_PLAYABLE: type[Playable] = StatePlayable
 
 
 def steps_of(step: Hashable) -> tuple[Hashable, ...]:
