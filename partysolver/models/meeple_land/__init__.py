@@ -6,8 +6,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..playable import StatePlayable
 from .catalogue import Catalogue, house_catalogue
 from .game import INFO, Placement, Plot, Tile
+from .notation import NOTATION, MeepleLandNotation
 from .park import Layout, Piece, Score
 from .position import (
     ParkPosition,
@@ -24,6 +26,7 @@ class MeepleLandGame:
     """The registry entry for Meeple Land (the house catalogue unless told otherwise)."""
 
     info = INFO
+    notation: MeepleLandNotation = NOTATION
 
     def initial_state(self, num_players: int, rng: random.Random,
                       catalogue: Catalogue | None = None) -> MeepleLandState:
@@ -39,9 +42,14 @@ class MeepleLandGame:
                             ) -> MeepleLandState:
         return state_from_document(document, source)
 
+    def playable(self, document: Mapping[str, Any], source: str) -> StatePlayable:
+        """The game position (``kind = "game"``) of a file to play on in Meeple Land notation
+        (bad input, another kind of file included: InputError)."""
+        return StatePlayable(self, state_from_document(document, source))
+
 
 GAME = MeepleLandGame()
 
-__all__ = ["GAME", "INFO", "Catalogue", "Layout", "MeepleLandState", "ParkPosition", "Piece",
+__all__ = ["GAME", "INFO", "Catalogue", "Layout", "MeepleLandNotation", "MeepleLandState", "ParkPosition", "Piece",
            "Placement", "Plot", "Score", "Tile", "game_problems", "house_catalogue",
            "load_park", "load_state", "state_from_document", "state_to_document"]

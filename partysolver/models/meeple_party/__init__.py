@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..playable import StatePlayable
 from . import data
 from .board import UNIT
 from .cards import Cards, Clause, Condition, Effect, Surprise
@@ -31,6 +32,7 @@ from .game import (
     Welcome,
 )
 from .house import House
+from .notation import NOTATION, MeeplePartyNotation
 from .position import Position, load_position, load_state, state_to_document
 from .setup import Clock, Setup
 from .state import DRAW, MeeplePartyState, photo_pair
@@ -106,6 +108,7 @@ class MeeplePartyGame:
     """The registry entry for Meeple Party."""
 
     info = INFO
+    notation: MeeplePartyNotation = NOTATION
 
     def initial_state(self, num_players: int, rng: random.Random) -> MeeplePartyState:
         return new_game(num_players, rng)
@@ -117,10 +120,15 @@ class MeeplePartyGame:
                             ) -> MeeplePartyState:
         return load_state(document, source)
 
+    def playable(self, document: Mapping[str, Any], source: str) -> StatePlayable:
+        """The position of a file to play on in Meeple Party notation (bad input:
+        InputError); the file written after any step, mid-turn too, loads back."""
+        return StatePlayable(self, load_state(document, source))
+
 
 GAME = MeeplePartyGame()
 
 __all__ = ["GAME", "INFO", "Cards", "Clause", "Clock", "Condition", "Effect", "House",
-           "MeeplePartyState", "Mingle", "PERSONALITIES", "Personality", "Pick", "Position",
+           "MeeplePartyNotation", "MeeplePartyState", "Mingle", "PERSONALITIES", "Personality", "Pick", "Position",
            "Refresh", "Setup", "StandUp", "Step", "Surprise", "Welcome", "load_position",
            "load_state", "new_game", "state_to_document"]

@@ -161,9 +161,15 @@ class Position:
                 and self.taken >= setup.photos_to_win):
             found.append(Problem("clock", f"{self.taken} photos taken: the party is already "
                                  f"won (it needs {setup.photos_to_win})", "photos_taken"))
-        if self.turn == 1 and not any(self.house_counts()):
+        if self.at_the_start():
             found += self._start_problems()
         return found
+
+    def at_the_start(self) -> bool:
+        """Nothing has moved yet: turn 1, no guest in the house, and the first turn has not got
+        past its draw (a surprise drawn then may bring roommates together, legally)."""
+        return (self.turn == 1 and not any(self.house_counts()) and self.stage == TURN
+                and self.phase in (DRAW, PLACE, SURPRISE))
 
     def _start_problems(self) -> list[Problem]:
         """At the start of the party the roommates stand in different rooms."""

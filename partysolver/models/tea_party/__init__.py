@@ -6,7 +6,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..playable import StatePlayable
 from .game import INFO, Cup, Draw, Hero, Squish, ThrowUp
+from .notation import NOTATION, TeaPartyNotation
 from .position import DEFAULT_NAMES, Position, load_position, load_state, state_to_document
 from .state import Table, TeaPartyState, win_shares
 
@@ -15,6 +17,7 @@ class TeaPartyGame:
     """The registry entry for Epic Monster Tea Party."""
 
     info = INFO
+    notation: TeaPartyNotation = NOTATION
 
     def initial_state(self, num_players: int, rng: random.Random) -> TeaPartyState:
         if num_players not in INFO.player_counts():
@@ -27,8 +30,13 @@ class TeaPartyGame:
     def state_from_document(self, document: Mapping[str, Any], source: str) -> TeaPartyState:
         return load_state(document, source)
 
+    def playable(self, document: Mapping[str, Any], source: str) -> StatePlayable:
+        """The position of a file to play on in Tea Party notation (bad input: InputError)."""
+        return StatePlayable(self, load_state(document, source))
+
 
 GAME = TeaPartyGame()
 
-__all__ = ["GAME", "INFO", "Cup", "Draw", "Hero", "Position", "Squish", "Table", "TeaPartyState",
+__all__ = ["GAME", "INFO", "Cup", "Draw", "Hero", "Position", "Squish", "Table",
+           "TeaPartyNotation", "TeaPartyState",
            "ThrowUp", "load_position", "load_state", "state_to_document", "win_shares"]
