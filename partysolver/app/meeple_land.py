@@ -11,6 +11,7 @@ import random
 from typing import Any, ClassVar
 
 from ..models.errors import InputError
+from ..models.meeple_land import GAME
 from ..models.meeple_land.catalogue import house_catalogue, load_catalogue, size_counts
 from ..models.meeple_land.game import (
     INFO,
@@ -128,7 +129,7 @@ class MeepleLandCommands(GameCommands):
                                     pending=list(state.pending)), note)
         ranked = rank_moves(state)
         shown = top(ranked, options.top)
-        moves = [Move(str(m.move), m.value, m.reason,
+        moves = [Move(GAME.notation.format(state, m.move), m.value, m.reason,
                       {k: round(v, 2) for k, v in m.estimate.terms.items()}, text=m.text)
                  for m in shown]
         data = hint_data(INFO.key, who, "estimate", value_text, moves,

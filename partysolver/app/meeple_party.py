@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..models.errors import InputError
-from ..models.meeple_party import DEFAULT_NAMES, INFO, data, default_house, load_position
+from ..models.meeple_party import (
+    DEFAULT_NAMES,
+    GAME,
+    INFO,
+    data,
+    default_house,
+    load_position,
+)
 from ..models.meeple_party.cards import CompiledCondition
 from ..models.meeple_party.game import (
     BAG_KINDS,
@@ -32,6 +39,7 @@ from ..models.meeple_party.state import (
     MeeplePartyState,
     slot_text,
 )
+from ..models.playable import Line, StatePlayable
 from ..models.protocol import CHANCE, Action
 from ..solvers.budget import Budget, BudgetExhausted
 from ..solvers.meeple_party import policies
@@ -268,7 +276,8 @@ class MeeplePartyCommands(GameCommands):
             reason, fouls = _reason(hint, option)
             steps = describe_plan(state, option.plan)
             figures: dict[str, Any] = _figures(option.value)
-            moves.append(Move(" | ".join(str(a) for a in option.plan), figures["stress"],
+            moves.append(Move(StatePlayable(GAME, state).format(Line(option.plan)),
+                              figures["stress"],
                               reason, figures | {"fouls": fouls}, text="; ".join(steps),
                               extra={"steps": steps, "certain": option.certain}))
             rows.append((rank, _short(state, option.plan), f"{figures['stress']:+.2f}",
@@ -386,7 +395,8 @@ class MeeplePartyCommands(GameCommands):
             value = Evaluator(ahead).plain(child.board, child.stress)
             ranked.append((rank_key(value), action, value))
         ranked.sort(key=lambda item: item[0], reverse=True)
-        moves = [Move(str(a), _figures(v)["stress"], "the next player's fouls, photos and "
+        moves = [Move(GAME.notation.format(state, a), _figures(v)["stress"],
+                      "the next player's fouls, photos and "
                       "table score before moving", _figures(v), text=state.describe_action(a))
                  for _, a, v in ranked[:options.top or 5]]
         who = state.setup.players[state.active]

@@ -7,7 +7,7 @@ import random
 from typing import Any, ClassVar
 
 from ..models.protocol import TERMINAL
-from ..models.tea_party import INFO, TeaPartyState, load_position
+from ..models.tea_party import GAME, INFO, TeaPartyState, load_position
 from ..models.tea_party.position import Position, describe_position
 from ..models.tea_party.render import move_arrows, render_svg
 from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
@@ -84,8 +84,8 @@ def _move(state: TeaPartyState, move: solver.RankedMove, exact: bool) -> Move:
         figures["visits"] = value.visits
         if searched and value.interval is not None:
             interval = (value.interval.low, value.interval.high)
-    return Move(str(move.move), value.value if searched else None, move.reason, figures,
-                text=move.text, interval=interval)
+    return Move(GAME.notation.format(state, move.move), value.value if searched else None,
+                move.reason, figures, text=move.text, interval=interval)
 
 
 def _win_text(move: Move) -> str:
@@ -205,7 +205,8 @@ class TeaPartyCommands(GameCommands):
         objective = Objective("win_probability",
                               f"{who}'s chance to win when every monster plays its best",
                               mine, mine if result.status == "optimal" else None)
-        moves = [{"move": str(m.action), "text": state.describe_action(m.action),
+        moves = [{"move": GAME.notation.format(state, m.action),
+                  "text": state.describe_action(m.action),
                   "value": round(m.value, 6)} for m in top(result.moves, options.top)]
         if result.status != "optimal":
             verdict = (f"unknown: the exact search ran out of its budget "

@@ -52,7 +52,7 @@ def test_hint_ranks_every_kind_of_action() -> None:
     values = [m["value"] for m in moves]
     assert values == sorted(values, reverse=True)
     kinds = {m["move"].split()[0] for m in moves}
-    assert {"buy", "pass", "extension", "entrance", "advertise"} <= kinds
+    assert {"buy", "pass", "extension", "entrance", "advert"} <= kinds
     bought = [m["move"].split()[1].split("@")[0] for m in moves if m["move"].startswith("buy")]
     assert len(bought) == len(set(bought))  # one (best) placement per market tile
     assert all(m["reason"] and m["text"] for m in moves)

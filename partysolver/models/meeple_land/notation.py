@@ -86,6 +86,12 @@ class MeepleLandNotation(StepNotation):
             p = step.placement
             turn = f" turned {p.rotation}" if p.rotation else ""
             yield f"{p.tile} at {p.at[0]},{p.at[1]}{turn}"
+            yield f"buy {p.tile} at column {p.at[0]} row {p.at[1]}{turn}"
+            # what the hint's text said before it named the column and the row
+            tile = state.catalogue.tile(p.tile)
+            old = f", turned {p.rotation}°" if p.rotation else ""
+            yield (f"{state.names[state.current]} buys {tile.label} (${tile.cost}) and places "
+                   f"it at {p.at[0]},{p.at[1]}{old}")
         elif isinstance(step, BuyExtension):
             yield f"extension {step.side.word} {step.offset}"
             yield f"extension {step.side.word} at {step.offset}"
