@@ -249,11 +249,30 @@ class StepNotation(ABC):
 # -- the playable position --------------------------------------------------------------------
 
 
+class Lookup(Protocol):
+    """Every spelling of the steps legal in one position, ready to parse a text."""
+
+    def parse(self, text: str) -> Action: ...
+
+
+class FullNotation(Protocol):
+    """What :class:`StatePlayable` needs of a game's notation over full states (a
+    :class:`StepNotation` is one; the hidden-information games write their own)."""
+
+    def format(self, state: Any, step: Action) -> str: ...
+
+    def actor(self, state: Any) -> str: ...
+
+    def steps(self, state: Any) -> list[Action]: ...
+
+    def spellings(self, state: Any) -> Lookup: ...
+
+
 class PlayableGame(Protocol):
     """What :class:`StatePlayable` needs of a registered game."""
 
     @property
-    def notation(self) -> StepNotation: ...
+    def notation(self) -> FullNotation: ...
 
     def state_to_document(self, state: Any) -> dict[str, Any]: ...
 
@@ -267,16 +286,22 @@ class StatePlayable:
     def __init__(self, game: PlayableGame, state: State) -> None:
         self.game = game
         self.state = state
-        self._spellings: Spellings | None = None
+        self._spellings: Lookup | None = None
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
 
     @property
-    def notation(self) -> StepNotation:
+    def notation(self) -> FullNotation:
         return self.game.notation
 
     def __repr__(self) -> str:
         return f"StatePlayable({self.state!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StatePlayable) and other.state == self.state
+
+    def __hash__(self) -> int:
+        return hash(self.state)
 
     def key(self) -> Hashable:
         return self.state.key()
@@ -295,10 +320,10 @@ class StatePlayable:
             self._legal = self.notation.steps(self.state)
         return self._legal
 
-    def spellings(self) -> Spellings:
+    def spellings(self) -> Lookup:
         """Every spelling of every legal step (cached: the position never changes)."""
         if self._spellings is None:
-            self._spellings = Spellings(self.notation, self.state, self.legal_steps())
+            self._spellings = self.notation.spellings(self.state)
         return self._spellings
 
     def format(self, step: Hashable) -> str:
@@ -366,5 +391,5 @@ def steps_of(step: Hashable) -> tuple[Hashable, ...]:
     return step.steps if isinstance(step, Line) else (step,)
 
 
-__all__ = ["Line", "NO_VOCABULARY", "PlayableGame", "SEPARATOR", "Spellings", "StatePlayable",
+__all__ = ["FullNotation", "Line", "Lookup", "NO_VOCABULARY", "PlayableGame", "SEPARATOR", "Spellings", "StatePlayable",
            "StepNotation", "Vocabulary", "plural", "steps_of"]

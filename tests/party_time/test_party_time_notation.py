@@ -19,11 +19,11 @@ from partysolver.models.party_time import GAME, HOUSE_RULES, Play, Rules, load_p
 from partysolver.models.party_time.game import Card, Draw, Reveal
 from partysolver.models.party_time.notation import (
     NOTATION,
-    StatePosition,
     UnseenDraw,
     ViewPosition,
 )
 from partysolver.models.party_time.state import CARRY_OUT, DRAW, PLAY, REVEAL
+from partysolver.models.playable import StatePlayable
 from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
 from partysolver.puzzles import examples
 
@@ -265,7 +265,7 @@ def test_which_files_are_played_from_a_seat() -> None:
     for name in ("default", "near-the-star", "question-mark"):
         assert isinstance(load_example(name), ViewPosition)
     full = load_example("own-rules")
-    assert isinstance(full, StatePosition) and full.actor() == "Eve"
+    assert isinstance(full, StatePlayable) and full.actor() == "Eve"
     after = full.apply(full.parse("play 4 return 1"))
     assert after.awaits_chance() and after.actor() == "the pile (Eve draws)"
     drawn = after.apply(after.random_step(random.Random(1)))

@@ -15,6 +15,7 @@ from partysolver.cli.main import cli
 from partysolver.models.documents import format_document, parse_document, read_document
 from partysolver.models.errors import InputError
 from partysolver.models.notation import NotationError
+from partysolver.models.playable import StatePlayable
 from partysolver.models.pool_party_stars import GAME, Propose
 from partysolver.models.pool_party_stars.game import (
     ATTRIBUTES,
@@ -335,7 +336,7 @@ def test_the_others_turns_are_entered_as_the_log_writes_them() -> None:
 def test_random_observations_never_read_the_truth() -> None:
     """Two logs that differ only in what the seat cannot see give the same observations."""
     full = load_example("full-state")
-    assert isinstance(full, StatePosition)
+    assert isinstance(full, StatePlayable)
     position = load_example("default")
     assert position.log == knowledge_log(full.state.knowledge(0))
     waiting = position.apply(position.parse("propose Robot-Sport-Drink"))
@@ -348,7 +349,7 @@ def test_random_observations_never_read_the_truth() -> None:
 
 
 def test_which_logs_can_be_played_on() -> None:
-    assert isinstance(load_example("full-state"), StatePosition)
+    assert isinstance(load_example("full-state"), StatePlayable)
     assert isinstance(load_example("default"), SeatPosition)
     assert isinstance(load_example("puzzle"), SeatPosition)  # its four events are the game
     with pytest.raises(InputError, match="hands"):

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..playable import StatePlayable
 from .game import (
     HOUSE_RULES,
     INFO,
@@ -49,7 +50,7 @@ class PartyTimeGame:
         return load_state(document, source)
 
     def playable(self, document: Mapping[str, Any], source: str
-                 ) -> ViewPosition | StatePosition:
+                 ) -> ViewPosition | StatePlayable:
         """The position to play on in a position file: seen from ``me`` (the seat enters what
         it sees), or the full game when every hand is given."""
         return playable(document, source)

@@ -37,7 +37,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import require_no_problems
-from ..notation import NotationError, Spelling, match, normalise
+from ..notation import NotationError, SpellingTable, normalise
+from ..playable import StatePlayable
 from ..protocol import CHANCE, TERMINAL, Action, sample_chance
 from .game import CARDS, DRAWS, REVEALS, Draw, Play, Reveal, cards_of
 from .position import load_position, state_to_document, view_to_document
@@ -169,51 +170,17 @@ def _spellings(step: Hashable, names: tuple[str, ...], actor: int, mine: bool,
 
 @lru_cache(maxsize=1 << 12)
 def spellings(steps: tuple[Hashable, ...], names: tuple[str, ...], actor: int, mine: bool,
-              carry_out: bool, what: str) -> Spellings:
+              carry_out: bool, what: str) -> SpellingTable:
     """The parser over the spellings of ``steps``, all taken by ``actor`` (cached: the few
     distinct situations of a game come back again and again)."""
     return Spellings(steps, names, actor, mine, carry_out, what)
 
 
-_AMBIGUOUS = object()
-"""Stands for a spelling shared by several steps (then :func:`match` decides)."""
-
-
-class Spellings:
-    """Every spelling of the steps legal in one position, and the parser over them: a typed
-    text equal to one spelling (once rewritten) is found at once, anything else goes through
-    :func:`~partysolver.models.notation.match`."""
-
-    __slots__ = ("names", "what", "_by_step", "_exact", "_listed")
-
-    def __init__(self, steps: Iterable[Hashable], names: tuple[str, ...], actor: int,
-                 mine: bool, carry_out: bool, what: str) -> None:
-        self.names = names
-        self.what = what
-        self._by_step = [(step, _spellings(step, names, actor, mine, carry_out))
-                         for step in steps]
-        self._exact: dict[str, Hashable] = {}
-        for step, texts in self._by_step:
-            for text, _ in texts:
-                if self._exact.setdefault(text, step) != step:
-                    self._exact[text] = _AMBIGUOUS
-        self._listed: list[Spelling] | None = None
-
-    def parse(self, text: str) -> Hashable:
-        typed = rewrite(text, self.names)
-        found = self._exact.get(typed, _AMBIGUOUS)
-        if found is not _AMBIGUOUS:
-            return found
-        if self._listed is None:
-            self._listed = [Spelling(text, step, canonical=k == 0)
-                            for step, texts in self._by_step
-                            for k, (text, _) in enumerate(texts)]
-        try:
-            return match(typed, self._listed, self.what)
-        except NotationError as error:
-            written = {texts[0][0]: texts[0][1] for _, texts in self._by_step}
-            closest = [written.get(c, c) for c in error.closest]
-            raise NotationError(text, error.problem, closest) from None
+def Spellings(steps: Iterable[Hashable], names: tuple[str, ...], actor: int,  # noqa: N802
+              mine: bool, carry_out: bool, what: str) -> SpellingTable:
+    """The parser over every spelling of ``steps`` (see :class:`SpellingTable`)."""
+    return SpellingTable([(step, _spellings(step, names, actor, mine, carry_out))
+                          for step in steps], lambda text: rewrite(text, names), what)
 
 
 # -- the full game ----------------------------------------------------------------------------
@@ -242,7 +209,7 @@ class PartyTimeNotation:
     def actor(self, state: PartyTimeState) -> str:
         return _actor(state)
 
-    def spellings(self, state: PartyTimeState) -> Spellings:
+    def spellings(self, state: PartyTimeState) -> SpellingTable:
         what = "chance outcome" if state.current_player() == CHANCE else "move"
         return spellings(tuple(self.steps(state)), state.names, _doer(state), True,
                          state.phase == CARRY_OUT, what)
@@ -268,60 +235,23 @@ def _actor(state: PartyTimeState | PartyTimeView) -> str:
 NOTATION = PartyTimeNotation()
 
 
-class StatePosition:
-    """A full game state to play on (a position file with every hand)."""
+class _FullGame:
+    """What :class:`~partysolver.models.playable.StatePlayable` needs to play on a full state:
+    the notation and the position file."""
 
-    __slots__ = ("state", "_legal")
+    notation = NOTATION
 
-    def __init__(self, state: PartyTimeState) -> None:
-        self.state = state
-        self._legal: frozenset[Action] | None = None
+    @staticmethod
+    def state_to_document(state: PartyTimeState) -> dict[str, Any]:
+        return state_to_document(state)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, StatePosition) and other.state == self.state
 
-    def __hash__(self) -> int:
-        return hash(self.state)
+FULL_GAME = _FullGame()
 
-    def __repr__(self) -> str:
-        return f"StatePosition({self.state!r})"
 
-    def actor(self) -> str:
-        return NOTATION.actor(self.state)
-
-    def is_over(self) -> bool:
-        return self.state.current_player() == TERMINAL
-
-    def awaits_chance(self) -> bool:
-        return self.state.current_player() == CHANCE
-
-    def legal_steps(self) -> list[Action]:
-        return NOTATION.steps(self.state)
-
-    def format(self, step: Hashable) -> str:
-        self._check(step)
-        return NOTATION.format(self.state, step)
-
-    def parse(self, text: str) -> Hashable:
-        return NOTATION.parse(self.state, text)
-
-    def apply(self, step: Hashable) -> StatePosition:
-        self._check(step)
-        return StatePosition(self.state.apply(step))
-
-    def _check(self, step: Hashable) -> None:
-        if self._legal is None:
-            self._legal = frozenset(self.legal_steps())
-        if step not in self._legal:
-            raise ValueError(f"{step} is not legal here ({self.actor()} to act)")
-
-    def random_step(self, rng: random.Random) -> Hashable:
-        if not self.awaits_chance():
-            raise ValueError(f"no chance step here: {self.actor()} is to act")
-        return sample_chance(self.state, rng)
-
-    def to_document(self) -> dict[str, Any]:
-        return state_to_document(self.state)
+def StatePosition(state: PartyTimeState) -> StatePlayable:  # noqa: N802 - a position's maker
+    """A full game state to play on (every hand known)."""
+    return StatePlayable(FULL_GAME, state)
 
 
 # -- one seat ---------------------------------------------------------------------------------
@@ -486,7 +416,7 @@ def _any_draw(state: PartyTimeState) -> Draw:
 # -- from a file ------------------------------------------------------------------------------
 
 
-def playable(document: Mapping[str, Any], source: str) -> ViewPosition | StatePosition:
+def playable(document: Mapping[str, Any], source: str) -> ViewPosition | StatePlayable:
     """The position of a file to play on: seen from ``me`` (the seat enters what it sees), or
     the full game when every hand is given."""
     position = load_position(document, source)

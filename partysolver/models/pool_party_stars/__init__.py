@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..playable import StatePlayable
 from .evidence import Evidence, Knowledge, Timeline
 from .game import (
     HOUSE_DECK,
@@ -45,7 +46,7 @@ class PoolPartyStarsGame:
         return load_state(document, source)
 
     def playable(self, document: Mapping[str, Any], source: str
-                 ) -> SeatPosition | StatePosition:
+                 ) -> SeatPosition | StatePlayable:
         """The position to play on in a game log: a seat log from its seat (the seat enters
         what it sees), a full omniscient log as the full game."""
         return playable(document, source)

@@ -39,8 +39,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError, require_no_problems
-from ..notation import NotationError, Spelling, match, normalise
-from ..protocol import CHANCE, TERMINAL, Action, sample_chance
+from ..notation import NotationError, SpellingTable, normalise
+from ..playable import StatePlayable
+from ..protocol import CHANCE, TERMINAL, Action
 from .game import (
     ALL_RULES,
     ATTRIBUTES,
@@ -224,52 +225,18 @@ def _spellings(step: Hashable, names: tuple[str, ...], actor: int,
 
 @lru_cache(maxsize=1 << 12)
 def spellings(steps: tuple[Hashable, ...], names: tuple[str, ...], actor: int,
-              hand: tuple[Guest, ...], what: str) -> Spellings:
+              hand: tuple[Guest, ...], what: str) -> SpellingTable:
     """The parser over the spellings of ``steps``, all taken by ``actor`` (cached: a
     position's parser is built once)."""
     return Spellings(steps, names, actor, hand, what)
 
 
-_AMBIGUOUS = object()
-"""Stands for a spelling shared by several steps (then :func:`match` decides)."""
-
-
-class Spellings:
-    """Every spelling of the steps legal in one position, and the parser over them: a typed
-    text equal to one spelling (once rewritten) is found at once, anything else goes through
-    :func:`~partysolver.models.notation.match`."""
-
-    __slots__ = ("names", "what", "_by_step", "_exact", "_listed")
-
-    def __init__(self, steps: Iterable[Hashable], names: tuple[str, ...], actor: int,
-                 hand: tuple[Guest, ...], what: str) -> None:
-        self.names = names
-        self.what = what
-        self._by_step = [(step, _spellings(step, names, actor,
-                                           hand if isinstance(step, Propose) else ()))
-                         for step in steps]
-        self._exact: dict[str, Hashable] = {}
-        for step, texts in self._by_step:
-            for text, _ in texts:
-                if self._exact.setdefault(text, step) != step:
-                    self._exact[text] = _AMBIGUOUS
-        self._listed: list[Spelling] | None = None
-
-    def parse(self, text: str) -> Hashable:
-        typed = rewrite(text, self.names)
-        found = self._exact.get(typed, _AMBIGUOUS)
-        if found is not _AMBIGUOUS:
-            return found
-        if self._listed is None:
-            self._listed = [Spelling(text, step, canonical=k == 0)
-                            for step, texts in self._by_step
-                            for k, (text, _) in enumerate(texts)]
-        try:
-            return match(typed, self._listed, self.what)
-        except NotationError as error:
-            written = {texts[0][0]: texts[0][1] for _, texts in self._by_step}
-            closest = [written.get(c, c) for c in error.closest]
-            raise NotationError(text, error.problem, closest) from None
+def Spellings(steps: Iterable[Hashable], names: tuple[str, ...], actor: int,  # noqa: N802
+              hand: tuple[Guest, ...], what: str) -> SpellingTable:
+    """The parser over every spelling of ``steps`` (see :class:`SpellingTable`)."""
+    return SpellingTable([(step, _spellings(step, names, actor,
+                                            hand if isinstance(step, Propose) else ()))
+                          for step in steps], lambda text: rewrite(text, names), what)
 
 
 # -- the full game ----------------------------------------------------------------------------
@@ -305,7 +272,7 @@ class PoolPartyNotation:
             return "nobody: the game is over"
         return names[state.player]
 
-    def spellings(self, state: PoolPartyState) -> Spellings:
+    def spellings(self, state: PoolPartyState) -> SpellingTable:
         me = _doer(state)
         what = "chance outcome" if state.current_player() == CHANCE else "move"
         return spellings(tuple(self.steps(state)), state.table.players, me, state.hands[me],
@@ -321,65 +288,23 @@ class PoolPartyNotation:
 NOTATION = PoolPartyNotation()
 
 
-class StatePosition:
-    """A full game state to play on (an omniscient log with every hand)."""
+class _FullGame:
+    """What :class:`~partysolver.models.playable.StatePlayable` needs to play on a full state:
+    the notation and the position file."""
 
-    __slots__ = ("state", "_spellings", "_legal")
+    notation = NOTATION
 
-    def __init__(self, state: PoolPartyState) -> None:
-        self.state = state
-        self._spellings: Spellings | None = None
-        self._legal: frozenset[Action] | None = None
+    @staticmethod
+    def state_to_document(state: PoolPartyState) -> dict[str, Any]:
+        return state_to_document(state)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, StatePosition) and other.state == self.state
 
-    def __hash__(self) -> int:
-        return hash(self.state)
+FULL_GAME = _FullGame()
 
-    def __repr__(self) -> str:
-        return f"StatePosition({self.state!r})"
 
-    def actor(self) -> str:
-        return NOTATION.actor(self.state)
-
-    def is_over(self) -> bool:
-        return self.state.current_player() == TERMINAL
-
-    def awaits_chance(self) -> bool:
-        return self.state.current_player() == CHANCE
-
-    def legal_steps(self) -> list[Action]:
-        return NOTATION.steps(self.state)
-
-    def format(self, step: Hashable) -> str:
-        self._check(step)
-        return NOTATION.format(self.state, step)
-
-    def parse(self, text: str) -> Hashable:
-        if self.is_over():
-            raise NotationError(text, "the game is over: no move is legal")
-        if self._spellings is None:
-            self._spellings = NOTATION.spellings(self.state)
-        return self._spellings.parse(text)
-
-    def apply(self, step: Hashable) -> StatePosition:
-        self._check(step)
-        return StatePosition(self.state.apply(step))
-
-    def _check(self, step: Hashable) -> None:
-        if self._legal is None:
-            self._legal = frozenset(self.legal_steps())
-        if step not in self._legal:
-            raise ValueError(f"{step} is not legal here ({self.actor()} to act)")
-
-    def random_step(self, rng: random.Random) -> Hashable:
-        if not self.awaits_chance():
-            raise ValueError(f"no chance step here: {self.actor()} is to act")
-        return sample_chance(self.state, rng)
-
-    def to_document(self) -> dict[str, Any]:
-        return state_to_document(self.state)
+def StatePosition(state: PoolPartyState) -> StatePlayable:  # noqa: N802 - a position's maker
+    """A full game state to play on (every hand known)."""
+    return StatePlayable(FULL_GAME, state)
 
 
 # -- one seat ---------------------------------------------------------------------------------
@@ -409,7 +334,7 @@ class SeatPosition:
         self._stage = self._find_stage()
         self._steps: list[SeatStep] | None = None
         self._legal: frozenset[Hashable] | None = None
-        self._spellings: Spellings | None = None
+        self._spellings: SpellingTable | None = None
         self._domains: list[int] | None = None
         self._possible: list[int] | None = None
 
@@ -675,7 +600,7 @@ class SeatPosition:
 # -- from a file ------------------------------------------------------------------------------
 
 
-def playable(document: Mapping[str, Any], source: str) -> SeatPosition | StatePosition:
+def playable(document: Mapping[str, Any], source: str) -> SeatPosition | StatePlayable:
     """The position of a game log to play on: a seat log from its seat, a full omniscient log
     (every rule and hand) as the full game; other logs are refused."""
     log = load_log(document, source)
