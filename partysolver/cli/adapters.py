@@ -137,7 +137,8 @@ def commands_for(game: str) -> GameCommands | None:
 def require_valid(problems: list[Any], source: str) -> None:
     """Hint and solve need a legal position: rule problems are bad input."""
     if problems:
-        listed = "; ".join(p.message for p in problems)
+        listed = "; ".join(f"{p.field}: {p.message}" if getattr(p, "field", None) else p.message
+                           for p in problems)
         raise InputError(source, None, f"a legal position ({listed}); "
                          "run 'partysolver verify' for the full list")
 

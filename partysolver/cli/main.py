@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from .. import puzzles
 from ..models.documents import format_document, parse_document, read_document
 from ..models.errors import InputError
 from ..models.registry import all_games
+from . import paths
 from .adapters import (
     VERBS,
     BadInput,
@@ -36,6 +35,7 @@ from .adapters import (
     broken_commands,
     commands_for,
 )
+from .params import SECONDS, SEED, TOP, one_line
 
 
 class PartyGroup(click.Group):
@@ -46,6 +46,10 @@ class PartyGroup(click.Group):
             return super().invoke(ctx)
         except InputError as error:
             raise BadInput(f"bad input: {error}") from None
+        except click.MissingParameter:
+            raise  # the usage block helps here: it shows what is missing
+        except click.BadParameter as error:
+            raise one_line(error) from None
 
 
 class DocumentFile(click.ParamType):
@@ -97,7 +101,7 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     decorators = [
         click.option("--json", "as_json", is_flag=True,
                      help="Machine-readable output on stdout (and nothing else there)."),
-        click.option("--seed", type=int, default=None,
+        click.option("--seed", type=SEED, default=None,
                      help="Seed every source of chance: same input and seed, same output "
                           "(wall-clock times are then left out)."),
     ]
@@ -109,9 +113,9 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The output options, and the search budget and list length of the verbs that search."""
     decorators = [
-        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+        click.option("--time-limit", type=SECONDS, default=None,
                      help="Wall-clock budget in seconds (searches report 'unknown' past it)."),
-        click.option("--top", type=click.IntRange(min=1), default=None,
+        click.option("--top", type=TOP, default=None,
                      help="Show only the K best moves."),
     ]
     for decorator in reversed(decorators):
@@ -343,9 +347,31 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
     if players is not None and players not in info.player_counts():
         raise BadInput(f"{game} takes {info.min_players} to {info.max_players} players, "
                        f"not {players}")
-    with click.progressbar(length=count, label="playing", file=sys.stderr) as bar:
-        report = commands.simulate(players, count, policies, options, bar.update)
+    with LazyProgress(count, "playing") as update:
+        report = commands.simulate(players, count, policies, options, update)
     emit(report, as_json, seed)
+
+
+class LazyProgress:
+    """A progress bar on stderr that appears at the first update (``simulate`` calls it with 0
+    when the games begin): bad input found while setting up is then one line, alone."""
+
+    def __init__(self, length: int, label: str) -> None:
+        self.length, self.label = length, label
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[int], None]:
+        return self.update
+
+    def update(self, steps: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=self.length, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(steps)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
 
 
 @cli.command()
@@ -365,60 +391,20 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
     options = make_options("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
     svg = commands.render(file, options)
-    write_atomically(output, svg)
+    paths.write_atomically(output, svg)
     data = {"game": file.game, "output": str(output), "bytes": len(svg.encode("utf-8"))}
     emit(Report(data, f"wrote {output}"), as_json)
 
 
 def check_output(path: Path, source: str, force: bool) -> None:
-    """Refuse, before any work, an output that would lose something or mislead: the input
-    itself, a folder, a missing folder, a name not ending in ``.svg``, or (without ``force``)
-    an existing file that is not an SVG picture (re-rendering over an older picture is fine)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
-                       f"{str(path)!r}")
-    if path.is_dir():
-        raise BadInput(f"bad input: --output: expected a file, got the folder {str(path)!r}")
-    if path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve():
-        raise BadInput(f"bad input: --output: expected a new file, got the input file "
-                       f"{str(path)!r}")
-    if path.suffix.lower() != ".svg":
-        raise BadInput(f"bad input: --output: expected a file name ending in .svg (render "
-                       f"writes an SVG picture), got {str(path)!r}")
-    if path.exists() and not force and not _is_svg(path):
-        raise BadInput(f"bad input: --output: expected a new file or an SVG picture to "
-                       f"replace, got {str(path)!r}, which is neither (--force replaces it)")
+    """Refuse, before any work, an SVG output that would fail or lose something (see
+    :func:`partysolver.cli.paths.check_output`); re-rendering over an older picture is fine."""
+    paths.check_output(path, "--output", ".svg", source, force, _is_svg)
 
 
-def _is_svg(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(512).lstrip()
-    except OSError:
-        return False
+def _is_svg(head: bytes) -> bool:
+    head = head.lstrip()
     return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
-    The file gets the usual permissions (those of a replaced file, else the umask's); its
-    folder exists (:func:`check_output` said so before any work)."""
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from ..models.errors import InputError
 from ..models.party_time import GAME, HOUSE_RULES, INFO, Rules, load_position, load_rules
 from ..models.party_time.position import Position, describe_position, rules_problems
 from ..models.party_time.render import render_svg
-from ..models.party_time.state import CARRY_OUT, PLAY, PartyTimeState
+from ..models.party_time.state import CARRY_OUT, PHASE_NAMES, PLAY, PartyTimeState
 from ..solvers.budget import Budget
 from ..solvers.party_time.hint import PLAYOUTS, TOLERANCE, Hint, HintPolicy, hint
 from ..solvers.party_time.policies import GreedyPolicy
@@ -34,8 +34,7 @@ DEPTH = click.Option(["--depth"], type=click.IntRange(min=1, max=4), default=1,
                           "turn; 2 = the turn after, ...).")
 MAX_NODES = click.Option(["--hint-max-nodes"], type=click.IntRange(min=1), default=None,
                          help="party-time: node budget of the hint's search.")
-RULES = click.Option(["--party-rules"], type=click.Path(exists=True, dir_okay=False),
-                     default=None, metavar="FILE",
+RULES = click.Option(["--party-rules"], default=None, metavar="FILE",
                      help="party-time: a rules file (board, deck, r_card) instead of the house "
                           "board and deck.")
 R_CARD = click.Option(["--r-card"], type=click.Choice(["right", "reverse"]), default=None,
@@ -68,10 +67,13 @@ def _load(document: Document) -> Position:
 
 
 def _search(document: Document, position: Position, options: Options) -> Hint:
-    if position.turn != position.me or position.phase not in (PLAY, CARRY_OUT):
+    if position.turn != position.me:
         me, turn = position.name(position.me), position.name(position.turn)
-        raise InputError(document.source, "me", f"the seat to act ({turn}, step \"play\" or "
-                         f"\"carry-out\") for a hint", me)
+        raise InputError(document.source, "me", f"the seat to act ({turn}) for a hint", me)
+    if position.phase not in (PLAY, CARRY_OUT):
+        raise InputError(document.source, "step", "\"play\" or \"carry-out\" for a hint (the "
+                         "other steps leave the player no choice to make)",
+                         PHASE_NAMES[position.phase])
     budget = Budget(time=options.time_limit, nodes=options.extra.get("hint_max_nodes"))
     return hint(position.to_view(document.source), options.extra.get("depth", 1), budget,
                 options.extra.get("playouts", PLAYOUTS), options.rng_seed)
@@ -214,7 +216,7 @@ def _rules(options: Options, players: int) -> Rules:
     rules = HOUSE_RULES
     path = options.extra.get("party_rules")
     if path:
-        document, source = read_document(path)
+        document, source = read_document(path, ("--party-rules", None, "rules file"))
         fields = Fields(document, source)
         game = fields.text("game", INFO.key)
         if game != INFO.key:

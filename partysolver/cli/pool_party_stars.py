@@ -31,6 +31,7 @@ from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, pu
 from ..solvers.simulate import RandomPolicy, simulate
 from .adapters import Document, GameCommands, Options, Report, require_valid
 from .output import problems_json, problems_text, table, top
+from .params import SEED
 
 FROM_SEAT = click.Option(["--from-seat"], default=None, metavar="NAME",
                          help="pool-party-stars: read an omniscient log from this player's seat "
@@ -262,8 +263,14 @@ class PoolPartyStarsCommands(GameCommands):
                     problems.append(Problem("inconsistent", found.text(), "events"))
                     data["conflict"] = {"events": [i + 1 for i in found.events],
                                         "smallest": found.smallest}
+                elif (post := deduction.posterior(knowledge)).total == 0:
+                    # No conflict among the others' answers: the known rules contradict the
+                    # log (the problems above say where), so nothing is consistent.
+                    data["consistent_assignments"] = 0
+                    if not problems:
+                        problems.append(Problem("inconsistent", "no assignment of rules fits "
+                                                "the log", "events"))
                 else:
-                    post = deduction.posterior(knowledge)
                     data["consistent_assignments"] = post.total
                     notes.append(f"consistent: {post.total:,} assignment(s) of the rules held "
                                  "now fit the events")
@@ -290,7 +297,7 @@ class PoolPartyStarsCommands(GameCommands):
         n = players or 4
         names = policies or ("hint", "random")
         seat_policies = [names[seat % len(names)] for seat in range(n)]
-        deck = _deck(options.extra.get("guest_deck"))
+        deck = _deck(options.extra.get("guest_deck"), n)
         competitive = bool(options.extra.get("competitive"))
         table_ = Table(DEFAULT_NAMES[:n], deck, competitive)
         chosen = [make_policy(name) for name in names]
@@ -387,11 +394,11 @@ def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | Non
             "onlooker": None if onlooker is None else round(onlooker, 6)}
 
 
-def _deck(path: str | None) -> Any:
+def _deck(path: str | None, players: int) -> Any:
     if path is None:
         return Table(DEFAULT_NAMES[:2]).deck
-    document, source = read_document(path)
-    return load_deck(document, source)
+    document, source = read_document(path, ("--guest-deck", None, "deck file"))
+    return load_deck(document, source, players)
 
 
 class NewGame:
@@ -426,7 +433,7 @@ def tools() -> None:
 @tools.command()
 @click.option("--difficulty", type=click.Choice(puzzles.PLAYERS), required=True)
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write DIFFICULTY-NN.toml files to.")
 @click.option("--first", type=click.IntRange(min=1), default=1, show_default=True,

@@ -1,0 +1,99 @@
+"""Output files: checked before any work, written whole or not at all.
+
+:func:`check_output` refuses, in one line naming the option, every output path that would fail
+or lose something, *before* a command solves or simulates anything: a missing folder, a folder
+we cannot write into (``/proc``), a name too long for the file system, a NUL character, the
+input itself, a folder, the wrong suffix, or (without ``--force``) an existing file of another
+kind.  :func:`write_atomically` then writes through a temporary file in the same folder, so a
+failure leaves the old file as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from .adapters import BadInput
+
+TEMPORARY_PREFIX = ".partysolver-"
+"""Temporary files are named ``.partysolver-XXXXXXXX`` (short: any name that fits, fits)."""
+
+
+def check_output(path: Path, option: str, suffix: str, source: str | None = None,
+                 force: bool = False, replaceable: Callable[[bytes], bool] | None = None
+                 ) -> None:
+    """Refuse ``path`` as the output of ``option`` (see the module's text).  ``replaceable``
+    tells, from its first 512 bytes, a file this command may replace without ``force`` (by
+    default: any)."""
+    text = str(path)
+
+    def refuse(expected: str) -> BadInput:
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        return BadInput(f"bad input: {option}: expected {expected}, got {shown!r}")
+
+    if "\0" in text:
+        raise refuse("a file name without NUL characters")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise refuse("a file in an existing folder")
+    limit = _name_max(directory)
+    if len(os.fsencode(path.name)) > limit:
+        raise refuse(f"a file name of at most {limit} bytes")
+    if path.is_dir():
+        raise refuse("a file, not a folder")
+    if source is not None and path.exists() and Path(source).exists() \
+            and path.resolve() == Path(source).resolve():
+        raise refuse("a new file, not the input file")
+    if path.suffix.lower() != suffix:
+        raise refuse(f"a file name ending in {suffix}")
+    if path.exists() and not force and replaceable and not replaceable(_head(path)):
+        raise refuse(f"a new file or a {suffix} file to replace (--force replaces any file)")
+    _probe(directory, refuse)
+
+
+def _name_max(directory: Path) -> int:
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _probe(directory: Path, refuse: Callable[[str], BadInput]) -> None:
+    """Create and remove a temporary file where the output will go: the folder is writable."""
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=directory)
+    except OSError as error:
+        raise refuse(f"a file in a folder we can write into ({error.strerror})") from None
+    os.close(handle)
+    os.unlink(temporary)
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(512)
+    except OSError:
+        return b""
+
+
+def write_atomically(path: Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
+    The file gets the usual permissions (those of a replaced file, else the umask's); its
+    folder exists (:func:`check_output` said so before any work)."""
+    if path.exists():
+        mode = path.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
