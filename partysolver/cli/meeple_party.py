@@ -452,7 +452,7 @@ class MeeplePartyCommands(GameCommands):
         extra = options.extra
         if extra.get("plot") is not None:  # before any game, not after all of them
             paths.check_output(Path(extra["plot"]), "--plot", ".png")
-        house = extra.get("house")
+        house: Any = extra.get("house")
         if house is not None:
             house = data.house_option(house)
         factory = policies.NewParty(n, house, extra.get("difficulty", "standard"),

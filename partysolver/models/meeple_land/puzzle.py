@@ -171,7 +171,7 @@ class Puzzle:
 
     def answer_problems(self) -> list[Problem]:
         """A recorded answer that contradicts itself or the objective's range."""
-        answer, found = self.answer, []
+        answer, found = self.answer, list[Problem]()
         if answer is None:
             return found
         if answer.status == "infeasible":
