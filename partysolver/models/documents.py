@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -116,7 +117,8 @@ def check_values(document: Mapping[str, Any], source: str) -> None:
                              f"lists and tables nested at most {MAX_DEPTH} deep")
         if isinstance(value, dict):
             for key, item in value.items():
-                field = f"{path}.{key}" if path else str(key)
+                name = str(key) if _BARE_KEY.fullmatch(str(key)) else json.dumps(str(key))
+                field = f"{path}.{name}" if path else name
                 _check_string(str(key), source, path or None, key=True)
                 stack.append((item, field, depth + 1))
         else:
@@ -163,6 +165,9 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
 class Fields:
     """A table of a document, with its path, that hands out typed fields and remembers reads."""
 
@@ -179,6 +184,8 @@ class Fields:
     def field(self, key: str | int) -> str:
         if isinstance(key, int):
             return f"{self.path}[{key}]"
+        if not _BARE_KEY.fullmatch(key):  # "" or "my key": quoted, as TOML writes it
+            key = json.dumps(key)
         return f"{self.path}.{key}" if self.path else key
 
     def error(self, key: str | int | None, expected: str, got: Any = MISSING) -> InputError:

@@ -1,0 +1,14 @@
+"""Hypothesis profiles: ``ci`` (chosen when ``CI`` is set, as ``.ci/run`` does) derandomizes
+every property test, so a CI run tries the same examples each time; locally new ones are
+tried on every run."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI")
+                                     else "dev"))
