@@ -12,3 +12,9 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI")
                                      else "dev"))
+
+
+def pytest_addoption(parser: object) -> None:
+    parser.addoption("--random-games", type=int, default=1000,  # type: ignore[attr-defined]
+                     help="seeded random games per game in tests/test_invariants.py "
+                          "(make bench: 100000)")
