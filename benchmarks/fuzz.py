@@ -142,7 +142,7 @@ def put(document: Any, path: tuple[Any, ...], value: Any) -> None:
 def leaves(document: Any, rng: random.Random) -> tuple[Any, ...]:
     """A random path (not the root, and rarely the ``game`` key, which every file needs)."""
     found = [p for p in paths_of(document) if p and (p != ("game",) or rng.random() < 0.05)]
-    return rng.choice(found)
+    return rng.choice(found) if found else ("game",)
 
 
 def nest(depth: int) -> Any:
@@ -353,7 +353,7 @@ def main() -> None:
         for index in range(args.start, args.start + args.count):
             try:
                 mutant = make(index, seeds, extras)
-            except RecursionError:  # a mutation of the fuzzer's own that went too deep
+            except (RecursionError, KeyError):  # a mutation of the fuzzer's own went wrong
                 counts["not made"] += 1
                 continue
             begun = time.perf_counter()
