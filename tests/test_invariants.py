@@ -67,11 +67,12 @@ def party_time(start: Any) -> Callable[[Any], None]:
     strips = max(start.strips)
 
     def check(state: Any) -> None:
-        total = [sum(column) for column in zip(*state.hands, state.pile, state.played)]
+        total = [sum(column) for column in zip(*state.hands, state.pile, state.played,
+                                               strict=True)]
         if state.revealed >= 0 and total != deck:
             total[state.revealed] += 1
         assert total == deck, (total, deck)
-        assert 0 <= min(state.strips) and max(state.strips) <= strips
+        assert min(state.strips) >= 0 and max(state.strips) <= strips
         assert min(state.tokens) >= 0
 
     return check

@@ -165,7 +165,9 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEY = re.compile(r"[^\s\"']+")
+"""A key written as it is in a field path; any other (empty, or with spaces or quotes) is
+quoted.  Callers may pass a path such as ``players[1]`` as a key: it stays as written."""
 
 
 class Fields:
