@@ -4,6 +4,8 @@ evidence rebuilt from the whole log counts, so a hint's cost no longer grows wit
 from __future__ import annotations
 
 import random
+from collections import Counter
+from fractions import Fraction
 
 from partysolver.models.pool_party_stars.evidence import Knowledge, Summary
 from partysolver.models.pool_party_stars.game import GUESTS, GuessOutcome, Table
@@ -65,3 +67,14 @@ def test_a_stale_summary_is_never_used() -> None:
                                                                    False),),
                        0, known.rules, known.hand, summary=known.summary)
     assert longer.counting is longer.evidence
+
+
+def test_a_draw_from_a_large_deck_weighs_each_guest_by_its_copies() -> None:
+    """The sorted stock is counted by bisection: the same outcomes as counting every card."""
+    deck = tuple(sorted((GUESTS[i * 7 % 64] for i in range(500)), key=lambda g: g.id))
+    state = PoolPartyState.deal(Table(DEFAULT_NAMES[:4], deck), random.Random(3))
+    state = state.apply(state.legal_actions()[0])
+    copies = Counter(state.stock)
+    assert [(a.guest, p) for a, p in state.chance_outcomes()] == \
+        [(guest, Fraction(n, len(state.stock))) for guest, n in copies.items()]
+    assert len(copies) == 64

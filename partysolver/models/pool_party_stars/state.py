@@ -16,13 +16,12 @@ uniformly from the unseen guests.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import groupby
 
 from ..protocol import CHANCE, TERMINAL, Action
 from .evidence import Knowledge, Summary
@@ -64,6 +63,16 @@ def _find(guests: tuple[Guest, ...], guest: Guest) -> int:
 
 def _guest_id(guest: Guest) -> int:
     return guest.id
+
+
+def _runs(guests: tuple[Guest, ...]) -> Iterator[tuple[Guest, int]]:
+    """Each distinct guest of the sorted ``guests`` and its copies, in order, found by
+    bisection (at most 64 distinct guests, however large the deck)."""
+    start = 0
+    while start < len(guests):
+        end = bisect_right(guests, guests[start].id, lo=start, key=_guest_id)
+        yield guests[start], end - start
+        start = end
 
 
 def _without(guests: tuple[Guest, ...], guest: Guest) -> tuple[Guest, ...]:
@@ -205,9 +214,8 @@ class PoolPartyState:
 
     def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         if self.phase == DRAW_GUEST:
-            total = len(self.stock)  # sorted by id: equal guests are neighbours
-            return [(DrawGuest(next(same)), Fraction(1 + sum(1 for _ in same), total))
-                    for _, same in groupby(self.stock, key=_guest_id)]
+            total = len(self.stock)
+            return [(DrawGuest(guest), Fraction(n, total)) for guest, n in _runs(self.stock)]
         if self.phase == DRAW_RULE:
             free = self._free_rules()
             return [(DrawRule(rule), Fraction(1, len(free))) for rule in free]
