@@ -49,7 +49,7 @@ class PartyGroup(click.Group):
         except click.MissingParameter:
             raise  # the usage block helps here: it shows what is missing
         except click.BadParameter as error:
-            raise one_line(error) from None
+            raise BadInput(f"bad input: {one_line(error)}") from None
 
 
 class DocumentFile(click.ParamType):

@@ -1,6 +1,7 @@
-"""The common options' value types, each refusing a bad value in one line that says what was
-expected (``--time-limit: expected a number of seconds greater than 0, got 'nan'``), and the
-conversion of click's own bad-value errors (any other option) to the same one-line form."""
+"""The common options' value types, each refusing a bad value with an :class:`InputError` that
+says what was expected (``--time-limit: expected a number of seconds greater than 0, got
+'nan'``; the command group prints it in one line, exit code 2), and click's own bad-value errors
+(any other option) in the same one-line form."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import click
 
-from .adapters import BadInput
+from ..models.errors import InputError
 
 SEED_MAX = 2**64 - 1
 """``--seed`` takes 0 to 2**64 - 1; each solver maps it into its library's range."""
@@ -18,9 +19,8 @@ SEED_MAX = 2**64 - 1
 class _OneLine(click.ParamType):
     expected = ""
 
-    def refuse(self, value: Any, param: click.Parameter | None) -> BadInput:
-        return BadInput(f"bad input: {option_name(param)}: expected {self.expected}, "
-                        f"got {str(value)!r}")
+    def refuse(self, value: Any, param: click.Parameter | None) -> InputError:
+        return InputError(option_name(param), None, self.expected, str(value))
 
 
 class Seconds(_OneLine):
@@ -77,6 +77,6 @@ def option_name(param: click.Parameter | None) -> str:
     return (param.name or "value").upper()
 
 
-def one_line(error: click.BadParameter) -> BadInput:
+def one_line(error: click.BadParameter) -> str:
     """Click's error for a bad option value (a usage block of four lines) as one line."""
-    return BadInput(f"bad input: {option_name(error.param)}: {error.message.rstrip('.')}")
+    return f"{option_name(error.param)}: {error.message.rstrip('.')}"

@@ -1,5 +1,8 @@
 """Output files: checked before any work, written whole or not at all.
 
+Only click-free code (errors are :class:`InputError`, which the command group turns into one
+line and exit code 2), so that every front end can use it.
+
 :func:`check_output` refuses, in one line naming the option, every output path that would fail
 or lose something, *before* a command solves or simulates anything: a missing folder, a folder
 we cannot write into (``/proc``), a name too long for the file system, a NUL character, the
@@ -15,7 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .adapters import BadInput
+from ..models.errors import InputError
 
 TEMPORARY_PREFIX = ".partysolver-"
 """Temporary files are named ``.partysolver-XXXXXXXX`` (short: any name that fits, fits)."""
@@ -29,9 +32,8 @@ def check_output(path: Path, option: str, suffix: str, source: str | None = None
     default: any)."""
     text = str(path)
 
-    def refuse(expected: str) -> BadInput:
-        shown = text if len(text) <= 80 else text[:77] + "..."
-        return BadInput(f"bad input: {option}: expected {expected}, got {shown!r}")
+    def refuse(expected: str) -> InputError:
+        return InputError(option, None, expected, text)
 
     if "\0" in text:
         raise refuse("a file name without NUL characters")
@@ -60,7 +62,7 @@ def _name_max(directory: Path) -> int:
         return 255
 
 
-def _probe(directory: Path, refuse: Callable[[str], BadInput]) -> None:
+def _probe(directory: Path, refuse: Callable[[str], InputError]) -> None:
     """Create and remove a temporary file where the output will go: the folder is writable."""
     try:
         handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=directory)
