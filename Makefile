@@ -29,8 +29,9 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/python -m pytest -q
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-test
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m pytest -q tests/test_invariants.py --random-games 100000
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

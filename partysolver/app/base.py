@@ -92,6 +92,8 @@ class OptionSpec:
     metavar: str | None = None
     show_default: bool = False
     required: bool = False
+    expects: str | None = None
+    """What a good value is, in words, when the kind and bounds do not say it well."""
     check: Callable[[Any], str | None] | None = None
     """A further test: returns what was expected when the value fails it, else ``None``."""
 
@@ -100,6 +102,8 @@ class OptionSpec:
         return "--" + self.name.replace("_", "-")
 
     def expected(self) -> str:
+        if self.expects is not None:
+            return self.expects
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
         if self.kind == "flag":
@@ -179,13 +183,16 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-TIME_LIMIT = OptionSpec("time_limit", "float", minimum=0.0, metavar="SECONDS",
+SECONDS = "a number of seconds greater than 0 (such as 2 or 0.5)"
+TIME_LIMIT = OptionSpec("time_limit", "float", metavar="SECONDS", expects=SECONDS,
                         help="Wall-clock budget in seconds; past it a search answers with what "
                              "it has and says the answer is partial.",
-                        check=lambda v: "a number of seconds above 0" if v <= 0 else None)
-TOP = OptionSpec("top", "int", minimum=1, metavar="K", help="Show only the K best moves.")
+                        check=lambda v: SECONDS if v <= 0 else None)
+TOP = OptionSpec("top", "int", minimum=1, metavar="K", expects="a number of moves of at least 1",
+                 help="Show only the K best moves.")
 SEED_MAX = 2**64 - 1
 SEED = OptionSpec("seed", "int", minimum=0, maximum=SEED_MAX, metavar="N",
+                  expects=f"a whole number from 0 to {SEED_MAX}",
                   help="Seed every source of chance: same input and seed, same output "
                        "(wall-clock times are then left out).")
 

@@ -112,9 +112,9 @@ class MeepleLandCommands(GameCommands):
     def hint(self, document: Document, options: Options) -> Report:
         from ..solvers.meeple_land.hint import rank_moves
 
-        if _kind(document) != "game":
-            raise BadRequest(f"{document.source}: hint needs a game position (kind = \"game\"); "
-                           "solve a puzzle or a park with 'partysolver solve'")
+        if (kind := _kind(document)) != "game":
+            raise BadRequest(f"bad input: {document.source}: kind: expected \"game\" for hint "
+                               f"(solve a puzzle or a park with 'partysolver solve'), got {kind!r}")
         state = _game(document)
         who = state.names[state.current]
         value_text = (f"{who}'s estimated reputation at the end of the game (a documented "
@@ -153,8 +153,8 @@ class MeepleLandCommands(GameCommands):
             return self._solve_puzzle(document, options)
         if kind == "park":
             return self._seat_park(document, options)
-        raise BadRequest(f"{document.source}: solve takes a puzzle or a park (a game position "
-                       "is for 'partysolver hint')")
+        raise BadRequest(f"bad input: {document.source}: kind: expected \"puzzle\" or \"park\" "
+                         f"for solve (a game position is for 'partysolver hint'), got {kind!r}")
 
     def _solve_puzzle(self, document: Document, options: Options) -> Report:
         from ..solvers.meeple_land.layout import solve_layout
@@ -225,8 +225,11 @@ class MeepleLandCommands(GameCommands):
         if puzzle.answer is not None and puzzle.answer.objective is not None \
                 and result.status == "optimal":
             same = puzzle.answer.objective == result.objective
+            data["recorded"]["matches"] = same
             lines.append(f"recorded optimum: {puzzle.answer.objective} "
                          f"({'matches' if same else 'DIFFERS'})")
+            if not same:  # the file claims something false: say so in the exit code too
+                return Report(data, "\n".join(lines), exit_code=1)
         return Report(data, "\n".join(lines))
 
     def _seat_park(self, document: Document, options: Options) -> Report:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,6 +54,7 @@ from ..solvers.meeple_party.turn import (
     turn_hint,
 )
 from ..solvers.simulate import SimulationResult, rate_of, simulate
+from . import paths
 from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
     HintStatus,
@@ -496,9 +498,11 @@ class MeeplePartyCommands(GameCommands):
                  options: Options, progress: Any) -> Report:
         n = players or 3
         extra = options.extra
-        house = extra.get("house")
-        if house is not None and house not in data.shipped("house"):
-            house = _house_file(house)
+        if extra.get("plot") is not None:  # before any game, not after all of them
+            paths.check_output(Path(extra["plot"]), "--plot", ".png")
+        house: Any = extra.get("house")
+        if house is not None:
+            house = data.house_option(house)
         factory = policies.NewParty(n, house, extra.get("difficulty", "standard"),
                                     extra.get("length", "casual"), extra.get("variant", "party"),
                                     int(extra.get("start", "12")))
@@ -541,14 +545,6 @@ class MeeplePartyCommands(GameCommands):
                 reason, _ = _reason(hint, best)
                 caption = "hint: " + reason
         return render_svg(state, arrows, caption)
-
-
-def _house_file(path: str) -> Any:
-    from ..models.documents import Fields, read_document
-    from ..models.meeple_party.house import load_house
-
-    document, source = read_document(path)
-    return load_house(Fields(document, source))
 
 
 def _impossible(setup: Any, deck: str) -> list[dict[str, str]]:
@@ -617,8 +613,6 @@ def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if not path.parent.is_dir() and str(path.parent):
-        raise InputError(str(path), None, "a file in an existing folder")
     key = "hot_tub" if factory.variant == "hot-tub" else "photos"
     won = [r.figures[key] for r in result.records if r.figures["won"]]
     lost = [r.figures[key] for r in result.records if not r.figures["won"]]
@@ -638,8 +632,10 @@ def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> N
     fig.suptitle(f"Meeple Party: {result.games} games, {factory.players} players, "
                  f"{factory.difficulty} {factory.length}; win {rate}")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    picture = io.BytesIO()
+    fig.savefig(picture, dpi=100, format="png")
     plt.close(fig)
+    paths.write_atomically(path, picture.getvalue())
 
 
 COMMANDS = MeeplePartyCommands()

@@ -11,7 +11,7 @@ from ..models.party_time import GAME, HOUSE_RULES, INFO, Rules, load_position, l
 from ..models.party_time.notation import hint_text, move_text
 from ..models.party_time.position import Position, describe_position, rules_problems
 from ..models.party_time.render import render_svg
-from ..models.party_time.state import CARRY_OUT, PLAY, PartyTimeState
+from ..models.party_time.state import CARRY_OUT, PHASE_NAMES, PLAY, PartyTimeState
 from ..solvers.budget import Budget
 from ..solvers.party_time.hint import PLAYOUTS, TOLERANCE, Hint, HintPolicy, hint
 from ..solvers.party_time.policies import GreedyPolicy
@@ -67,10 +67,13 @@ def _load(document: Document) -> Position:
 
 
 def _search(document: Document, position: Position, options: Options) -> Hint:
-    if position.turn != position.me or position.phase not in (PLAY, CARRY_OUT):
+    if position.turn != position.me:
         me, turn = position.name(position.me), position.name(position.turn)
-        raise InputError(document.source, "me", f"the seat to act ({turn}, step \"play\" or "
-                         f"\"carry-out\") for a hint", me)
+        raise InputError(document.source, "me", f"the seat to act ({turn}) for a hint", me)
+    if position.phase not in (PLAY, CARRY_OUT):
+        raise InputError(document.source, "step", "\"play\" or \"carry-out\" for a hint (the "
+                         "other steps leave the player no choice to make)",
+                         PHASE_NAMES[position.phase])
     budget = Budget(time=options.time_limit, nodes=options.extra.get("hint_max_nodes"))
     return hint(position.to_view(document.source), options.extra.get("depth", 1), budget,
                 options.extra.get("playouts", PLAYOUTS), options.rng_seed)
@@ -219,7 +222,7 @@ def _rules(options: Options, players: int) -> Rules:
     rules = HOUSE_RULES
     path = options.extra.get("party_rules")
     if path:
-        document, source = read_document(path)
+        document, source = read_document(path, ("--party-rules", None, "rules file"))
         fields = Fields(document, source)
         game = fields.text("game", INFO.key)
         if game != INFO.key:

@@ -328,8 +328,14 @@ class PoolPartyStarsCommands(GameCommands):
                     problems.append(Problem("inconsistent", found.text(), "events"))
                     extra["conflict"] = {"events": [i + 1 for i in found.events],
                                          "smallest": found.smallest}
+                elif (post := deduction.posterior(knowledge)).total == 0:
+                    # No conflict among the others' answers: the known rules contradict the
+                    # log (the problems above say where), so nothing is consistent.
+                    extra["consistent_assignments"] = 0
+                    if not problems:
+                        problems.append(Problem("inconsistent", "no assignment of rules fits "
+                                                "the log", "events"))
                 else:
-                    post = deduction.posterior(knowledge)
                     extra["consistent_assignments"] = post.total
                     notes.append(f"consistent: {plural(post.total, 'assignment')} of the rules held "
                                  "now fit the events")
@@ -358,7 +364,7 @@ class PoolPartyStarsCommands(GameCommands):
         n = players or 4
         names = policies or ("hint", "random")
         seat_policies = [names[seat % len(names)] for seat in range(n)]
-        deck = _deck(options.extra.get("guest_deck"))
+        deck = _deck(options.extra.get("guest_deck"), n)
         competitive = bool(options.extra.get("competitive"))
         table_ = Table(DEFAULT_NAMES[:n], deck, competitive)
         chosen = [make_policy(name) for name in names]
@@ -453,11 +459,11 @@ def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | Non
             "onlooker": None if onlooker is None else round(onlooker, 6)}
 
 
-def _deck(path: str | None) -> Any:
+def _deck(path: str | None, players: int) -> Any:
     if path is None:
         return Table(DEFAULT_NAMES[:2]).deck
-    document, source = read_document(path)
-    return load_deck(document, source)
+    document, source = read_document(path, ("--guest-deck", None, "deck file"))
+    return load_deck(document, source, players)
 
 
 class NewGame:

@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 import click
 
 from ..app import base as app
-from ..app import catalog, contract, playalong, text
+from ..app import catalog, contract, paths, playalong, text
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -359,8 +358,8 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
     options = options_for("simulate", commands, as_json, seed, None, None, extra,
                            {"workers": workers, "rotate": rotate})
     app.check_simulation(commands, players, policies, rotate)
-    with click.progressbar(length=count, label="playing", file=sys.stderr) as bar:
-        report = commands.simulate(players, count, policies, options, bar.update)
+    with LazyProgress(count, "playing") as update:
+        report = commands.simulate(players, count, policies, options, update)
     emit(report, as_json, seed)
 
 
@@ -376,12 +375,12 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
 def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
            seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
     """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
-    check_output(output, file.source, force)
+    paths.check_output(output, "--output", ".svg", file.source, force, is_svg)
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
     svg = commands.render(file, options)
-    write_atomically(output, svg)
+    paths.write_atomically(output, svg)
     data = {"game": file.game, "output": str(output), "format": "svg",
             "bytes": len(svg.encode("utf-8"))}
     emit(Report(data, f"wrote {output}"), as_json)
@@ -412,7 +411,7 @@ def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
     out.mkdir(parents=True, exist_ok=True)
     for item in items:
         path = out / item.pop("name")
-        write_atomically(path, item.pop("text"))
+        paths.write_atomically(path, item.pop("text"))
         item["file"] = str(path)
     emit(Report(report.data, "\n".join(f"wrote {out / line}" for line in
                                        report.text.splitlines())), as_json, seed)
@@ -441,22 +440,23 @@ def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, for
     next step is chance, give its outcome (`draw cleric`), or pass --random.  From a seat's
     log (Pool Party Stars, Party-Time), enter what that seat sees."""
     if output is not None:
-        check_target(output, file.source, force, "--output")
+        paths.check_output(output, "--output", DOCUMENT_SUFFIXES, file.source, force,
+                           input_when_forced=True)
     existing = None
     if record is not None:
-        check_target(record, "" if _same(record, file.source) else file.source, True,
-                     "--record")
+        paths.check_output(record, "--record", DOCUMENT_SUFFIXES, file.source, True,
+                           input_when_forced=True)
         existing = app.read(str(record)) if record.exists() else None
     applied = playalong.apply(file, moves, seed, draw, upto)
     as_json_file = file.source.endswith(".json")
     if record is not None:
-        same = existing is not None and _same(record, file.source)
+        same = existing is not None and paths.same_file(record, file.source)
         kept = playalong.appended(None if same else existing, applied, file.source)
-        write_atomically(record, format_document(kept.to_document(), as_json=str(
+        paths.write_atomically(record, format_document(kept.to_document(), as_json=str(
             record).endswith(".json")))
     text = format_document(applied.position.to_document(), as_json=as_json_file)
     if output is not None:
-        write_atomically(output, text)
+        paths.write_atomically(output, text)
     report = applied.report()
     if as_json:
         emit(report, True, seed)
@@ -486,24 +486,6 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
     emit(report, as_json, seed)
 
 
-def _same(path: Path, source: str) -> bool:
-    return path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve()
-
-
-def check_target(path: Path, source: str, force: bool, option: str) -> None:
-    """Refuse, before any work, a file to write that would lose something: a folder, a file
-    in a missing folder, or (without ``force``) the input itself."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BadInput(f"bad input: {option}: expected a file in an existing folder, got "
-                       f"{str(path)!r}")
-    if path.is_dir():
-        raise BadInput(f"bad input: {option}: expected a file, got the folder {str(path)!r}")
-    if not force and _same(path, source):
-        raise BadInput(f"bad input: {option}: expected a new file, got the input file "
-                       f"{str(path)!r} (--force replaces it)")
-
-
 @cli.command()
 @click.argument("verb", type=click.Choice(SCHEMA_VERBS), metavar="VERB")
 def schema(verb: str) -> None:
@@ -521,55 +503,35 @@ def check_folder(path: Path) -> None:
                        f"{str(path)!r}")
 
 
-def check_output(path: Path, source: str, force: bool) -> None:
-    """Refuse, before any work, an output that would lose something or mislead: the input
-    itself, a folder, a missing folder, a name not ending in ``.svg``, or (without ``force``)
-    an existing file that is not an SVG picture (re-rendering over an older picture is fine)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
-                       f"{str(path)!r}")
-    if path.is_dir():
-        raise BadInput(f"bad input: --output: expected a file, got the folder {str(path)!r}")
-    if path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve():
-        raise BadInput(f"bad input: --output: expected a new file, got the input file "
-                       f"{str(path)!r}")
-    if path.suffix.lower() != ".svg":
-        raise BadInput(f"bad input: --output: expected a file name ending in .svg (render "
-                       f"writes an SVG picture), got {str(path)!r}")
-    if path.exists() and not force and not _is_svg(path):
-        raise BadInput(f"bad input: --output: expected a new file or an SVG picture to "
-                       f"replace, got {str(path)!r}, which is neither (--force replaces it)")
-
-
-def _is_svg(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(512).lstrip()
-    except OSError:
-        return False
+def is_svg(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is an SVG picture (render may replace it)."""
+    head = head.lstrip()
     return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
-    The file gets the usual permissions (those of a replaced file, else the umask's); its
-    folder exists (:func:`check_output` said so before any work)."""
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+DOCUMENT_SUFFIXES = (".toml", ".json")
+
+
+class LazyProgress:
+    """A progress bar on stderr that appears at the first update (``simulate`` calls it with 0
+    when the games begin): bad input found while setting up is then one line, alone."""
+
+    def __init__(self, length: int, label: str) -> None:
+        self.length, self.label = length, label
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[int], None]:
+        return self.update
+
+    def update(self, steps: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=self.length, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(steps)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
 
 
 def main() -> None:

@@ -195,6 +195,8 @@ def simulate(new_game: NewGame, policies: Sequence[Policy], games: int, seed: in
     ``stats`` must be picklable (module-level functions or objects)."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
+    if progress:
+        progress(0)  # the games begin (a front end may show its progress bar from here)
     chunk = max(1, min(50, games // (workers * 8) or 1))
     chunks = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
     records: list[GameRecord] = []

@@ -54,7 +54,7 @@ def test_hint_ranks_every_option_exactly(default: Path) -> None:
     assert data["to_move"] == "Blue" and "chance to win" in data["value_text"]
     moves = data["moves"]
     assert len(moves) == 8
-    assert moves[0]["move"] == "squish as rogue on 2 take rogue"
+    assert moves[0]["move"] == "squish king as rogue on Green take rogue"
     assert all({"move", "value", "reason", "figures"} <= set(m) for m in moves)
     assert all("interval" not in m for m in moves)  # exact values have no interval
     assert [m["value"] for m in moves] == sorted((m["value"] for m in moves), reverse=True)

@@ -168,6 +168,28 @@ class Puzzle:
                                      f"{available[tile_id]}", "required"))
         checked = check_entries(self.plot, self.placed, self.catalogue, reach=False)
         found += [p for p in checked.problems if p.code != "duplicate-tile"]
+        return found + self.answer_problems()
+
+    def answer_problems(self) -> list[Problem]:
+        """A recorded answer that contradicts itself or the objective's range."""
+        answer, found = self.answer, list[Problem]()
+        if answer is None:
+            return found
+        if answer.status == "infeasible":
+            if answer.objective is not None:
+                found.append(Problem("answer", "an infeasible puzzle has no optimum to record",
+                                     "answer.objective"))
+            if answer.layouts:
+                found.append(Problem("answer", f"an infeasible puzzle has no layout, not "
+                                     f"{answer.layouts}", "answer.layouts"))
+            return found
+        if answer.layouts == 0:
+            found.append(Problem("answer", "an optimum is reached by at least one layout, not 0",
+                                 "answer.layouts"))
+        if answer.objective is not None and answer.objective < 0 \
+                and self.objective != "reputation":
+            found.append(Problem("answer", f"{OBJECTIVE_TEXT[self.objective]} is a count, not "
+                                 f"{answer.objective}", "answer.objective"))
         return found
 
     # -- judging a layout (the park verifier) --------------------------------------------------

@@ -161,6 +161,9 @@ class Position:
                 and self.taken >= setup.photos_to_win):
             found.append(Problem("clock", f"{self.taken} photos taken: the party is already "
                                  f"won (it needs {setup.photos_to_win})", "photos_taken"))
+        if self.phase != OVER and self.turn > setup.turn_limit:
+            found.append(Problem("turn", f"turn {self.turn} is past the last turn of a party "
+                                 f"({setup.turn_limit}, when the sun comes up)", "turn"))
         if self.at_the_start():
             found += self._start_problems()
         return found

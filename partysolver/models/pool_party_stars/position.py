@@ -31,6 +31,7 @@ from ..errors import InputError, Problem, require_no_problems
 from ..words import plural
 from .evidence import Evidence, Knowledge
 from .game import (
+    HAND_SIZE,
     HOUSE_DECK,
     INFO,
     NAME,
@@ -378,7 +379,7 @@ def load_log(document: Mapping[str, Any], source: str) -> GameLog:
         raise root.error("game", f"{INFO.key!r}", game)
     names = _players(root)
     mode = root.text("mode", "friendly", choices=("friendly", "competitive"))
-    deck = _deck(root)
+    deck = _deck(root)  # a deck too small to deal is a rule problem: deck_problems()
     table = Table(names, deck, mode == "competitive")
     seat = _seat(root, "seat", names)
     complete = root.flag("complete", True)
@@ -398,12 +399,13 @@ def _players(root: Fields) -> tuple[str, ...]:
         raise root.error("players", f"{INFO.min_players} to {INFO.max_players} player names",
                          names)
     for i, name in enumerate(names):
-        if not isinstance(name, str) or not NAME.fullmatch(name) or \
-                name.lower() in RESERVED_NAMES or name.isdigit():
-            raise root.error("players", "names without spaces, colons or commas (and not "
-                             "'everyone', 'nobody' or a number)", name)
+        if not isinstance(name, str):
+            raise root.error(f"players[{i}]", "a name in quotes (a string)", name)
+        if not NAME.fullmatch(name) or name.lower() in RESERVED_NAMES or name.isdigit():
+            raise root.error(f"players[{i}]", "a name without spaces, colons or commas (and "
+                             "not 'everyone', 'nobody' or a number)", name)
         if name in names[:i]:
-            raise root.error("players", "different names", name)
+            raise root.error(f"players[{i}]", "a name different from the others", name)
     return tuple(names)
 
 
@@ -416,13 +418,17 @@ def _seat(root: Fields, key: str, names: tuple[str, ...]) -> int | None:
     return names.index(name)
 
 
-def _deck(root: Fields) -> tuple[Guest, ...]:
+def _deck(root: Fields, players: int = 0) -> tuple[Guest, ...]:
+    """The deck, which must deal a hand of three to each of ``players`` (if given)."""
     value = root.raw("deck", "house")
     if value == "house":
         return HOUSE_DECK
     if not isinstance(value, list):
         raise root.error("deck", "'house' or a list of guests such as 'Animal-Swimsuit-Drink'",
                          value)
+    if len(value) < HAND_SIZE * players:
+        raise root.error("deck", f"at least {HAND_SIZE * players} guests (a hand of "
+                         f"{HAND_SIZE} for each of {players} players)", f"{len(value)} guest(s)")
     return tuple(sorted(_guest_list(root, "deck", value), key=lambda g: g.id))
 
 
@@ -534,15 +540,17 @@ def _check_knowledge(root: Fields, names: tuple[str, ...], seat: int | None,
         raise root.error("hands", "no hands in a public log (name the seat to give a hand)")
 
 
-def load_deck(document: Mapping[str, Any], source: str) -> tuple[Guest, ...]:
-    """A deck file: ``game = "pool-party-stars"`` and ``deck = [...]`` (or ``"house"``)."""
+def load_deck(document: Mapping[str, Any], source: str, players: int = INFO.min_players
+              ) -> tuple[Guest, ...]:
+    """A deck file: ``game = "pool-party-stars"`` and ``deck = [...]`` (or ``"house"``), with
+    enough guests to deal a hand to each of ``players``."""
     root = Fields(document, source)
     game = root.text("game")
     if game != INFO.key:
         raise root.error("game", f"{INFO.key!r}", game)
     if not root.has("deck"):
         raise root.error("deck", "this field (it is required): 'house' or a list of guests")
-    deck = _deck(root)
+    deck = _deck(root, players)
     root.done()
     return deck
 

@@ -246,6 +246,11 @@ def _start(s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndar
     _deal(unseen, hands, sizes, pile)
 
 
+SEED_MASK = 0x7FFFFFFF
+"""Seeds reach the kernels as their low 31 bits (what ``np.random.seed`` used of them anyway):
+any Python integer is a seed, even one past numba's 64-bit integers."""
+
+
 @njit(cache=True)
 def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
               scalars: np.ndarray, tokens0: np.ndarray, strips0: np.ndarray,
@@ -346,7 +351,7 @@ def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples:
                      np.array(view.tokens, dtype=np.int64), np.array(view.strips, dtype=np.int64),
                      np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
                      sizes, np.array(view.played, dtype=np.int64), me, view.phase == PLAY, table,
-                     samples, seed)
+                     samples, seed & SEED_MASK)
     return LongRun(tuple(plays), samples, lost, view.strips[me])
 
 
@@ -355,4 +360,4 @@ def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -
     seat ``me`` playing the habits."""
     t = tables(rules)
     return _games(t.squares, t.greedy, t.habits, t.reverse, np.array(rules.deck, dtype=np.int64),
-                  players, me, games, seed)
+                  players, me, games, seed & SEED_MASK)

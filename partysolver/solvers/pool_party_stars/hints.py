@@ -81,9 +81,10 @@ def entropy(weights: Sequence[int]) -> float:
 def proposal_outcomes(knowledge: Knowledge, domains: Sequence[int], guest: Guest
                       ) -> list[tuple[int | None, int]]:
     """For each way a proposal of ``guest`` by the seat can end -- barred by a player asked,
-    or ``None``: let in by all -- the number of consistent assignments leading to it."""
+    or ``None``: let in by all -- the number of consistent assignments leading to it.
+    ``domains`` are those of ``knowledge.counting``."""
     assert knowledge.seat is not None
-    timeline = knowledge.evidence.timeline
+    timeline = knowledge.counting.timeline
     mask = guest.mask
     doms = list(domains)
     found: list[tuple[int | None, int]] = []
@@ -109,7 +110,7 @@ def hint(knowledge: Knowledge, post: Posterior | None = None) -> Hint:
     hand = knowledge.hand
     if hand is not None and not hand and knowledge.complete:
         return Hint(knowledge, post, (), 0, f"{names[me]} has no guest left: the game is over")
-    domains = knowledge.evidence.domains()
+    domains = knowledge.counting.domains()
     options: list[Option] = []
     for guest in dict.fromkeys(hand or ()):
         options.append(_proposal(knowledge, post, domains, guest))
