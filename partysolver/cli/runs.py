@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
 import time
@@ -126,7 +127,7 @@ class ProgressView:
     every: float = 5.0
     terminal: bool | None = None
     failures: list[Outcome] = field(default_factory=list)
-    _last: float = 0.0
+    _last: float = -math.inf
     _drawn: bool = False
     _latest: Progress | None = None
     _shown: Progress | None = None
@@ -208,11 +209,11 @@ class _Failed(click.ClickException):
 
 
 def with_failures(report: Report, failures: list[Outcome], total: int, noun: str) -> Report:
-    """``report`` telling which units failed: ``failed_units`` in the data, a line in the
-    text, exit code 3."""
+    """``report`` telling which units failed: their number in ``failed``, each one in
+    ``errors`` (index, seed, error), a line in the text, exit code 3."""
     if not failures:
         return report
-    data = report.data | {"failed_units": [
+    data = report.data | {"failed": len(failures), "errors": [
         {"index": o.index, "seed": o.seed, "error": o.error} for o in failures]}
     text = report.text + "\n" + failure_summary(failures, total, noun)
     return Report(data, text, max(report.exit_code, FAILED_EXIT))
