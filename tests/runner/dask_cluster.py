@@ -4,6 +4,7 @@ timeouts and always stopped."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -83,8 +84,12 @@ class Cluster:
         return Client(self.address, timeout=START_SECONDS, set_as_default=False)
 
     def wait_for_workers(self, count: int) -> None:
+        """Wait until ``count`` workers have joined and imported partysolver (a first import
+        takes seconds on a loaded machine: not inside a test's run)."""
         with self.client() as client:
             client.wait_for_workers(count, timeout=START_SECONDS)
+            client.run(importlib.import_module, "partysolver.cli.main")
+            client.run(importlib.import_module, "partysolver.solvers.tea_party")
 
     def worker_addresses(self) -> dict[str, str]:
         """Each live worker's name and address."""

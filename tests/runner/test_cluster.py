@@ -97,7 +97,8 @@ def test_a_worker_killed_mid_run_has_its_units_run_on_the_other(cluster: Cluster
     busy: list[int] = []
 
     def kill_once(progress: Progress) -> None:
-        if not busy and progress.done >= 30:
+        worked = any(o.worker.endswith(f":{victim_pid}") for o in seen)
+        if not busy and worked and progress.done >= 30:
             with cluster.client() as client:
                 busy.append(len(client.processing(workers=[victim]).get(victim, ())))
             cluster.kill("w1")
@@ -112,7 +113,6 @@ def test_a_worker_killed_mid_run_has_its_units_run_on_the_other(cluster: Cluster
         cluster.wait_for_workers(2)
     assert busy and busy[0] > 0, "the killed worker had units in flight"
     assert sorted(o.index for o in seen) == list(range(300)) and all(o.ok for o in seen)
-    assert victim_pid in {o.worker.rsplit(":", 1)[1] for o in seen}  # it worked, then died
     assert result.records == reference.records and not result.failures
     assert result.seat_rates() == reference.seat_rates()
 

@@ -117,13 +117,15 @@ def run_chunk(task: Task, seed: int, indices: Sequence[int]) -> list[Outcome]:
 class Chunks:
     """The units still to run, handed out in chunks sized from the time units take so far:
     about ``target`` seconds a chunk, small enough that every worker gets several chunks
-    (the last ones finish together), one unit a chunk until a unit has finished."""
+    (the last ones finish together); one unit a chunk until a unit has finished, and at most
+    twice the largest chunk so far (the first units may not be typical)."""
 
     def __init__(self, pending: Sequence[int], target: float = 0.25) -> None:
         self.pending = deque(pending)
         self.target = target
         self._seconds = 0.0
         self._count = 0
+        self._largest = 1
 
     def __len__(self) -> int:
         return len(self.pending)
@@ -137,11 +139,12 @@ class Chunks:
             return 1
         mean = max(self._seconds / self._count, 1e-6)
         fair = max(1, len(self.pending) // (4 * max(1, workers)))
-        return max(1, min(int(self.target / mean), fair, 1000))
+        return max(1, min(int(self.target / mean), fair, 2 * self._largest, 1000))
 
     def next(self, workers: int) -> list[int]:
         """The next chunk for one of ``workers`` parallel workers (empty: none left)."""
         size = min(self.size(workers), len(self.pending))
+        self._largest = max(self._largest, size)
         return [self.pending.popleft() for _ in range(size)]
 
 
