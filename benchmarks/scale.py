@@ -8,8 +8,10 @@
      apart, then a warm-up run);
    for Party-Time hint games (four players, one hint seat and three greedy, seats rotating)
    and Tea Party games (two players, greedy against random, seats rotating).  Printed: units a
-   second; the overhead per unit (wall time × workers − the units' own compute time, per unit:
-   what the runner, the transport and idle workers cost); the speed-up over the 1-worker runner
+   second (start-up included); the start-up (before the first unit finished, less its own
+   time: processes, connecting to the scheduler, checking the workers); the overhead per unit
+   (the rest of the wall time × workers − the units' own compute time, per unit: what the
+   runner, the transport and idle workers cost); the speed-up over the 1-worker runner
    (the target is at least 1.8x for hint games on two cores, measurable only on a quiet
    machine); and whether every executor gave identical results.
 2. The headline (``--headline N``): N Party-Time deals, each played twice, once with the hint
@@ -51,6 +53,7 @@ from partysolver.solvers.runner import (  # noqa: E402
     Executor,
     InProcess,
     LocalProcesses,
+    Outcome,
     Progress,
     RunPlan,
     executor_for,
@@ -80,6 +83,9 @@ def tea_games() -> PlayGame:
 class Timing:
     wall: float
     compute: float
+    start: float
+    """Seconds before the first unit finished, less that unit's own time: the executor's
+    start-up (processes, connecting to the scheduler, checking the workers' version)."""
     results: list[Any]
 
 
@@ -88,21 +94,32 @@ def plain_loop(task: PlayGame, units: int, seed: int) -> Timing:
     started = time.perf_counter()
     results = [task(seed, index) for index in range(units)]
     wall = time.perf_counter() - started
-    return Timing(wall, wall, results)
+    return Timing(wall, wall, 0.0, results)
 
 
 def on(executor: Executor, task: PlayGame, units: int, seed: int) -> Timing:
+    first: list[float] = []
+
+    def note(outcome: Outcome) -> None:
+        if not first:
+            first.append(time.perf_counter() - started - outcome.seconds)
+
     started = time.perf_counter()
-    result = run(task, units, seed, RunPlan(executor))
+    result = run(task, units, seed, RunPlan(executor, on_outcome=note))
     wall = time.perf_counter() - started
     if result.failures:
         raise RuntimeError(result.failures[0].describe())
-    return Timing(wall, sum(o.seconds for o in result.outcomes), result.results)
+    return Timing(wall, sum(o.seconds for o in result.outcomes), first[0], result.results)
 
 
 def throughput(name: str, task: PlayGame, units: int, seed: int, address: str) -> None:
-    print(f"   {name}: {units} units each (the same units on every line)", flush=True)
-    print(f"   {'executor':<24} {'units/s':>9} {'overhead/unit':>14} {'speed-up':>9}")
+    if units < 1:
+        return
+    print(f"   {name}: {units} units each (the same units on every line); start-up: before "
+          "the first unit; overhead: the rest of the wall time x workers less the units' own "
+          "time, per unit", flush=True)
+    print(f"   {'executor':<24} {'units/s':>9} {'start-up':>9} {'overhead/unit':>14} "
+          f"{'speed-up':>9}")
     rows = [("plain loop (baseline)", 1, None), ("runner, this process", 1, InProcess()),
             ("runner, 2 processes", 2, LocalProcesses(2)),
             ("runner, Dask 2 workers", 2, DaskCluster(address))]
@@ -112,12 +129,12 @@ def throughput(name: str, task: PlayGame, units: int, seed: int, address: str) -
     for label, workers, executor in rows:
         timing = plain_loop(task, units, seed) if executor is None else \
             on(executor, task, units, seed)
-        overhead = (timing.wall * workers - timing.compute) / units
+        overhead = ((timing.wall - timing.start) * workers - timing.compute) / units
         if executor is not None and workers == 1:
             single = timing.wall
         speedup = f"{single / timing.wall:8.2f}x" if single and workers > 1 else ""
-        print(f"   {label:<24} {units / timing.wall:9.2f} {1000 * overhead:11.2f} ms "
-              f"{speedup:>9}", flush=True)
+        print(f"   {label:<24} {units / timing.wall:9.2f} {timing.start:7.2f} s "
+              f"{1000 * overhead:11.2f} ms {speedup:>9}", flush=True)
         first = first if first is not None else timing.results
         same = same and timing.results == first
     print(f"   identical results on every executor: {'yes' if same else 'NO'}")

@@ -36,6 +36,8 @@ class DaskCluster:
 
     address: str | None = None
     workers: int = 2
+    chunk_seconds: float = 1.0
+    """A Dask task costs milliseconds of scheduling and transport: chunks of a second."""
 
     @property
     def option(self) -> str:

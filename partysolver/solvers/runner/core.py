@@ -152,7 +152,11 @@ class Executor(Protocol):
     """Where units run.  ``map`` keeps its workers busy with chunks from ``chunks.next`` until
     it returns an empty chunk, and yields each finished chunk's outcomes as it finishes.  A
     chunk lost with its worker is run again elsewhere; one that cannot be run comes back as
-    failed outcomes."""
+    failed outcomes.  ``chunk_seconds`` is the time a chunk should take: longer where sending
+    one costs more."""
+
+    @property
+    def chunk_seconds(self) -> float: ...
 
     def map(self, task: Task, seed: int, chunks: Chunks) -> Iterator[list[Outcome]]: ...
 
@@ -217,7 +221,7 @@ def run(task: Task, units: int, seed: int = 0, plan: RunPlan | None = None) -> R
     if plan.on_outcome:
         for index in sorted(found):
             plan.on_outcome(found[index])
-    chunks = Chunks([i for i in range(units) if i not in found])
+    chunks = Chunks([i for i in range(units) if i not in found], executor.chunk_seconds)
     failed = 0
 
     def tell() -> None:

@@ -21,6 +21,8 @@ ATTEMPTS = 3
 class InProcess:
     """Every unit in this process, one after the other."""
 
+    chunk_seconds: float = 0.25
+
     def map(self, task: Task, seed: int, chunks: Chunks) -> Iterator[list[Outcome]]:
         while chunk := chunks.next(1):
             yield run_chunk(task, seed, chunk)
@@ -54,6 +56,7 @@ class LocalProcesses:
     flight are sent again, each up to :data:`ATTEMPTS` times."""
 
     workers: int = 2
+    chunk_seconds: float = 0.25
 
     def _pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(self.workers, initializer=_watch_parent,
