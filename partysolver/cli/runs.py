@@ -10,6 +10,7 @@ line (local processes); the ``PARTYSOLVER_SCHEDULER`` variable; one worker, in t
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import os
@@ -246,7 +247,7 @@ def run_batch(verb: str, folder: Path, settings: RunSettings,
     games = {game for source, text in inputs if (game := game_of(source, text))}
     options = {game: options_for(commands) for game in sorted(games)
                if (commands := commands_for(game)) and verb in commands.verbs}
-    parameters = {"verb": verb, "folder": str(folder), "files": [p.name for p in files],
+    parameters = {"verb": verb, "folder": str(folder), "files": _fingerprint(inputs),
                   "options": {game: _options_json(o) for game, o in options.items()}}
     printer = _InOrder(len(files), lambda o: _print_file(o, inputs, as_json, seed))
     label = {"verify": "verifying", "solve": "solving"}.get(verb, verb)
@@ -268,6 +269,15 @@ def run_batch(verb: str, folder: Path, settings: RunSettings,
     code = FAILED_EXIT if result.failures else max(codes, default=0)
     if code:
         sys.exit(code)
+
+
+def _fingerprint(inputs: tuple[tuple[str, str | None], ...]) -> dict[str, Any]:
+    """The files of a batch, short: how many, and a digest of their names and contents (a
+    journal is not resumed over changed files)."""
+    digest = hashlib.sha256()
+    for source, text in inputs:
+        digest.update(f"{Path(source).name}\0{text}\0".encode())
+    return {"count": len(inputs), "sha256": digest.hexdigest()[:16]}
 
 
 def _options_json(options: Options) -> dict[str, Any]:

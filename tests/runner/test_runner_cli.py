@@ -66,7 +66,21 @@ def test_a_run_is_resumed_only_with_its_own_parameters(tmp_path: Path) -> None:
     assert "Traceback" not in other.output
 
 
+def test_a_batch_is_not_resumed_over_changed_files(setups: Path, tmp_path: Path) -> None:
+    journal = tmp_path / "batch.jsonl"
+    run("verify", str(setups), "--out", str(journal), expect=1)
+    lines = journal_lines(journal)
+    assert sorted(line["index"] for line in lines[1:]) == [0, 1, 2, 3]
+    run("verify", str(setups), "--out", str(journal), "--resume", expect=1)
+    assert journal_lines(journal) == lines  # nothing left to run
+    (setups / "pps-default.toml").write_text((setups / "pps-lie.toml").read_text())
+    refused = run("verify", str(setups), "--out", str(journal), "--resume", expect=2)
+    assert "files: journal" in refused.output
+
+
 def test_run_options_are_checked_in_one_line(tmp_path: Path) -> None:
+    result = run("simulate", "tea-party", "--out", str(tmp_path / "no" / "x.jsonl"), expect=2)
+    assert "expected a file that can be written in an existing folder" in result.output
     result = run("simulate", "tea-party", "--resume", expect=2)
     assert "--resume: expected --out FILE" in result.output
     result = run("simulate", "tea-party", "--scheduler", "tcp://127.0.0.1:1",

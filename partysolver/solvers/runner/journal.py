@@ -57,7 +57,11 @@ class Journal:
         if exists and not resume:
             raise InputError(source, None, "a new file (it holds results: --resume continues "
                              "that run, or choose another file)")
-        handle = path.open("a+", encoding="utf-8")
+        try:
+            handle = path.open("a+", encoding="utf-8")
+        except OSError as error:
+            raise InputError(source, None, "a file that can be written in an existing folder "
+                             f"({error.strerror})") from None
         try:
             _lock(handle, source)
             finished: list[Outcome] = []
