@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.errors import InputError
-from .base import Document, Options, commands, parse
+from .base import BadRequest, Document, Options, commands, parse
 
 SUFFIXES = (".toml", ".json")
 """The files a batch takes from its folder (not its subfolders)."""
@@ -56,7 +56,12 @@ def game_of(source: str, text: str | None) -> str | None:
 def file_report(verb: str, document: Document, options: Options) -> dict[str, Any]:
     """``verb``'s report on one document: ``{"data", "text", "exit_code"}``, as
     ``partysolver VERB FILE`` would print it."""
-    report = getattr(commands(document.game, verb), verb)(document, options)
+    try:
+        found = commands(document.game, verb)
+    except BadRequest as error:
+        raise InputError(document.source, "game", f"a game that supports '{verb}' "
+                         f"({error})") from None
+    report = getattr(found, verb)(document, options)
     return {"data": report.data, "text": report.text, "exit_code": report.exit_code}
 
 

@@ -235,6 +235,10 @@ def test_solve_dir_solves_every_file(tmp_path: Path) -> None:
     assert [line["game"] for line in lines] == ["tea-party", "pool-party-stars"]
     assert all(line["status"] == "optimal" for line in lines)
     assert "solve 2 files: 2 optimal" in result.stderr
+    shutil.copy(puzzles.examples("party-time")["default"], folder / "party.toml")
+    result = run("solve", str(folder), "--json", "--seed", "1", expect=3)
+    (line,) = [json.loads(x) for x in result.stdout.splitlines() if "party.toml" in x]
+    assert line["error"].startswith("bad input: ") and "supports 'solve'" in line["error"]
 
 
 def test_a_folder_without_setups_is_bad_input(tmp_path: Path) -> None:
