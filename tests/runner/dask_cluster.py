@@ -60,7 +60,8 @@ class Cluster:
     def start_worker(self, name: str) -> None:
         self._start(name, ["worker", "--scheduler-file", str(self.file), "--name", name,
                            "--nthreads", "1", "--no-nanny", "--no-dashboard",
-                           "--host", "127.0.0.1", "--death-timeout", "60"])
+                           "--host", "127.0.0.1", "--death-timeout", "60",
+                           "--local-directory", str(self.folder / name)])
 
     def _wait_for_address(self) -> str:
         deadline = time.monotonic() + START_SECONDS
