@@ -43,6 +43,7 @@ from ..app.contract import SCHEMA_VERBS
 from ..models.documents import format_document
 from ..models.errors import InputError
 from ..models.registry import all_games
+from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
 
 
 class BadInput(click.ClickException):
@@ -135,6 +136,19 @@ class GameName(click.ParamType):
             return str(value)
         raise BadInput(f"bad input: game: expected one of {', '.join(all_games())}, "
                        f"got {value!r}")
+
+
+class DocumentOrFolder(click.ParamType):
+    """A document (see :class:`DocumentFile`), or a folder of them: a batch, one unit of work
+    per file."""
+
+    name = "file|dir"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Document | Path:
+        if isinstance(value, str | Path) and str(value) != "-" and Path(value).is_dir():
+            return Path(value)
+        return DocumentFile().convert(value, param, ctx)
 
 
 GAME = GameName()
@@ -314,27 +328,40 @@ def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | No
 
 
 @cli.command()
-@click.argument("file", type=DocumentFile())
+@click.argument("file", type=DocumentOrFolder())
 @common_options
+@run_options
 @game_options("solve")
-def solve(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
-          top: int | None, **extra: Any) -> None:
-    """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown."""
-    commands = adapter(file.game, "solve")
-    options = options_for("solve", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.solve(file, options), as_json, seed)
+def solve(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
+          top: int | None, run: RunSettings, **extra: Any) -> None:
+    """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown.  With a
+    folder DIR, every file in it, one unit of work each (--json: one line a file)."""
+    _verb_on("solve", file, as_json, seed, time_limit, top, run, extra)
 
 
 @cli.command()
-@click.argument("file", type=DocumentFile())
+@click.argument("file", type=DocumentOrFolder())
 @common_options
+@run_options
 @game_options("verify")
-def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
-           top: int | None, **extra: Any) -> None:
-    """List every problem of the setup or log in FILE (exit 1 when there is any)."""
-    commands = adapter(file.game, "verify")
-    options = options_for("verify", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.verify(file, options), as_json, seed)
+def verify(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
+           top: int | None, run: RunSettings, **extra: Any) -> None:
+    """List every problem of the setup or log in FILE (exit 1 when there is any).  With a
+    folder DIR, every file in it, one unit of work each (--json: one line a file)."""
+    _verb_on("verify", file, as_json, seed, time_limit, top, run, extra)
+
+
+def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
+             time_limit: float | None, top: int | None, run: RunSettings,
+             extra: dict[str, Any]) -> None:
+    if isinstance(file, Path):
+        run_batch(verb, file, run, lambda commands: options_for(
+            verb, commands, as_json, seed, time_limit, top, extra), as_json, seed)
+        return
+    refuse_run_options(run, verb)
+    commands = adapter(file.game, verb)
+    options = options_for(verb, commands, as_json, seed, time_limit, top, extra)
+    emit(getattr(commands, verb)(file, options), as_json, seed)
 
 
 @cli.command()
@@ -345,22 +372,21 @@ def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | 
               help="Number of games to play.")
 @click.option("--policy", "policies", multiple=True,
               help="Policy per seat, repeated (one given: every seat).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results do not depend on it).")
 @click.option("--rotate", is_flag=True,
               help="Move the policies one seat each game (compare policies, not seats).")
+@run_options
 @output_options
 @game_options("simulate")
 def simulate(game: str, players: int | None, count: int, policies: tuple[str, ...],
-             workers: int, rotate: bool, as_json: bool, seed: int | None, **extra: Any) -> None:
-    """Play many games of GAME; win rates with 95% intervals (progress on stderr)."""
+             rotate: bool, as_json: bool, seed: int | None, run: RunSettings,
+             **extra: Any) -> None:
+    """Play many games of GAME; win rates with 95% intervals (progress on stderr).  Each game
+    is a unit of work: local processes, a Dask cluster, a journal to resume."""
     commands = adapter(game, "simulate")
     options = options_for("simulate", commands, as_json, seed, None, None, extra,
-                           {"workers": workers, "rotate": rotate})
+                          {"rotate": rotate})
     app.check_simulation(commands, players, policies, rotate)
-    with LazyProgress(count, "playing") as update:
-        report = commands.simulate(players, count, policies, options, update)
-    emit(report, as_json, seed)
+    emit(simulate_games(commands, run, players, count, policies, options), as_json, seed)
 
 
 @cli.command()
@@ -510,28 +536,6 @@ def is_svg(head: bytes) -> bool:
 
 
 DOCUMENT_SUFFIXES = (".toml", ".json")
-
-
-class LazyProgress:
-    """A progress bar on stderr that appears at the first update (``simulate`` calls it with 0
-    when the games begin): bad input found while setting up is then one line, alone."""
-
-    def __init__(self, length: int, label: str) -> None:
-        self.length, self.label = length, label
-        self.bar: Any = None
-
-    def __enter__(self) -> Callable[[int], None]:
-        return self.update
-
-    def update(self, steps: int) -> None:
-        if self.bar is None:
-            self.bar = click.progressbar(length=self.length, label=self.label, file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(steps)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
 
 
 def main() -> None:

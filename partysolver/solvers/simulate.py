@@ -1,20 +1,22 @@
 """Play many games with chosen policies and report win rates with 95% intervals.
 
 Game ``i`` of a run is seeded from ``(seed, i)`` alone, so a run gives the same figures whatever
-the number of worker processes.  With ``rotate`` the policies move one seat on every game, so
-that each policy plays each seat equally often (policy comparisons free of seat advantage).
+runs it: this process, worker processes or a Dask cluster (each game is one unit of
+:mod:`partysolver.solvers.runner`, which also journals finished games so a killed run resumes).
+With ``rotate`` the policies move one seat on every game, so that each policy plays each seat
+equally often (policy comparisons free of seat advantage).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..models.protocol import CHANCE, TERMINAL, State, sample_chance
 from .budget import Interval
+from .runner import Outcome, RunPlan, executor_for, run
 from .stats import mean_interval, wilson_interval
 
 
@@ -51,6 +53,17 @@ class GameRecord:
     """``seating[seat]`` is the index of the policy that played ``seat``."""
     figures: dict[str, float]
     decisions: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as JSON data (a unit's result in a run's journal); exact: floats
+        round-trip through JSON."""
+        return {"returns": list(self.returns), "seating": list(self.seating),
+                "figures": self.figures, "decisions": self.decisions}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(tuple(float(r) for r in data["returns"]), tuple(data["seating"]),
+                   {k: float(v) for k, v in data["figures"].items()}, int(data["decisions"]))
 
 
 def play_game(state: State, policies: Sequence[Policy], rng: random.Random,
@@ -96,9 +109,29 @@ def _play_one(new_game: NewGame, policies: Sequence[Policy], seed: int, index: i
     return GameRecord(tuple(final.returns()), seating, figures, decisions)
 
 
-def _play_chunk(new_game: NewGame, policies: Sequence[Policy], seed: int, indices: range,
-                rotate: bool, stats: GameStats | None) -> list[GameRecord]:
-    return [_play_one(new_game, policies, seed, i, rotate, stats) for i in indices]
+@dataclass(frozen=True, slots=True)
+class PlayGame:
+    """One game as a unit of work: ``PlayGame(...)(seed, index)`` plays game ``index`` of the
+    run seeded ``seed`` and returns its record as JSON data (picklable: it travels to worker
+    processes and Dask workers with the factory, the policies and the figures function)."""
+
+    new_game: NewGame
+    policies: tuple[Policy, ...]
+    rotate: bool = False
+    stats: GameStats | None = None
+
+    def __call__(self, seed: int, index: int) -> dict[str, Any]:
+        return _play_one(self.new_game, self.policies, seed, index, self.rotate,
+                         self.stats).as_json()
+
+
+class GamesFailed(RuntimeError):
+    """Every game of a run failed: there are no figures to report."""
+
+    def __init__(self, failures: Sequence[Outcome]) -> None:
+        self.failures = tuple(failures)
+        first = failures[0].describe("game") if failures else ""
+        super().__init__(f"all {len(failures)} games failed; the first: {first}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +175,8 @@ class SimulationResult:
 
     policies: tuple[str, ...]
     records: tuple[GameRecord, ...] = field(repr=False)
+    failures: tuple[Outcome, ...] = field(default=(), repr=False)
+    """Games that raised (each with its index and seed); the figures leave them out."""
 
     @property
     def games(self) -> int:
@@ -187,31 +222,32 @@ class SimulationResult:
 
 
 def simulate(new_game: NewGame, policies: Sequence[Policy], games: int, seed: int = 0,
-             rotate: bool = False, stats: GameStats | None = None, workers: int = 1,
+             rotate: bool = False, stats: GameStats | None = None,
+             workers: int | RunPlan = 1,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
     """Play ``games`` games; ``progress(k)`` is called as ``k`` more games finish.
 
-    With ``workers > 1`` the games run in worker processes, so ``new_game``, ``policies`` and
-    ``stats`` must be picklable (module-level functions or objects)."""
+    ``workers`` is a number of local worker processes, or a :class:`RunPlan` (a Dask cluster,
+    a journal to resume, listeners).  Outside this process ``new_game``, ``policies`` and
+    ``stats`` must be picklable (module-level functions or objects).  A game that raises is
+    left out of the figures and listed in ``failures``; :class:`GamesFailed` when all did."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
-    if progress:
+    plan = workers if isinstance(workers, RunPlan) else RunPlan(executor_for(workers))
+    if progress is not None:
         progress(0)  # the games begin (a front end may show its progress bar from here)
-    chunk = max(1, min(50, games // (workers * 8) or 1))
-    chunks = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    records: list[GameRecord] = []
-    if workers <= 1:
-        for indices in chunks:
-            records.extend(_play_chunk(new_game, policies, seed, indices, rotate, stats))
-            if progress:
-                progress(len(indices))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_chunk, new_game, policies, seed, indices, rotate, stats)
-                       for indices in chunks]
-            for future in futures:
-                found = future.result()
-                records.extend(found)
-                if progress:
-                    progress(len(found))
-    return SimulationResult(tuple(p.name for p in policies), tuple(records))
+        told = plan.on_outcome
+
+        def on_outcome(outcome: Outcome) -> None:
+            progress(1)
+            if told:
+                told(outcome)
+
+        plan = replace(plan, on_outcome=on_outcome)
+    task = PlayGame(new_game, tuple(policies), rotate, stats)
+    result = run(task, games, seed, plan)
+    if not result.results:
+        raise GamesFailed(result.failures)
+    return SimulationResult(tuple(p.name for p in policies),
+                            tuple(GameRecord.from_json(r) for r in result.results),
+                            tuple(result.failures))
