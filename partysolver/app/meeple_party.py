@@ -56,6 +56,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
+from .pictures import expected_picture_file, figure_bytes, picture_format, save
 from .text import percent, problems_text, table
 
 MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
@@ -80,8 +81,9 @@ HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=policies.SIMULAT
                         show_default=True, metavar="N",
                         help="meeple-party: the hint policy's budget per decision in played "
                              "games (nodes; 0: the exact hint every time, slow).")
-PLOT = OptionSpec("plot", "text", metavar="FILE",
-                  help="meeple-party: draw the distribution of photos and stress to a PNG.")
+PLOT = OptionSpec("plot", "text", metavar="FILE", check=expected_picture_file,
+                  help="meeple-party: draw the distribution of photos and stress to FILE.svg "
+                       "(SVG) or FILE.png (PNG).")
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
@@ -594,35 +596,53 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
 
 
 def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> None:
-    """Histograms of photos taken (won and lost games apart) and of the final stress."""
+    """Histograms of photos taken (won and lost games apart, with the photos needed to win
+    marked) and of the final stress, written to ``path`` as SVG or PNG by its suffix."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    if not path.parent.is_dir() and str(path.parent):
-        raise InputError(str(path), None, "a file in an existing folder")
+    fmt = picture_format(path, "--plot")
     key = "hot_tub" if factory.variant == "hot-tub" else "photos"
     won = [r.figures[key] for r in result.records if r.figures["won"]]
     lost = [r.figures[key] for r in result.records if not r.figures["won"]]
     stress = [r.figures["max_stress"] for r in result.records]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    top = int(max(won + lost + [1])) + 2
+    target = None if key == "hot_tub" else factory(random.Random(0)).setup.photos_to_win
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    top = int(max(won + lost + [1, target or 0])) + 2
     bins = [x - 0.5 for x in range(top)]
     left.hist([won, lost], bins=bins, stacked=True, label=["won", "lost"],
               color=["#2ca02c", "#d62728"])
-    left.set_xlabel("meeples in the Hot Tub" if key == "hot_tub" else "photos taken")
+    if target is not None:
+        left.axvline(target, color="#333", linestyle="--", linewidth=1.5,
+                     label=f"photos to win ({target})")
+    left.set_xlabel("meeples in the Hot Tub at the end" if key == "hot_tub" else
+                    "photos taken")
     left.set_ylabel("games")
-    left.legend()
+    left.set_xlim(-0.5, top - 0.5)
+    left.set_title("how far each game got")
+    left.legend(loc="best")
     right.hist(stress, bins=[-0.5, 0.5, 1.5, 2.5, 3.5], color="#1f77b4", rwidth=0.8)
     right.set_xticks([0, 1, 2, 3])
-    right.set_xlabel("highest stress at the end")
+    right.set_xlabel("highest stress of a player at the end (3: stressed out)")
+    right.set_ylabel("games")
+    right.set_title("stress at the end")
+    # whole numbers of games and of photos: no tick at 2.5 games
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for axes in (left, right):
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     rate = rate_of([r.returns[0] for r in result.records])
-    fig.suptitle(f"Meeple Party: {result.games} games, {factory.players} players, "
-                 f"{factory.difficulty} {factory.length}; win {rate}")
+    low, high = rate.interval.low, rate.interval.high
+    seats = f"{factory.players} player" + ("s" if factory.players != 1 else "")
+    fig.suptitle(f"Meeple Party: {result.games} games, {seats}, "
+                 f"{factory.difficulty} {factory.length}; won {percent(rate.rate)} "
+                 f"(95% interval {percent(low)} to {percent(high)})")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    data = figure_bytes(fig, fmt)
     plt.close(fig)
+    save(path, data)
 
 
 COMMANDS = MeeplePartyCommands()

@@ -12,10 +12,8 @@ an impossible position, an option a game does not take) is an :class:`InputError
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from typing import Any
 import click
 
 from ..app import base as app
-from ..app import catalog, contract
+from ..app import catalog, contract, pictures
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -336,23 +334,23 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
 @cli.command()
 @click.argument("file", type=DocumentFile())
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path),
-              required=True, help="The SVG file to write.")
+              required=True, help="The picture to write: OUTPUT.svg (SVG) or OUTPUT.png (PNG).")
 @click.option("--hint", "with_hint", is_flag=True, help="Draw the suggested move as arrows.")
 @click.option("--force", is_flag=True,
-              help="Replace OUTPUT even when it is an existing file other than an SVG.")
+              help="Replace OUTPUT even when it is an existing file other than a picture.")
 @common_options
 @game_options("render")
 def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
            seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
-    """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
-    check_output(output, file.source, force)
+    """Draw the position in FILE as an SVG or PNG picture, by OUTPUT's suffix (written only
+    when it succeeds)."""
+    fmt = check_output(output, file.source, force)
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
-    svg = commands.render(file, options)
-    write_atomically(output, svg)
-    data = {"game": file.game, "output": str(output), "format": "svg",
-            "bytes": len(svg.encode("utf-8"))}
+    picture = pictures.encode(commands.render(file, options), fmt)
+    write_atomically(output, picture)
+    data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)
 
 
@@ -404,10 +402,11 @@ def check_folder(path: Path) -> None:
                        f"{str(path)!r}")
 
 
-def check_output(path: Path, source: str, force: bool) -> None:
-    """Refuse, before any work, an output that would lose something or mislead: the input
-    itself, a folder, a missing folder, a name not ending in ``.svg``, or (without ``force``)
-    an existing file that is not an SVG picture (re-rendering over an older picture is fine)."""
+def check_output(path: Path, source: str, force: bool) -> pictures.Format:
+    """The picture format of ``path`` (by its suffix, ``.svg`` or ``.png``), after refusing,
+    before any work, an output that would lose something or mislead: the input itself, a
+    folder, a missing folder, another suffix, or (without ``force``) an existing file that is
+    not a picture (re-rendering over an older picture is fine)."""
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
@@ -417,42 +416,31 @@ def check_output(path: Path, source: str, force: bool) -> None:
     if path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve():
         raise BadInput(f"bad input: --output: expected a new file, got the input file "
                        f"{str(path)!r}")
-    if path.suffix.lower() != ".svg":
-        raise BadInput(f"bad input: --output: expected a file name ending in .svg (render "
-                       f"writes an SVG picture), got {str(path)!r}")
-    if path.exists() and not force and not _is_svg(path):
-        raise BadInput(f"bad input: --output: expected a new file or an SVG picture to "
-                       f"replace, got {str(path)!r}, which is neither (--force replaces it)")
+    fmt = pictures.picture_format(path, "--output")
+    if path.exists() and not force and not _is_picture(path):
+        raise BadInput(f"bad input: --output: expected a new file or a picture (SVG or PNG) "
+                       f"to replace, got {str(path)!r}, which is neither (--force replaces it)")
+    return fmt
 
 
-def _is_svg(path: Path) -> bool:
+def _is_picture(path: Path) -> bool:
     try:
         with path.open("rb") as handle:
-            head = handle.read(512).lstrip()
+            head = handle.read(512)
     except OSError:
         return False
+    if head.startswith(pictures.PNG_SIGNATURE):
+        return True
+    head = head.lstrip()
     return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
-    The file gets the usual permissions (those of a replaced file, else the umask's); its
-    folder exists (:func:`check_output` said so before any work)."""
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def write_atomically(path: Path, data: str | bytes) -> None:
+    """Write ``data`` (text is written as UTF-8) to ``path`` through a temporary file: a
+    failure leaves ``path`` as it was.  The file gets the usual permissions (those of a
+    replaced file, else the umask's); its folder exists (:func:`check_output` said so before
+    any work)."""
+    pictures.save(path, data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def main() -> None:

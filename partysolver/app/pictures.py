@@ -1,0 +1,117 @@
+"""Pictures in the formats the front ends write: an SVG as drawn, or a PNG made from it.
+
+Every renderer draws SVG (``partysolver/models/<game>/render.py``); a PNG is that SVG rendered by
+resvg (the ``resvg-py`` wheel: a compiled, self-contained library, no system cairo needed).
+Text is drawn with the DejaVu fonts that matplotlib ships inside its wheel, not whatever fonts
+the machine has: the same SVG gives the same PNG everywhere, also on a machine with no fonts.
+
+A picture's format comes from the file name's suffix (``.svg`` or ``.png``); any other name is
+refused in one line before any work (:func:`picture_format`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from .base import BadRequest
+
+Format = Literal["svg", "png"]
+FORMATS: dict[str, Format] = {".svg": "svg", ".png": "png"}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+FONT = "DejaVu Sans"
+
+
+def format_of(path: str | Path) -> Format | None:
+    """The picture format a file name asks for (by suffix, any case), or ``None``."""
+    return FORMATS.get(Path(path).suffix.lower())
+
+
+def picture_format(path: str | Path, flag: str) -> Format:
+    """The format of the picture file ``path`` given with option ``flag``; a name ending in
+    neither ``.svg`` nor ``.png`` is a :class:`BadRequest` (one line)."""
+    found = format_of(path)
+    if found is None:
+        raise BadRequest(f"bad input: {flag}: expected a file name ending in .svg or .png "
+                         f"(the suffix picks the picture's format), got {str(path)!r}")
+    return found
+
+
+def expected_picture_file(value: str) -> str | None:
+    """What a picture file name given as an option should be, when ``value`` is not one (for
+    :attr:`~partysolver.app.base.OptionSpec.check`), else ``None``."""
+    path = Path(value)
+    if format_of(path) is None:
+        return "a file name ending in .svg or .png (the suffix picks the picture's format)"
+    if not (path.parent if str(path.parent) else Path(".")).is_dir():
+        return "a file in an existing folder"
+    if path.is_dir():
+        return "a file, not a folder"
+    return None
+
+
+@cache
+def _font_dir() -> str | None:
+    """The folder of the TrueType fonts matplotlib ships (found without importing it)."""
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "mpl-data" / "fonts" / "ttf"
+    return str(folder) if (folder / "DejaVuSans.ttf").is_file() else None
+
+
+def png_from_svg(svg: str) -> bytes:
+    """The SVG document ``svg`` as PNG bytes, one pixel per SVG unit (its width and height)."""
+    import resvg_py  # here, not at import: only PNG output needs the renderer
+
+    fonts = _font_dir()
+    options: dict[str, Any] = {"font_family": FONT, "sans_serif_family": FONT}
+    if fonts is not None:
+        options |= {"skip_system_fonts": True, "font_dirs": [fonts]}
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, **options))
+
+
+def encode(svg: str, fmt: Format) -> bytes:
+    """The picture ``svg`` as the bytes of a ``fmt`` file."""
+    return svg.encode("utf-8") if fmt == "svg" else png_from_svg(svg)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """The width and height of the PNG ``data`` (from its header)."""
+    if not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def figure_bytes(figure: Any, fmt: Format, dpi: float = 100) -> bytes:
+    """A matplotlib figure as the bytes of a ``fmt`` file (the format is named, not guessed
+    from a file name)."""
+    out = io.BytesIO()
+    figure.savefig(out, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
+    return out.getvalue()
+
+
+def save(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in its folder: a failure leaves
+    ``path`` as it was; the file gets the permissions of a replaced file, else the umask's."""
+    if path.exists():
+        mode = path.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    folder = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
