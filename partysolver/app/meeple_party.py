@@ -202,17 +202,19 @@ def _checked_now(hint: TurnHint) -> list[str]:
 
 
 def _plan_arrows(state: MeeplePartyState, plan: Sequence[Action]) -> list[Arrow]:
+    """The arrows of a turn's plan, in order: each with the meeple it moves and the number of
+    its action in the plan."""
     arrows: list[Arrow] = []
     current = state
-    for action in plan:
+    for step, action in enumerate(plan, 1):
         if isinstance(action, Welcome):
-            arrows.append((-1, action.room, "welcome"))
-            arrows += [(s.src, s.dst, "action") for s in action.steps]
+            arrows.append((-1, action.room, "welcome", current.drawn, step))
+            arrows += [(s.src, s.dst, "action", s.piece, step) for s in action.steps]
         elif isinstance(action, Mingle):
-            arrows.append((action.src, action.dst, "mingle"))
-            arrows += [(s.src, s.dst, "action") for s in action.steps]
+            arrows.append((action.src, action.dst, "mingle", action.piece, step))
+            arrows += [(s.src, s.dst, "action", s.piece, step) for s in action.steps]
         elif isinstance(action, Pick) and len(action.rooms) == 2:
-            arrows.append((action.rooms[0], action.rooms[1], "action"))
+            arrows.append((action.rooms[0], action.rooms[1], "action", -1, step))
         if current.current_player() == CHANCE:
             break
         current = current.apply(action)
@@ -524,7 +526,10 @@ class MeeplePartyCommands(GameCommands):
                 best = hint.options[0]
                 arrows = _plan_arrows(state, best.plan)
                 reason, _ = _reason(hint, best)
-                caption = "hint: " + reason
+                steps = describe_plan(state, best.plan)
+                numbered = [f"{k}. {text}" for k, text in enumerate(steps, 1)] \
+                    if len(steps) > 1 else steps
+                caption = "hint: " + "; ".join(numbered) + " — " + reason
         return render_svg(state, arrows, caption)
 
 
