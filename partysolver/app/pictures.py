@@ -91,8 +91,13 @@ def png_size(data: bytes) -> tuple[int, int]:
 def figure_bytes(figure: Any, fmt: Format, dpi: float = 100) -> bytes:
     """A matplotlib figure as the bytes of a ``fmt`` file (the format is named, not guessed
     from a file name)."""
+    import matplotlib
+
     out = io.BytesIO()
-    figure.savefig(out, format=fmt, dpi=dpi, metadata={"Date": None} if fmt == "svg" else None)
+    # an SVG keeps its words as text (searchable, and light), and no date: same run, same file
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "partysolver"}):
+        figure.savefig(out, format=fmt, dpi=dpi,
+                       metadata={"Date": None} if fmt == "svg" else None)
     return out.getvalue()
 
 

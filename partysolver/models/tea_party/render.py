@@ -220,7 +220,8 @@ def _route(layout: _Layout, start: Zone, end: Zone, k: int, n: int, repeat: floa
     """The lanes the ``k``-th of ``n`` arrows, from ``start`` to ``end``, follows (empty: not
     drawn); ``repeat`` moves it aside from the same arrow drawn earlier in the turn."""
     hx, hy = layout.hand
-    spread = 8.0 * (k - (n - 1) / 2)  # arrows side by side in a shared lane
+    # arrows side by side in a shared lane, all within the hand's chip where they meet it
+    spread = max(-CHIP + 4, min(CHIP - 4, 8.0 * (k - (n - 1) / 2)))
     cup_right = layout.cup_x + BOX
     bag_mid = layout.bar_y + 22
     if start == "hand" and end == "out":
