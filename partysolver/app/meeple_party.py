@@ -530,6 +530,13 @@ class MeeplePartyCommands(GameCommands):
                 numbered = [f"{k}. {text}" for k, text in enumerate(steps, 1)] \
                     if len(steps) > 1 else steps
                 caption = "hint: " + "; ".join(numbered) + " — " + reason
+        elif options.extra.get("hint"):
+            player = state.current_player()
+            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
+                       "each draw)" if player == CHANCE else
+                       "hint: nothing to decide: the party is over" if player < 0 else
+                       "hint: the turn search does not cover this position (partysolver hint "
+                       "FILE says why)")
         return render_svg(state, arrows, caption)
 
 
