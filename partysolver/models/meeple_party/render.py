@@ -213,7 +213,8 @@ def render_svg(state: MeeplePartyState, arrows: Sequence[Arrow] = (), caption: s
             places.figures[room].append((piece, (px, py)))
     lx = right + 10
     hand = _drawn_box(svg, state, lx, top + MARGIN)
-    svg.legend(lx, top + MARGIN + 70, legend, step=LEGEND_STEP)
+    bottom = svg.legend(lx, top + MARGIN + 70, legend, step=LEGEND_STEP)
+    labels.append((lx - 4, top + MARGIN + 66, LEGEND_W, bottom - top - MARGIN - 66))
     _arrows(svg, state, arrows, places, hand, labels)
     for k, line in enumerate(captions):
         svg.text(MARGIN, height - 14 - 20 * (len(captions) - 1 - k), line, font_size=13)
@@ -286,7 +287,7 @@ def _clear_route(start: Point, end: Point, labels: Sequence[Box], figures: Seque
     that crosses no room name (a name counts ten figures) and fewest figures, then the
     shortest."""
     routes = [[start, end]]
-    routes += [_curve(start, end, bend) for bend in (0.2, -0.2, 0.4, -0.4)]
+    routes += [_curve(start, end, bend) for bend in (0.15, -0.15, 0.3, -0.3, 0.45, -0.45, 0.6, -0.6)]
     routes += [[start, (start[0], end[1]), end], [start, (end[0], start[1]), end]]
 
     def cost(route: list[Point]) -> tuple[int, float]:
