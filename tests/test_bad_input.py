@@ -108,7 +108,7 @@ def test_render_output_paths_are_refused_before_work(game: str, tmp_path: Path,
 def test_simulate_plot_path_is_refused_before_any_game(tmp_path: Path, no_work: None) -> None:
     for output, expected in (("/proc/x.png", "a folder we can write into"),
                              (str(tmp_path / ("b" * 300 + ".png")), "at most 255 bytes"),
-                             (str(tmp_path / "plot.txt"), "ending in .png")):
+                             (str(tmp_path / "plot.txt"), "ending in .svg or .png")):
         refused("simulate", "meeple-party", "--games", "1", "--plot", output,
                 says=("--plot", expected), folder=tmp_path)
 

@@ -29,7 +29,14 @@ from ..models.meeple_land.position import (
     load_state,
 )
 from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, Puzzle, load_puzzle
-from ..models.meeple_land.render import Picture, ascii_picture, legend, letters, render_parks
+from ..models.meeple_land.render import (
+    Picture,
+    Shelf,
+    ascii_picture,
+    legend,
+    letters,
+    render_parks,
+)
 from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
 from .base import (
     BadRequest,
@@ -390,7 +397,7 @@ class MeepleLandCommands(GameCommands):
     def _render_puzzle(self, document: Document, options: Options, numbered: bool) -> str:
         puzzle = _puzzle(document)
         layout = puzzle.layout_of([])
-        caption = f"pool: {', '.join(puzzle.pool)}"
+        caption = ""
         if options.extra.get("hint"):
             from ..solvers.meeple_land.layout import solve_layout
 
@@ -400,12 +407,20 @@ class MeepleLandCommands(GameCommands):
                 layout = result.layout
                 caption = f"{result.status}: {OBJECTIVE_TEXT[puzzle.objective]} " \
                           f"{result.objective}"
+            elif result.conflict:
+                caption = (f"{result.status}: these cannot all hold together: "
+                           + "; ".join(r.text for r in result.conflict))
+            else:
+                caption = f"{result.status}: no layout found" + (
+                    " within the time limit" if result.status == "unknown" else "")
         order = layout.build_order() if numbered else None
+        pool = Shelf("Pool: the tiles the puzzle offers", [("tiles", puzzle.pool)])
         return render_parks([Picture(layout, puzzle.visitors, puzzle.name or "puzzle", order,
                                      caption=caption)],
                             f"Meeple Land puzzle — objective: "
                             f"{OBJECTIVE_TEXT[puzzle.objective]}",
-                            describe_park(layout, puzzle.visitors))
+                            describe_park(layout, puzzle.visitors), pool,
+                            {tile.id: tile for tile in puzzle.pool_tiles()})
 
     def _render_game(self, document: Document, options: Options, numbered: bool) -> str:
         state = _game(document)
@@ -428,11 +443,12 @@ class MeepleLandCommands(GameCommands):
                                     suggestion if seat == state.current else None,
                                     caption if seat == state.current else ""))
         market = state.market
-        footer = [f"market: small {', '.join(market.small) or '-'}; medium "
-                  f"{', '.join(market.medium) or '-'}; large {', '.join(market.large) or '-'}",
-                  "buses: " + ", ".join(f"{b} ({counts_text(c)})" for b, c in state.parking)]
+        shelf = Shelf("Market", [("small", market.small), ("medium", market.medium),
+                                 ("large", market.large)])
+        footer = ["buses: " + ", ".join(f"{b} ({counts_text(c)})" for b, c in state.parking)]
         return render_parks(pictures, f"Meeple Land — round {state.round}, "
-                                      f"{state.names[state.current]} to play", footer)
+                                      f"{state.names[state.current]} to play", footer, shelf,
+                            {code: state.catalogue.tile(code) for code in market.tiles()})
 
 
 # -- helpers ----------------------------------------------------------------------------------

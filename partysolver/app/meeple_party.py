@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,6 +65,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
+from .pictures import expected_picture_file, figure_bytes, picture_format
 from .text import percent, plural, problems_text, table
 
 MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
@@ -90,8 +90,9 @@ HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=policies.SIMULAT
                         show_default=True, metavar="N",
                         help="meeple-party: the hint policy's budget per decision in played "
                              "games (nodes; 0: the exact hint every time, slow).")
-PLOT = OptionSpec("plot", "text", metavar="FILE",
-                  help="meeple-party: draw the distribution of photos and stress to a PNG.")
+PLOT = OptionSpec("plot", "text", metavar="FILE", check=expected_picture_file,
+                  help="meeple-party: draw the distribution of photos and stress to FILE.svg "
+                       "(SVG) or FILE.png (PNG).")
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
@@ -210,17 +211,19 @@ def _checked_now(hint: TurnHint) -> list[str]:
 
 
 def _plan_arrows(state: MeeplePartyState, plan: Sequence[Action]) -> list[Arrow]:
+    """The arrows of a turn's plan, in order: each with the meeple it moves and the number of
+    its action in the plan."""
     arrows: list[Arrow] = []
     current = state
-    for action in plan:
+    for step, action in enumerate(plan, 1):
         if isinstance(action, Welcome):
-            arrows.append((-1, action.room, "welcome"))
-            arrows += [(s.src, s.dst, "action") for s in action.steps]
+            arrows.append((-1, action.room, "welcome", current.drawn, step))
+            arrows += [(s.src, s.dst, "action", s.piece, step) for s in action.steps]
         elif isinstance(action, Mingle):
-            arrows.append((action.src, action.dst, "mingle"))
-            arrows += [(s.src, s.dst, "action") for s in action.steps]
+            arrows.append((action.src, action.dst, "mingle", action.piece, step))
+            arrows += [(s.src, s.dst, "action", s.piece, step) for s in action.steps]
         elif isinstance(action, Pick) and len(action.rooms) == 2:
-            arrows.append((action.rooms[0], action.rooms[1], "action"))
+            arrows.append((action.rooms[0], action.rooms[1], "action", -1, step))
         if current.current_player() == CHANCE:
             break
         current = current.apply(action)
@@ -499,7 +502,7 @@ class MeeplePartyCommands(GameCommands):
         n = players or 3
         extra = options.extra
         if extra.get("plot") is not None:  # before any game, not after all of them
-            paths.check_output(Path(extra["plot"]), "--plot", ".png")
+            paths.check_output(Path(extra["plot"]), "--plot", (".svg", ".png"))
         house: Any = extra.get("house")
         if house is not None:
             house = data.house_option(house)
@@ -543,7 +546,17 @@ class MeeplePartyCommands(GameCommands):
                 best = hint.options[0]
                 arrows = _plan_arrows(state, best.plan)
                 reason, _ = _reason(hint, best)
-                caption = "hint: " + reason
+                steps = describe_plan(state, best.plan)
+                numbered = [f"{k}. {text}" for k, text in enumerate(steps, 1)] \
+                    if len(steps) > 1 else steps
+                caption = "hint: " + "; ".join(numbered) + " — " + reason
+        elif options.extra.get("hint"):
+            player = state.current_player()
+            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
+                       "each draw)" if player == CHANCE else
+                       "hint: nothing to decide: the party is over" if player < 0 else
+                       "hint: the turn search does not cover this position (partysolver hint "
+                       "FILE says why)")
         return render_svg(state, arrows, caption)
 
 
@@ -607,35 +620,53 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
 
 
 def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> None:
-    """Histograms of photos taken (won and lost games apart) and of the final stress."""
+    """Histograms of photos taken (won and lost games apart, with the photos needed to win
+    marked) and of the final stress, written to ``path`` as SVG or PNG by its suffix."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
+    fmt = picture_format(path, "--plot")
     key = "hot_tub" if factory.variant == "hot-tub" else "photos"
     won = [r.figures[key] for r in result.records if r.figures["won"]]
     lost = [r.figures[key] for r in result.records if not r.figures["won"]]
     stress = [r.figures["max_stress"] for r in result.records]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    top = int(max(won + lost + [1])) + 2
+    target = None if key == "hot_tub" else factory(random.Random(0)).setup.photos_to_win
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    top = int(max(won + lost + [1, target or 0])) + 2
     bins = [x - 0.5 for x in range(top)]
     left.hist([won, lost], bins=bins, stacked=True, label=["won", "lost"],
               color=["#2ca02c", "#d62728"])
-    left.set_xlabel("meeples in the Hot Tub" if key == "hot_tub" else "photos taken")
+    if target is not None:
+        left.axvline(target, color="#333", linestyle="--", linewidth=1.5,
+                     label=f"photos to win ({target})")
+    left.set_xlabel("meeples in the Hot Tub at the end" if key == "hot_tub" else
+                    "photos taken")
     left.set_ylabel("games")
-    left.legend()
+    left.set_xlim(-0.5, top - 0.5)
+    left.set_title("how far each game got")
+    left.legend(loc="best")
     right.hist(stress, bins=[-0.5, 0.5, 1.5, 2.5, 3.5], color="#1f77b4", rwidth=0.8)
     right.set_xticks([0, 1, 2, 3])
-    right.set_xlabel("highest stress at the end")
+    right.set_xlabel("highest stress of a player at the end (3: stressed out)")
+    right.set_ylabel("games")
+    right.set_title("stress at the end")
+    # whole numbers of games and of photos: no tick at 2.5 games
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for axes in (left, right):
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     rate = rate_of([r.returns[0] for r in result.records])
-    fig.suptitle(f"Meeple Party: {result.games} games, {factory.players} players, "
-                 f"{factory.difficulty} {factory.length}; win {rate}")
+    low, high = rate.interval.low, rate.interval.high
+    seats = f"{factory.players} player" + ("s" if factory.players != 1 else "")
+    fig.suptitle(f"Meeple Party: {result.games} games, {seats}, "
+                 f"{factory.difficulty} {factory.length}; won {percent(rate.rate)} "
+                 f"(95% interval {percent(low)} to {percent(high)})")
     fig.tight_layout()
-    picture = io.BytesIO()
-    fig.savefig(picture, dpi=100, format="png")
+    data = figure_bytes(fig, fmt)
     plt.close(fig)
-    paths.write_atomically(path, picture.getvalue())
+    paths.write_atomically(path, data)
 
 
 COMMANDS = MeeplePartyCommands()

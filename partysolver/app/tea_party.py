@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from ..models.protocol import TERMINAL
 from ..models.tea_party import GAME, INFO, TeaPartyState, load_position
 from ..models.tea_party.position import Position, describe_position
-from ..models.tea_party.render import move_arrows, render_svg
+from ..models.tea_party.render import render_svg, turn_arrows
 from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
 from ..solvers import tea_party as solver
 from ..solvers.budget import Budget, SearchResult
@@ -274,17 +274,42 @@ class TeaPartyCommands(GameCommands):
         _, state = _load(document)
         arrows, caption = [], ""
         if options.extra.get("hint") and state.phase == CHOOSE:
-            hint = solver.hint(state, self._budget(options), random.Random(options.rng_seed),
+            rng = random.Random(options.rng_seed)
+            hint = solver.hint(state, self._budget(options), rng,
                                options.extra.get("exact_nodes"))
             best = hint.moves[0]
-            arrows = move_arrows(state, best.move)
-            caption = f"hint: {best.text} ({percent(best.value.value)} to win)"
+            moves, words = self._whole_turn(state, hint, options, rng)
+            arrows = turn_arrows(state, moves)
+            steps = [f"{k}. {text}" for k, text in enumerate(words, 1)] if len(words) > 1 \
+                else words
+            caption = f"hint: {'; '.join(steps)} ({percent(best.value.value)} to win)"
         elif options.extra.get("hint"):
             caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
                        "each draw)" if state.phase == DRAW else
                        "hint: nothing to decide: the game is over" if state.is_terminal() else
                        "hint: nothing to decide: a throw-up comes first")
         return render_svg(state, arrows, caption)
+
+    def _whole_turn(self, state: TeaPartyState, hint: solver.Hint, options: Options,
+                    rng: random.Random) -> tuple[list[Any], list[str]]:
+        """The suggested move and the same monster's decisions that follow it before the turn
+        ends (a Rogue's steal puts the stolen hero in hand: cup it or use it), from the search's
+        best line or, when it has none, from a hint on each position that follows."""
+        me, line = state.player, list(hint.result.line)
+        move = hint.moves[0].move
+        moves, words = [move], [state.describe_action(move)]
+        line = line[1:] if line and line[0] == move else []
+        after = state.apply(move)
+        while after.phase == CHOOSE and after.player == me and len(moves) < 8:
+            if line:
+                move = line.pop(0)
+            else:
+                move = solver.hint(after, self._budget(options), rng,
+                                   options.extra.get("exact_nodes")).moves[0].move
+            moves.append(move)
+            words.append(after.describe_action(move))
+            after = after.apply(move)
+        return moves, words
 
 
 DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")

@@ -24,7 +24,7 @@ from typing import Any
 import click
 
 from ..app import base as app
-from ..app import catalog, contract, paths, playalong, text
+from ..app import catalog, contract, paths, pictures, playalong, text
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -392,23 +392,24 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
 @cli.command()
 @click.argument("file", type=DocumentFile())
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path),
-              required=True, help="The SVG file to write.")
+              required=True, help="The picture to write: OUTPUT.svg (SVG) or OUTPUT.png (PNG).")
 @click.option("--hint", "with_hint", is_flag=True, help="Draw the suggested move as arrows.")
 @click.option("--force", is_flag=True,
-              help="Replace OUTPUT even when it is an existing file other than an SVG.")
+              help="Replace OUTPUT even when it is an existing file other than a picture.")
 @common_options
 @game_options("render")
 def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
            seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
-    """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
-    paths.check_output(output, "--output", ".svg", file.source, force, is_svg)
+    """Draw the position in FILE as an SVG or PNG picture, by OUTPUT's suffix (written only
+    when it succeeds)."""
+    paths.check_output(output, "--output", (".svg", ".png"), file.source, force, is_picture)
+    fmt = pictures.picture_format(output, "--output")
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
-    svg = commands.render(file, options)
-    paths.write_atomically(output, svg)
-    data = {"game": file.game, "output": str(output), "format": "svg",
-            "bytes": len(svg.encode("utf-8"))}
+    picture = pictures.encode(commands.render(file, options), fmt)
+    paths.write_atomically(output, picture)
+    data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)
 
 
@@ -529,8 +530,10 @@ def check_folder(path: Path) -> None:
                        f"{str(path)!r}")
 
 
-def is_svg(head: bytes) -> bool:
-    """Whether a file starting with ``head`` is an SVG picture (render may replace it)."""
+def is_picture(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is a picture (PNG or SVG) render may replace."""
+    if head.startswith(pictures.PNG_SIGNATURE):
+        return True
     head = head.lstrip()
     return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
 
