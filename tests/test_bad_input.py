@@ -185,9 +185,9 @@ def with_name(game: str, name: str) -> tuple[dict[str, Any], str]:
     key, index, inner = NAMES[game]
     if inner is None:
         document[key][index] = name
-        return document, f"{key}[{index}]"
+        return document, f"{key}[{index + 1}]"  # field paths count list items from 1
     document[key][index][inner] = name
-    return document, f"{key}[{index}].{inner}"
+    return document, f"{key}[{index + 1}].{inner}"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -209,7 +209,7 @@ def test_a_bare_inf_as_a_player_name_names_its_index(game: str, tmp_path: Path) 
     first = document["players"][1]
     path = tmp_path / "p.toml"
     path.write_text(text.replace(f'"{first}"', "inf", 1), encoding="utf-8")
-    refused("verify", str(path), says=("players[1]", "a name in quotes (a string)", "inf"))
+    refused("verify", str(path), says=("players[2]", "a name in quotes (a string)", "inf"))
 
 
 # -- 5. seeds and option values ------------------------------------------------------------------
@@ -299,9 +299,9 @@ def test_meeple_land_solve_exits_1_when_the_recorded_optimum_differs(tmp_path: P
 
 def test_meeple_land_verb_and_kind_mismatches_have_the_usual_prefix(tmp_path: Path) -> None:
     game = write(tmp_path, "game.toml", example("meeple-land"))
-    puzzle = write(tmp_path, "puzzle.toml", example("meeple-land", "puzzle"))
+    park = write(tmp_path, "park.toml", example("meeple-land", "park"))
     refused("solve", str(game), says=(f"bad input: {game}: kind:", "'game'"))
-    refused("hint", str(puzzle), says=(f"bad input: {puzzle}: kind:", "'puzzle'"))
+    refused("hint", str(park), says=(f"bad input: {park}: kind:", "'park'"))
 
 
 def test_a_pool_party_log_with_a_lie_claims_no_consistency(tmp_path: Path) -> None:

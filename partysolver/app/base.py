@@ -382,6 +382,9 @@ def run(verb: str, document: Document, given: Mapping[str, Any] | None = None,
     """The report of ``verb`` on ``document``, with options ``given`` by name (``seed``,
     ``time_limit``, ``top`` and the game's own, as text or JSON values, each checked by its
     spec): what every front end calls."""
+    from .playalong import current
+
+    document = current(document)
     commands_ = commands(document.game, verb)
     given = dict(given or {})
     common = common_options(given)

@@ -49,7 +49,15 @@ from .base import (
     problems_report,
     require_valid,
 )
-from .contract import Move, Objective, hint_data, simulation_data, solve_data, verify_data
+from .contract import (
+    HintStatus,
+    Move,
+    Objective,
+    hint_data,
+    simulation_data,
+    solve_data,
+    verify_data,
+)
 from .text import plural, problems_text, table, top
 
 COUNT = OptionSpec("count", "flag", default=False,
@@ -119,9 +127,12 @@ class MeepleLandCommands(GameCommands):
     def hint(self, document: Document, options: Options) -> Report:
         from ..solvers.meeple_land.hint import rank_moves
 
-        if (kind := _kind(document)) != "game":
-            raise BadRequest(f"bad input: {document.source}: kind: expected \"game\" for hint "
-                               f"(solve a puzzle or a park with 'partysolver solve'), got {kind!r}")
+        if (kind := _kind(document)) == "puzzle":
+            return self._puzzle_step(document, options)
+        if kind != "game":
+            raise BadRequest(f"bad input: {document.source}: kind: expected \"game\" or "
+                             f"\"puzzle\" for hint (solve a park with 'partysolver solve'), got "
+                             f"{kind!r}")
         state = _game(document)
         who = state.names[state.current]
         value_text = (f"{who}'s estimated reputation at the end of the game (a documented "
@@ -143,7 +154,8 @@ class MeepleLandCommands(GameCommands):
                          search={"method": "estimate of end-game reputation (exact seating)",
                                  "options": len(ranked)},
                          round=state.round, money=state.parks[state.current].money)
-        rows = [(i, m.text, f"{m.value:.1f}", m.reason) for i, m in enumerate(shown, 1)]
+        rows = [(i, move.move, f"{m.value:.1f}", f"{m.text}; {m.reason}")
+                for i, (m, move) in enumerate(zip(shown, moves, strict=True), 1)]
         head = (f"{who}, round {state.round}, ${state.parks[state.current].money}: "
                 f"{plural(len(ranked), 'option')} ranked by estimated end-game reputation "
                 "(heuristic; seating exact)")
@@ -151,6 +163,50 @@ class MeepleLandCommands(GameCommands):
             ["#", "move", "value", "why"], rows, right=(0,),
             legend="value: your estimated reputation at the end of the game after the move "
                    "(a documented heuristic: docs/solvers.md)"))
+
+    def _puzzle_step(self, document: Document, options: Options) -> Report:
+        """A layout puzzle's next single step: the first tile, in a legal build order, of the
+        best layout found (the rest of the answer stays hidden: ``solve`` shows it)."""
+        from ..solvers.meeple_land.layout import solve_layout
+
+        puzzle = _puzzle(document)
+        result = solve_layout(puzzle, time_limit=options.time_limit,
+                              workers=options.extra.get("search_workers"), seed=options.seed)
+        goal = OBJECTIVE_TEXT[puzzle.objective]
+        value_text = f"the puzzle's objective ({goal}) of the best layout found"
+        search = {"method": "CP-SAT layout model", **result.usage}
+        if result.layout is None:
+            note = ("no layout meets every requirement: "
+                    + "; ".join(r.text for r in result.conflict) + " cannot all hold together"
+                    if result.status == "infeasible" else
+                    "no layout found within the budget: no step to suggest")
+            status: HintStatus = "exact" if result.status == "infeasible" else "unknown"
+            return Report(hint_data(INFO.key, "you", status, value_text, [], note=note,
+                                    search=search, puzzle=True), note)
+        layout = result.layout
+        order = [k for k in result.build_order if k >= len(puzzle.placed)]
+        if not order:
+            note = "nothing to place: the pre-placed tiles are already the best layout"
+            return Report(hint_data(INFO.key, "you", "exact", value_text, [], note=note,
+                                    search=search, puzzle=True), note)
+        piece = layout.pieces[order[0]]
+        p = piece.placement
+        turned = f" turned {p.rotation}" if p.rotation else ""
+        proven = result.status == "optimal"
+        reason = (f"the first of {plural(len(order), 'tile')} to place, in a build order where "
+                  f"each connects, of a layout reaching {goal} {result.objective} "
+                  + ("(proven optimal)" if proven else f"(the best found; no layout beats "
+                                                       f"{result.bound})")
+                  + "; partysolver solve shows the whole layout")
+        move = Move(f"place {p.tile} at {p.at[0]},{p.at[1]}{turned}", result.objective, reason,
+                    {"tiles_to_place": len(order), "bound": result.bound},
+                    text=f"place {piece.tile.label} at column {p.at[0]}, row {p.at[1]}"
+                         + (f", turned {p.rotation}° clockwise" if p.rotation else ""))
+        data = hint_data(INFO.key, "you", "exact" if proven else "estimate", value_text, [move],
+                         search=search, puzzle=True)
+        text = (f"puzzle: next step (1 of {len(order)}): {move.text}\n"
+                f"  {reason}")
+        return Report(data, text)
 
     # -- solve --------------------------------------------------------------------------------
 

@@ -311,6 +311,7 @@ class MeeplePartyCommands(GameCommands):
         lines.append("best turn:")
         lines += [f"  {i}. {step}" for i, step in enumerate(out["best"]["steps"], 1)]
         lines.append(f"achieves: {reason}")
+        lines.append(f"to play it: partysolver apply FILE '{moves[0].move}'")
         figures = _figures(best.value)
         progress = "in the Hot Tub" if state.setup.variant == "hot-tub" else "photos"
         lines.append(f"expected: {figures['stress']:+.2f} stress"

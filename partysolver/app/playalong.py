@@ -237,6 +237,15 @@ def start_of(doc: Document) -> tuple[Playable, list[Step]]:
     return playable(doc), []
 
 
+def current(doc: Document) -> Document:
+    """The position a verb works on: ``doc`` itself, or a record's last position (so that
+    ``hint``, ``solve``, ``verify`` and ``render`` read a record as the game so far)."""
+    if not is_record(doc):
+        return doc
+    position, steps = position_after(doc, None)
+    return document(position.to_document(), f"{doc.source} (after step {len(steps)})")
+
+
 def position_after(doc: Document, upto: int | None) -> tuple[Playable, list[Step]]:
     """A record's position after its first ``upto`` steps (all of them when ``None``)."""
     start, steps = start_of(doc)

@@ -104,7 +104,7 @@ def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
     for rank, move in enumerate(moves, 1):
         gap = "" if move.value is None or best is None else "best" if rank == 1 else \
             f"{100 * (move.value - best):+.1f}"
-        lines.append((rank, move.text, _win_text(move), gap, move.reason))
+        lines.append((rank, move.move, _win_text(move), gap, f"{move.text}; {move.reason}"))
     text = table(["#", "move", "win", "vs best (pp)", "why"], lines, right=(0, 3),
                  legend="win: the chance to win after the move; vs best (pp): percentage "
                         "points of that chance behind the best move")

@@ -324,7 +324,7 @@ def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | No
     """Rank the moves of the position in FILE, with values and a reason each."""
     commands = adapter(file.game, "hint")
     options = options_for("hint", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.hint(file, options), as_json, seed)
+    emit(commands.hint(playalong.current(file), options), as_json, seed)
 
 
 @cli.command()
@@ -361,7 +361,7 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
     refuse_run_options(run, verb)
     commands = adapter(file.game, verb)
     options = options_for(verb, commands, as_json, seed, time_limit, top, extra)
-    emit(getattr(commands, verb)(file, options), as_json, seed)
+    emit(getattr(commands, verb)(playalong.current(file), options), as_json, seed)
 
 
 @cli.command()
@@ -407,7 +407,7 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
-    picture = pictures.encode(commands.render(file, options), fmt)
+    picture = pictures.encode(commands.render(playalong.current(file), options), fmt)
     paths.write_atomically(output, picture)
     data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)

@@ -122,7 +122,7 @@ def check_values(document: Mapping[str, Any], source: str) -> None:
                 _check_string(str(key), source, path or None, key=True)
                 stack.append((item, field, depth + 1))
         else:
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+            stack.extend((item, item_path(path, i), depth + 1) for i, item in enumerate(value))
 
 
 def _check_string(text: str, source: str, field: str | None, key: bool = False) -> None:
@@ -170,6 +170,13 @@ _BARE_KEY = re.compile(r"[^\s\"']+")
 quoted.  Callers may pass a path such as ``players[1]`` as a key: it stays as written."""
 
 
+def item_path(path: str, index: int) -> str:
+    """The field path of item ``index`` (counted from 0 in code) of the list at ``path``, counted
+    from 1 as every message and report counts: ``players[1]`` is the first player, ``events[4]``
+    the fourth event."""
+    return f"{path}[{index + 1}]"
+
+
 class Fields:
     """A table of a document, with its path, that hands out typed fields and remembers reads."""
 
@@ -185,7 +192,7 @@ class Fields:
 
     def field(self, key: str | int) -> str:
         if isinstance(key, int):
-            return f"{self.path}[{key}]"
+            return item_path(self.path, key)
         if not _BARE_KEY.fullmatch(key):  # "" or "my key": quoted, as TOML writes it
             key = json.dumps(key)
         return f"{self.path}.{key}" if self.path else key
@@ -263,7 +270,7 @@ class Fields:
         items = self.array(key, default)
         if items is default and default is not MISSING:
             return items
-        return [Fields(item, self.source, self.field(key) + f"[{i}]")
+        return [Fields(item, self.source, item_path(self.field(key), i))
                 for i, item in enumerate(items)]
 
     def done(self) -> None:

@@ -140,3 +140,18 @@ def test_verify_reads_a_catalogue_and_says_what_it_holds(tmp_path: Path) -> None
     bad.write_text(Path(EXAMPLES["my-catalogue"]).read_text().replace("[[tile]]", "[[tiles]]", 1))
     result = run("verify", str(bad))
     assert result.exit_code == 2 and "bad.toml" in result.output
+
+
+def test_hint_on_a_puzzle_gives_the_next_placement_only() -> None:
+    data = report_data("hint", EXAMPLES["puzzle"], seed=1)
+    assert data["puzzle"] is True and len(data["moves"]) == 1 and data["status"] == "exact"
+    step = data["moves"][0]
+    solved = report_data("solve", EXAMPLES["puzzle"], seed=1)
+    placed = {f"place {p['tile']} at {p['at'][0]},{p['at'][1]}"
+              + (f" turned {p['rotation']}" if p["rotation"] else "")
+              for p in solved["solution"]["placements"]}
+    assert step["move"] in placed and step["value"] == solved["objective"]["value"]
+    assert step["figures"]["tiles_to_place"] == len(placed) - solved["solution"]["pre_placed"]
+    assert "column" in step["text"] and "row" in step["text"]
+    impossible = report_data("hint", PUZZLES["08-impossible-promise"])
+    assert impossible["moves"] == [] and "cannot all hold together" in impossible["note"]

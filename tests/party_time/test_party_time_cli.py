@@ -164,7 +164,7 @@ BAD = [
     (HEAD + 'bottle = 0\ncolour = 1\n[hands]\nAnn = ["1", "1", "1"]\n',
      "colour: expected a known field"),
     (HEAD + 'bottle = "far"\n', "bottle: expected an integer"),
-    (HEAD + 'bottle = 0\n[hands]\nAnn = ["7", "1", "1"]\n', "hands.Ann[0]: expected a card"),
+    (HEAD + 'bottle = 0\n[hands]\nAnn = ["7", "1", "1"]\n', "hands.Ann[1]: expected a card"),
     (HEAD + 'bottle = 0\n[hands]\nZed = ["1", "1", "1"]\n', "hands.Zed: expected a player"),
     (HEAD + 'bottle = 0\nturn = "Zed"\n[hands]\nAnn = ["1", "1", "1"]\n',
      "turn: expected one of the players"),

@@ -184,7 +184,7 @@ BAD = [
     ('game = "chess"\n', "game: expected one of"),
     ('game = "tea-party"\n[bag]\nranger = 1\nrangers = 2\n', "bag.rangers: expected each hero once"),
     ('game = "tea-party"\n[bags]\nfighter = 1\n', "did you mean 'bag'"),
-    ('game = "tea-party"\nplayers = ["Blue", ""]\n', "players[1]: expected a non-empty name"),
+    ('game = "tea-party"\nplayers = ["Blue", ""]\n', "players[2]: expected a non-empty name"),
     ('players = []\n', "game: expected the name of a game"),
 ]
 

@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import Problem
 from ..words import plural
 from .catalogue import HOUSE, Catalogue, load_tile, parse_counts, resolve_catalogue, tile_document
@@ -160,7 +160,7 @@ class Puzzle:
             if tile_id not in self.catalogue.tiles:
                 found.append(Problem("unknown-tile", f"pool tile {tile_id!r} is neither in the "
                                      f"{self.catalogue.name} catalogue nor an inline tile",
-                                     f"pool[{i}]"))
+                                     item_path("pool", i)))
         available = Counter(self.pool)
         for tile_id, n in Counter(self.required).items():
             if available[tile_id] < n:
@@ -262,7 +262,7 @@ def load_puzzle(document: Mapping[str, Any], source: str) -> Puzzle:
                    for table in root.tables("tile", []))
     for i, tile in enumerate(inline):
         if tile.id in catalogue.tiles or tile.id in [t.id for t in inline[:i]]:
-            raise root.error(f"tile[{i}]", "a tile id not used by the catalogue or another "
+            raise root.error(item_path("tile", i), "a tile id not used by the catalogue or another "
                              "inline tile", tile.id)
     catalogue = catalogue.with_tiles(inline)
     plot = load_plot(root)

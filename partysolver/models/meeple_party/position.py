@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
 from . import data
 from .board import UNIT, Board, count
@@ -530,7 +530,7 @@ def _turn(root: Fields, position: Position, drawn: int, names: list[str], house:
                           white)
     pending = []
     for i, text in enumerate(table.array("pending", [])):
-        pending.append(_slot(table, f"pending[{i}]", text, names))
+        pending.append(_slot(table, item_path("pending", i), text, names))
     position.pending = tuple(pending)
     position.outcome = table.text("outcome", "", choices=("", *OUTCOMES))
     table.done()

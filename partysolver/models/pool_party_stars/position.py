@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, TypeVar
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
 from ..words import plural
 from .evidence import Evidence, Knowledge
@@ -153,7 +153,7 @@ class GameLog:
         found = []
         names, n = self.names, self.table.size
         for index, event in enumerate(self.events):
-            where = f"events[{index}]"
+            where = item_path("events", index)
             problems: list[tuple[str, str]] = []
             if self.complete:
                 turn = self.table.turn_of(index)
@@ -217,7 +217,7 @@ class GameLog:
                 if epoch in known and not mask >> known[epoch][0] & 1:
                     said = _answer_words(event, timeline.epochs[epoch].player, self.names)
                     found.append(Problem("lie", f"{self.event_label(index)}: {said}, but "
-                                         f"{known[epoch][1]}", f"events[{index}]"))
+                                         f"{known[epoch][1]}", item_path("events", index)))
         epochs = timeline.epochs
         for a in known:
             for b in timeline.peers[a]:
@@ -400,12 +400,12 @@ def _players(root: Fields) -> tuple[str, ...]:
                          names)
     for i, name in enumerate(names):
         if not isinstance(name, str):
-            raise root.error(f"players[{i}]", "a name in quotes (a string)", name)
+            raise root.error(item_path("players", i), "a name in quotes (a string)", name)
         if not NAME.fullmatch(name) or name.lower() in RESERVED_NAMES or name.isdigit():
-            raise root.error(f"players[{i}]", "a name without spaces, colons or commas (and "
+            raise root.error(item_path("players", i), "a name without spaces, colons or commas (and "
                              "not 'everyone', 'nobody' or a number)", name)
         if name in names[:i]:
-            raise root.error(f"players[{i}]", "a name different from the others", name)
+            raise root.error(item_path("players", i), "a name different from the others", name)
     return tuple(names)
 
 
@@ -452,7 +452,7 @@ def _parsed_items(fields: Fields, key: str, items: list[Any], expected: str,
     """Each string of ``items`` parsed; a bad one is an input error at ``key[i]``."""
     parsed = []
     for i, item in enumerate(items):
-        where = f"{fields.field(key)}[{i}]"
+        where = item_path(fields.field(key), i)
         if not isinstance(item, str):
             raise InputError(fields.source, where, expected, item)
         try:
@@ -466,7 +466,7 @@ def _events(root: Fields, names: tuple[str, ...]) -> tuple[Event, ...]:
     items = root.array("events", [])
     events = []
     for i, item in enumerate(items):
-        where = f"events[{i}]"
+        where = item_path("events", i)
         if not isinstance(item, str):
             raise InputError(root.source, where, "an event written as a string", item)
         try:

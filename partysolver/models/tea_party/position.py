@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
 from .game import EMPTY, HEROES, INFO, SUPPLY, Counts, Hero, count_text
 from .state import CHOOSE, DRAW, THROW_UP, Table, TeaPartyState, pack
@@ -174,11 +174,11 @@ def _players(root: Fields, names: list[Any]) -> tuple[str, ...]:
                          names)
     for i, name in enumerate(names):
         if not isinstance(name, str):
-            raise root.error(f"players[{i}]", "a name in quotes (a string)", name)
+            raise root.error(item_path("players", i), "a name in quotes (a string)", name)
         if not name.strip():
-            raise root.error(f"players[{i}]", "a non-empty name", name)
+            raise root.error(item_path("players", i), "a non-empty name", name)
         if name in names[:i]:
-            raise root.error(f"players[{i}]", "a name different from the others", name)
+            raise root.error(item_path("players", i), "a name different from the others", name)
     return tuple(names)
 
 
