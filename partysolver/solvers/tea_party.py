@@ -93,19 +93,17 @@ def _effect(state: TeaPartyState, move: Hashable) -> str:
         return f"+{held.points} points in your teacup ({cup} there, not yet safe)"
     assert isinstance(move, Squish)
     ability = move.ability
+    if not state.has_effect(move):
+        return f"nothing changes: the {held.label} is just discarded"
     if ability == Hero.FIGHTER:
         cup = state.cups[me]
-        if not cup:
-            return "your teacup is empty: nothing to drink"
         text = f"{points(cup)} points go safely into your stomach"
         if count(cup, RANGER):
             text += "; the Ranger makes you throw up 2 heroes at random"
         return text
     if ability == Hero.CLERIC:
-        left = state.bag_size()
-        return f"draw again from the {left} heroes in the bag" if left else "the bag is empty"
-    if move.target is None:
-        return "no teacup to use it on: the hero is just discarded"
+        return f"draw again from the {state.bag_size()} heroes in the bag"
+    assert move.target is not None
     name = state.name(move.target)
     if ability == Hero.ROGUE:
         assert move.take is not None

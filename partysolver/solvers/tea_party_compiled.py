@@ -273,7 +273,7 @@ def _final(c0: int, c1: int, s0: int, s1: int, zones: np.ndarray, probs: np.ndar
 _FINAL = 5
 """A child that is the end of the game (valued in closed form, never pushed)."""
 _MAX_CHILDREN = 36
-"""At most 8 hero types to draw, 36 pairs to throw up, 1 + 1 + 1 + 8 + 2 + 1 options."""
+"""At most 8 hero types to draw, 36 pairs to throw up, 1 + 1 + 1 + 8 + 2 + 1 + 1 options."""
 
 
 @njit(cache=True)
@@ -315,35 +315,47 @@ def _expand(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int,
             n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, zones[0, i], s1,
                      probs[0, i])
         return n
-    # CHOOSE: cup the hero in hand, or squish it for its ability (a royal copies any).
+    # CHOOSE: cup the hero in hand, or squish it for its ability (a royal copies any).  As
+    # in the rules engine, every use that changes nothing is one option (``idle``).
     n = _add(children, weights, flips, n, _END, -1, bag, c0 + (1 << (4 * held)), c1, s0, s1,
              1.0)
     if held == _RANGER:
         return n
+    idle = False
     first, last = (held, held) if held < _KING else (_FIGHTER, _BARD)
     for ability in range(first, last + 1):
         if ability == _FIGHTER:  # drink my teacup
-            after = THROW_UP if c0 & _RANGERS else _END
-            n = _add(children, weights, flips, n, after, -1, bag, 0, c1, s0 + c0, s1, 1.0)
+            if c0 == 0:
+                idle = True
+            else:
+                after = THROW_UP if c0 & _RANGERS else _END
+                n = _add(children, weights, flips, n, after, -1, bag, 0, c1, s0 + c0, s1, 1.0)
         elif ability == _CLERIC:  # draw again (nothing when the bag is empty)
-            n = _add(children, weights, flips, n, DRAW if bag else _END, -1, bag, c0, c1,
-                     s0, s1, 1.0)
+            if bag == 0:
+                idle = True
+            else:
+                n = _add(children, weights, flips, n, DRAW, -1, bag, c0, c1, s0, s1, 1.0)
         elif ability == _ROGUE:  # steal one hero from the other teacup, then choose
             if c1 == 0:
-                n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, s0, s1, 1.0)
+                idle = True
             for h in range(8):
                 if (c1 >> (4 * h)) & 15:
                     n = _add(children, weights, flips, n, CHOOSE, h, bag, c0,
                              c1 - (1 << (4 * h)), s0, s1, 1.0)
-        elif ability == _WIZARD:  # pour a teacup back into the bag
-            if c0 == 0 and c1 == 0:
-                n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, s0, s1, 1.0)
+        elif ability == _WIZARD:  # pour any teacup back into the bag (an empty one: idle)
+            if c0 == 0 or c1 == 0:
+                idle = True
             if c0:
                 n = _add(children, weights, flips, n, _END, -1, bag + c0, 0, c1, s0, s1, 1.0)
             if c1:
                 n = _add(children, weights, flips, n, _END, -1, bag + c1, c0, 0, s0, s1, 1.0)
-        elif ability == _BARD:  # swap teacups (no effect when they are equal)
-            n = _add(children, weights, flips, n, _END, -1, bag, c1, c0, s0, s1, 1.0)
+        elif ability == _BARD:  # swap teacups (equal ones: idle)
+            if c0 == c1:
+                idle = True
+            else:
+                n = _add(children, weights, flips, n, _END, -1, bag, c1, c0, s0, s1, 1.0)
+    if idle:
+        n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, s0, s1, 1.0)
     return n
 
 
