@@ -61,8 +61,9 @@ def _usage_text(result: SearchResult, timings: bool = True) -> str:
 
 
 def _estimate(move: solver.RankedMove, exact: bool) -> tuple[dict[str, Any], str]:
-    """A ranked move as JSON (its value, and visits with the interval for an estimate) and
-    its win chance as text; a move the budget never reached is "not searched"."""
+    """A ranked move as JSON (its value; for an estimate also its visits, whether the search
+    proved it, and no interval) and its win chance as text; a move the budget never reached is
+    "not searched"."""
     value = move.value
     searched = exact or value.visits > 0
     entry: dict[str, Any] = {"move": str(move.move), "text": move.text,
@@ -70,11 +71,9 @@ def _estimate(move: solver.RankedMove, exact: bool) -> tuple[dict[str, Any], str
                              "reason": move.reason}
     win = percent(value.value) if searched else "not searched"
     if not exact:
-        assert value.interval is not None
-        entry |= {"visits": value.visits,
-                  "interval": [round(value.interval.low, 6), round(value.interval.high, 6)]}
+        entry |= {"visits": value.visits, "exact": value.exact, "interval": None}
         if searched:
-            win += f" [{percent(value.interval.low)}, {percent(value.interval.high)}]"
+            win += " (exact)" if value.exact else f" ({value.visits:,} visits)"
     return entry, win
 
 
@@ -117,7 +116,7 @@ class TeaPartyCommands(GameCommands):
         who = state.name(state.player)
         data: dict[str, Any] = {"game": INFO.key, "player": who}
         if state.phase == CHOOSE:
-            hint = solver.hint(state, budget, rng, nodes)
+            hint = solver.hint(state, budget, rng, nodes, _notice)
             rows, text = _hint_rows(hint, options.top)
             held = state.held_hero
             assert held is not None
@@ -129,8 +128,7 @@ class TeaPartyCommands(GameCommands):
             head = (f"{who} holds a {held.label}: {options_text}, ranked by {who}'s chance to "
                     f"win ({_usage_text(hint.result, options.timings)})")
             if not hint.exact:
-                head += ("\nestimates with 95% intervals, most visited first: nothing is "
-                         "proved")
+                head += f"\n{hint.values_are}"
             return Report(data, f"{head}\n{text}")
         if state.phase == DRAW:
             return self._draw_report(state, budget, rng, nodes, options, data)
@@ -144,7 +142,7 @@ class TeaPartyCommands(GameCommands):
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
                      nodes: int | None, options: Options, data: dict[str, Any]) -> Report:
-        hints = solver.draw_hints(state, budget, rng, nodes)
+        hints = solver.draw_hints(state, budget, rng, nodes, _notice)
         draws, lines = [], []
         expected = 0.0
         for item in hints:
@@ -163,7 +161,7 @@ class TeaPartyCommands(GameCommands):
                           "best answer to each draw (see draws)", "exact": exact}
         data |= {"status": "optimal" if exact else "feasible", "moves": [draw], "draws": draws}
         text = (f"{who} has not drawn yet: the best answer to each draw "
-                f"({'exact' if exact else 'estimated, with 95% intervals'})\n"
+                f"({'exact' if exact else 'estimated by MCTS, no interval'})\n"
                 + table(["draw", "chance", "best answer", "win"], lines, right=(1,)))
         if math.isfinite(expected):
             text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
@@ -175,7 +173,7 @@ class TeaPartyCommands(GameCommands):
         _, state = _load(document)
         budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
                         or solver.solve_nodes_default(state))
-        solution = solver.solve(state, budget)
+        solution = solver.solve(state, budget, _notice)
         result = solution.result
         values = _values(state, result.values)
         data: dict[str, Any] = {"game": INFO.key, "status": result.status,
@@ -247,7 +245,7 @@ class TeaPartyCommands(GameCommands):
         arrows, caption = [], ""
         if options.extra.get("hint") and state.phase == CHOOSE:
             hint = solver.hint(state, self._budget(options), random.Random(options.rng_seed),
-                               options.extra.get("exact_nodes"))
+                               options.extra.get("exact_nodes"), _notice)
             best = hint.moves[0]
             arrows = move_arrows(state, best.move)
             caption = f"hint: {best.text} ({percent(best.value.value)} to win)"
@@ -260,6 +258,11 @@ class TeaPartyCommands(GameCommands):
 
 
 DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")
+
+
+def _notice(text: str) -> None:
+    """A solver's one-line notice (before compiling), on stderr."""
+    click.echo(text, err=True)
 
 
 def make_policy(name: str) -> Any:

@@ -68,7 +68,9 @@ def test_hint_with_mcts_is_reproducible_with_a_seed(tmp_path: Path) -> None:
     data = json.loads(first)
     assert "seconds" not in data["usage"]
     assert data["status"] == "feasible" and not data["exact"]
-    assert all(m["interval"][0] <= m["value"] <= m["interval"][1] for m in data["moves"])
+    assert all(m["interval"] is None and m["visits"] > 0 and 0 <= m["value"] <= 1
+               for m in data["moves"])
+    assert "no interval" in text and "visits)" in text
 
 
 def test_hint_before_the_draw_answers_each_draw(tmp_path: Path) -> None:
