@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from ..models.protocol import CHANCE, TERMINAL, State, sample_chance
@@ -90,10 +90,10 @@ def random_playout(state: State, rng: random.Random) -> Values:
 
 class Node:
     """A tree node: its visits, every player's estimate, whether that is proved, and its
-    children (a decision's by action, a chance node's by outcome)."""
+    children (a decision's by action; a chance node's in the order of its outcomes)."""
 
     __slots__ = ("state", "player", "visits", "value", "first", "solved", "children",
-                 "untried", "outcomes", "retry_at")
+                 "untried", "outcomes", "odds", "kids", "retry_at")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -105,10 +105,21 @@ class Node:
         self.solved = False
         self.children: dict[Hashable, Node] = {}
         self.untried: list[Hashable] = list(state.legal_actions()) if self.player >= 0 else []
-        self.outcomes: Sequence[tuple[Hashable, float]] = (
-            [(o, float(p)) for o, p in state.chance_outcomes()] if self.player == CHANCE
-            else ())
+        self.outcomes: list[Hashable] = []
+        self.odds: list[float] = []
+        self.kids: list[Node | None] = []
+        if self.player == CHANCE:
+            for outcome, p in state.chance_outcomes():
+                self.outcomes.append(outcome)
+                self.odds.append(float(p))
+            self.kids = [None] * len(self.outcomes)
         self.retry_at = RETRY_AFTER
+
+    def prune(self) -> None:
+        """Forget the subtree of a solved node."""
+        self.children.clear()
+        self.untried.clear()
+        self.kids = [None] * len(self.kids)
 
 
 class MCTS:
@@ -146,7 +157,9 @@ class MCTS:
             if node.player == CHANCE:
                 node, new = self._outcome(node)
             elif node.untried:
-                node, new = self._child(node, node.untried.pop()), True
+                action = node.untried.pop()
+                child = node.children[action] = self._child(node, action)
+                node, new = child, True
             else:
                 node, new = self._select(node), False
             path.append(node)
@@ -154,8 +167,10 @@ class MCTS:
                 break
         for visited in reversed(path):
             visited.visits += 1
-            if visited.children:
-                self._update(visited)
+            if visited.player == CHANCE:
+                self._update_chance(visited)
+            elif visited.children:
+                self._update_decision(visited)
 
     def _retry(self, node: Node) -> bool:
         """Offer a node visited often to the solver again, with a bigger budget (not the
@@ -168,34 +183,34 @@ class MCTS:
         if values is None:
             return False
         node.value, node.solved = tuple(values), True
-        node.children.clear()
-        node.untried.clear()
+        node.prune()
         return True
 
     def _outcome(self, node: Node) -> tuple[Node, bool]:
         """Draw an outcome among those not yet solved, with its exact (relative) probability;
         a new child if it was never drawn."""
-        open_outcomes = [(o, p) for o, p in node.outcomes
-                         if o not in node.children or not node.children[o].solved]
-        if len(open_outcomes) == len(node.outcomes) and len(open_outcomes) > 1:
-            outcome = sample_chance(node.state, self.rng)
-        else:
-            pick = self.rng.random() * sum(p for _, p in open_outcomes)
-            outcome = open_outcomes[-1][0]
-            for o, p in open_outcomes:
-                pick -= p
-                if pick < 0:
-                    outcome = o
+        kids, odds = node.kids, node.odds
+        total = 0.0
+        for kid, p in zip(kids, odds, strict=True):
+            if kid is None or not kid.solved:
+                total += p
+        pick = self.rng.random() * total
+        last = -1
+        for i, kid in enumerate(kids):
+            if kid is None or not kid.solved:
+                last = i
+                pick -= odds[i]
+                if pick < 0.0:
                     break
-        child = node.children.get(outcome)
+        child = kids[last]
         if child is not None:
             return child, False
-        return self._child(node, outcome), True
+        child = kids[last] = self._child(node, node.outcomes[last])
+        return child, True
 
     def _child(self, node: Node, action: Hashable) -> Node:
         """A new node, valued: proved if terminal or solved, else estimated."""
         child = Node(node.state.apply(action))
-        node.children[action] = child
         self.rng.shuffle(child.untried)
         if child.player == TERMINAL:
             child.value, child.solved = tuple(child.state.returns()), True
@@ -223,49 +238,58 @@ class MCTS:
         assert best is not None
         return best
 
-    def _update(self, node: Node) -> None:
-        """Recompute a node's estimate from its children; solved when proved."""
-        children = node.children
-        if node.player == CHANCE:
-            total = 0.0
-            sums = [0.0] * self.num_players
-            solved = len(children) == len(node.outcomes)
-            for outcome, p in node.outcomes:
-                child = children.get(outcome)
-                if child is None:
-                    continue
-                total += p
-                solved = solved and child.solved
-                for i, v in enumerate(child.value):
-                    sums[i] += p * v
-            node.value = tuple(s / total for s in sums)
-            node.solved = solved
+    def _update_chance(self, node: Node) -> None:
+        """The odds-weighted average of the outcomes drawn so far; solved when every
+        outcome is."""
+        total = 0.0
+        sums = [0.0] * self.num_players
+        solved = True
+        for kid, p in zip(node.kids, node.odds, strict=True):
+            if kid is None:
+                solved = False
+                continue
+            total += p
+            solved = solved and kid.solved
+            for i, v in enumerate(kid.value):
+                sums[i] += p * v
+        if total == 0.0:  # a leaf: no outcome drawn yet
+            return
+        node.value = tuple(s / total for s in sums)
+        if solved:
+            node.solved = True
+            node.prune()
+
+    def _update_decision(self, node: Node) -> None:
+        """The visit-weighted average of the children's estimates (the node's own first
+        estimate counts as one visit); solved when every option is, or one wins for
+        certain."""
+        player, children = node.player, node.children
+        sums = list(node.first) if node.first else [0.0] * self.num_players
+        weight = 1 if node.first else 0
+        every = not node.untried
+        won = None
+        for child in children.values():
+            if not child.solved:
+                every = False
+            elif child.value[player] >= 1.0 and won is None:
+                won = child
+            weight += child.visits
+            for i, v in enumerate(child.value):
+                sums[i] += child.visits * v
+        if won is not None:
+            node.value, node.solved = won.value, True
+        elif every:  # the best option, first of equals in the game's order
+            best = None
+            for action in node.state.legal_actions():
+                child = children[action]
+                if best is None or child.value[player] > best.value[player] + EPSILON:
+                    best = child
+            assert best is not None
+            node.value, node.solved = best.value, True
         else:
-            player = node.player
-            done = not node.untried and all(c.solved for c in children.values())
-            if done:  # the best child, first of equals in the game's order
-                best = None
-                for action in node.state.legal_actions():
-                    child = children[action]
-                    if best is None or child.value[player] > best.value[player] + EPSILON:
-                        best = child
-                assert best is not None
-                node.value, node.solved = best.value, True
-            else:
-                won = [c for c in children.values() if c.solved and c.value[player] >= 1.0]
-                if won:
-                    node.value, node.solved = won[0].value, True
-                else:  # the visit-weighted mean (its own first estimate counts one visit)
-                    sums = list(node.first) if node.first else [0.0] * self.num_players
-                    weight = 1 if node.first else 0
-                    for child in children.values():
-                        weight += child.visits
-                        for i, v in enumerate(child.value):
-                            sums[i] += child.visits * v
-                    node.value = tuple(s / weight for s in sums)
+            node.value = tuple(s / weight for s in sums)
         if node.solved and node is not self.root:  # its subtree is no longer needed
-            children.clear()
-            node.untried.clear()
+            node.prune()
 
     # -- the answer -------------------------------------------------------------------------
 

@@ -179,7 +179,7 @@ COMPILE_NOTICE = "compiling the Tea Party search, first run only, about 10 s"
 COMPILE_WORTH = 1.0
 """Seconds: under this time limit the caller wants a quick answer, and the compiled search is
 used only if it is compiled already (compiling takes some ten seconds, once)."""
-LEAN_NODES_READY = 50_000
+LEAN_NODES_READY = 100_000
 """Nodes the interpreted two-monster search may use before the compiled one takes over, when
 the compiled one is ready (loading it costs about as much as these nodes)..."""
 LEAN_NODES_COLD = 400_000
@@ -211,15 +211,15 @@ def needs_compile() -> bool:
 
 
 def _cache_folders(source: Path) -> list[Path]:
-    """Where numba keeps the cache of ``source``: beside it, or under ``NUMBA_CACHE_DIR`` or
-    the user's cache folder (numba's naming: the folder's name and the SHA-1 of its path)."""
+    """Where numba keeps the cache of ``source``: under ``NUMBA_CACHE_DIR`` when it is set,
+    else beside the module, or in the user's cache folder when that is not writable (numba's
+    naming there: the folder's name and the SHA-1 of its path)."""
     folder = str(source.resolve().parent)
     sub = f"{Path(folder).name}_{hashlib.sha1(folder.encode()).hexdigest()}"
-    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
-    found = [source.parent / "__pycache__", user / sub]
     if os.environ.get("NUMBA_CACHE_DIR"):
-        found.insert(0, Path(os.environ["NUMBA_CACHE_DIR"]) / sub)
-    return found
+        return [Path(os.environ["NUMBA_CACHE_DIR"]) / sub]
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+    return [source.parent / "__pycache__", user / sub]
 
 
 def _fresh_index(index: Path, numba_version: str, changed: float) -> bool:
@@ -288,9 +288,10 @@ class ExactSubtrees:
         if num_players != 2:
             self.search = Expectimax(Budget())
         elif compiled:
-            from .tea_party_compiled import CompiledExpectimax
+            from .tea_party_compiled import CompiledExpectimax, Table
 
-            self.search = CompiledExpectimax(Budget())
+            # a table sized for a hint's worth of subtrees (32 MB), so that it seldom grows
+            self.search = CompiledExpectimax(Budget(), table=Table(1 << 20))
         else:
             self.search = LeanExpectimax(Budget())
         self.solved = 0
