@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
@@ -245,20 +245,56 @@ def load_compiled(notice: Notice | None = None) -> float:
     return time.perf_counter() - start
 
 
+class Tables:
+    """The transposition tables of one hint's exact searches, one per kind of search.  They
+    only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
+
+    __slots__ = ("lean", "generic", "_compiled")
+
+    def __init__(self) -> None:
+        self.lean: dict[tuple[int, ...], float] = {}
+        self.generic: dict[Hashable, Any] = {}
+        self._compiled: Any = None
+
+    @property
+    def compiled(self) -> Any:
+        """The compiled search's table (a ``tea_party_compiled.Table``, 32 MB to start with,
+        sized for a hint's worth of positions), made when first asked for."""
+        if self._compiled is None:
+            from .tea_party_compiled import Table
+
+            self._compiled = Table(1 << 20)
+        return self._compiled
+
+
+def _sharing(kind: type[Expectimax], table: Any) -> type[Expectimax]:
+    """``kind`` with ``table`` as its transposition table (for :func:`expectimax`)."""
+
+    class Shared(kind):  # type: ignore[valid-type, misc]
+        def __init__(self, budget: Budget, transpositions: bool = True) -> None:
+            super().__init__(budget, transpositions, table=table)
+
+    return Shared
+
+
 def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
-           notice: Notice | None = None, compile: bool = True) -> SearchResult:
+           notice: Notice | None = None, compile: bool = True,
+           tables: Tables | None = None) -> SearchResult:
     """The exact search.  Two monsters: the interpreted search first, up to
     ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes, then, if it did not finish, the compiled
     one (compiled first if ``compile``, announced to ``notice``; not charged to the time
     limit).  Three or four: the generic search (plain expectimax with its table: pruning
-    windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only."""
+    windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
+    ``tables`` keeps what was solved, for later searches of the same hint."""
+    tables = tables or Tables()
     if state.num_players != 2:
-        return expectimax(state, budget, line=line, kind=Expectimax)
+        return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
     ready = not needs_compile()
     lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD
     if budget.nodes is not None:
         lean_nodes = min(lean_nodes, budget.nodes)
-    lean = expectimax(state, replace(budget, nodes=lean_nodes), line=line, kind=LeanExpectimax)
+    lean = expectimax(state, replace(budget, nodes=lean_nodes), line=line,
+                      kind=_sharing(LeanExpectimax, tables.lean))
     spent = lean.usage["seconds"]
     if (lean.status == "optimal" or lean_nodes == budget.nodes or not (ready or compile)
             or (budget.time is not None and spent >= budget.time)):
@@ -267,7 +303,8 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
     from .tea_party_compiled import CompiledExpectimax
 
     left = None if budget.time is None else budget.time - spent
-    result = expectimax(state, replace(budget, time=left), line=line, kind=CompiledExpectimax)
+    result = expectimax(state, replace(budget, time=left), line=line,
+                        kind=_sharing(CompiledExpectimax, tables.compiled))
     return replace(result, usage=result.usage | {"seconds": round(spent + result.usage["seconds"],
                                                                   4)})
 
@@ -283,17 +320,18 @@ class ExactSubtrees:
     generic one.  One table for the whole search, so each position is solved at most once
     and a search cut short leaves its finished values for the next."""
 
-    def __init__(self, num_players: int, compiled: bool) -> None:
+    def __init__(self, num_players: int, compiled: bool, tables: Tables | None = None
+                 ) -> None:
+        tables = tables or Tables()
         self.search: Expectimax
         if num_players != 2:
-            self.search = Expectimax(Budget())
+            self.search = Expectimax(Budget(), table=tables.generic)
         elif compiled:
-            from .tea_party_compiled import CompiledExpectimax, Table
+            from .tea_party_compiled import CompiledExpectimax
 
-            # a table sized for a hint's worth of subtrees (32 MB), so that it seldom grows
-            self.search = CompiledExpectimax(Budget(), table=Table(1 << 20))
+            self.search = CompiledExpectimax(Budget(), table=tables.compiled)
         else:
-            self.search = LeanExpectimax(Budget())
+            self.search = LeanExpectimax(Budget(), table=tables.lean)
         self.solved = 0
 
     @property
@@ -380,11 +418,12 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     limit = budget.time
     compile_ok = limit is None or limit >= COMPILE_WORTH
     spent = 0.0
+    tables = Tables()
     loose = loose_heroes(state)
     if loose <= exact_loose:
         share = None if limit is None else limit * EXACT_SHARE
         result = _exact(state, Budget(time=share, nodes=exact_nodes), line=True, notice=notice,
-                        compile=compile_ok)
+                        compile=compile_ok, tables=tables)
         if result.status == "optimal":
             return result
         spent = result.usage.get("seconds", 0.0)
@@ -399,7 +438,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
         load_compiled(notice)
     if evaluator is None:
         evaluator = compiled_playouts() if compiled else LeafEstimate()
-    subtrees = ExactSubtrees(state.num_players, compiled)
+    subtrees = ExactSubtrees(state.num_players, compiled, tables)
     left = None if limit is None else max(limit - spent, 0.0)
     iterations = budget.iterations or (None if limit is not None else mcts_iterations)
     result = mcts(state, Budget(time=left, iterations=iterations), rng, evaluator=evaluator,

@@ -224,3 +224,14 @@ def test_games_lists_the_verbs_and_house_data() -> None:
     assert set(tea["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render"}
     assert tea["house_data"] is None
     assert "house data: none" in run("games").stdout
+
+
+@pytest.mark.parametrize("name", sorted(examples("tea-party")))
+def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, examples("tea-party")[name].read_text(), f"{name}.toml")
+    data = json.loads(run("hint", str(path), "--json", "--time-limit", "0.5").stdout)
+    assert data["status"] in ("optimal", "feasible")
+    for move in data["moves"]:
+        assert move["value"] is not None and 0.0 <= move["value"] <= 1.0
+    for draw in data.get("draws", []):
+        assert draw["best"]["value"] is not None
