@@ -18,8 +18,9 @@ One iteration:
    otherwise the ``evaluator`` estimates it (by default a uniformly random playout).
 3. **Back up.**  Along the path, each node's estimate is recomputed from its children: a chance
    node's is the probability-weighted average of its outcomes' estimates (renormalised over
-   the outcomes drawn so far), a decision node's is that of its most visited child (ties: the
-   mover's best estimate).  A node becomes solved when its value is proved.
+   the outcomes drawn so far), a decision node's a blend of the visit-weighted average of its
+   children's estimates and its best child's, the best child weighing more as visits grow
+   (:meth:`MCTS._update_decision`).  A node becomes solved when its value is proved.
 
 The budget counts iterations and/or time; with an iteration budget and a seeded
 ``random.Random`` the search is reproducible.
@@ -260,8 +261,12 @@ class MCTS:
             node.prune()
 
     def _update_decision(self, node: Node) -> None:
-        """The visit-weighted average of the children's estimates (the node's own first
-        estimate counts as one visit); solved when every option is, or one wins for
+        """A blend of the visit-weighted average of the children's estimates (the node's own
+        first estimate counts as one visit) and the mover's best child's estimate, the best
+        child weighing ``1 - 1/sqrt(visits)``: the average is steady while few visits make
+        the best child's estimate noisy, and the best child is what the node is worth once
+        the search has looked at every option enough (the average alone stays dragged down
+        by the exploration of worse options).  Solved when every option is, or one wins for
         certain."""
         player, children = node.player, node.children
         sums = list(node.first) if node.first else [0.0] * self.num_players
@@ -286,8 +291,11 @@ class MCTS:
                     best = child
             assert best is not None
             node.value, node.solved = best.value, True
-        else:
-            node.value = tuple(s / weight for s in sums)
+        else:  # from the visit-weighted mean towards the best option as visits grow
+            top = max(children.values(), key=lambda c: c.value[player])
+            share = 1.0 - 1.0 / math.sqrt(node.visits)
+            node.value = tuple(share * t + (1.0 - share) * s / weight
+                               for t, s in zip(top.value, sums, strict=True))
         if node.solved and node is not self.root:  # its subtree is no longer needed
             node.prune()
 
