@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -46,8 +47,9 @@ from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
 from partysolver.models.tea_party import TeaPartyState, load_state, state_to_document  # noqa: E402
 from partysolver.models.tea_party.state import CHOOSE, DRAW, ONE, count, pack, unpack  # noqa: E402
 from partysolver.solvers import tea_party as solver  # noqa: E402
-from partysolver.solvers.budget import Budget  # noqa: E402
+from partysolver.solvers.budget import Budget, MoveValue, SearchResult  # noqa: E402
 from partysolver.solvers.expectimax import expectimax  # noqa: E402
+from partysolver.solvers.mcts import playout  # noqa: E402
 from partysolver.solvers.simulate import simulate  # noqa: E402
 from partysolver.solvers.stats import wilson_interval  # noqa: E402
 from partysolver.solvers.tea_party import GreedyPolicy, HintPolicy, NewGame  # noqa: E402
@@ -221,11 +223,20 @@ def exact_decisions(sizes: list[int], seeds: int) -> list[dict[str, Any]]:
     return found
 
 
-def _run(state: TeaPartyState, exact: dict[str, float], budget: float, alone: bool,
+SEARCHES = ("MCTS alone", "hint as shipped", "plain UCT")
+"""Part 3's searches: the hint's MCTS with the exact attempt switched off, the hint as a user
+runs it, and the baseline: UCT as textbooks give it (one random playout a leaf, every node's
+value the mean of the playouts through it, constant 1.0, no exact subtrees)."""
+
+
+def _run(state: TeaPartyState, exact: dict[str, float], budget: float, kind: str,
          seed: int) -> dict[str, Any]:
     """One hint at a time limit, scored against the exact values."""
-    result = solver.search(state, Budget(time=budget), random.Random(seed),
-                           exact_loose=-1 if alone else solver.EXACT_LOOSE)
+    if kind == "plain UCT":
+        result = plain_uct(state, Budget(time=budget), random.Random(seed))
+    else:
+        result = solver.search(state, Budget(time=budget), random.Random(seed),
+                               exact_loose=-1 if kind == "MCTS alone" else solver.EXACT_LOOSE)
     best = max(exact.values())
     pick = str(result.moves[0].action)
     errors, wilson = [], []
@@ -240,6 +251,51 @@ def _run(state: TeaPartyState, exact: dict[str, float], budget: float, alone: bo
             "iterations": result.usage.get("iterations", 0), "errors": errors,
             "wilson": wilson, "exact": result.status == "optimal",
             "intervals": [m.interval for m in result.moves if m.interval is not None]}
+
+
+def plain_uct(state: TeaPartyState, budget: Budget, rng: random.Random) -> SearchResult:
+    """The baseline: plain UCT, written compactly over the rules engine (a tree of visits
+    and return sums, one uniformly random playout a leaf, chance drawn with its odds)."""
+    root = state.current_player()
+    tree: dict[Any, list[Any]] = {}  # key -> [visits, sums, children by action]
+
+    def node(s: TeaPartyState) -> list[Any]:
+        return tree.setdefault(s.key(), [0, [0.0, 0.0], {}])
+
+    meter = budget.start()
+    while meter.iterations < len(state.legal_actions()) or not meter.exhausted():
+        s, path = state, [node(state)]
+        while not s.is_terminal():
+            player = s.current_player()
+            if player == CHANCE:
+                s = s.apply(sample_chance(s, rng))
+                path.append(node(s))
+                continue
+            entry = path[-1]
+            actions = s.legal_actions()
+            fresh = [a for a in actions if a not in entry[2]]
+            if fresh:  # expand one option, then play out
+                action = rng.choice(fresh)
+                s = s.apply(action)
+                entry[2][action] = node(s)
+                path.append(entry[2][action])
+                break
+            log_n = math.log(entry[0])
+            action = max(actions, key=lambda a: entry[2][a][1][player] / entry[2][a][0]
+                         + math.sqrt(log_n / entry[2][a][0]))
+            s = s.apply(action)
+            path.append(node(s))
+        returns = playout(s, rng)
+        for entry in path:
+            entry[0] += 1
+            entry[1][0] += returns[0]
+            entry[1][1] += returns[1]
+        meter.iterations += 1
+    children = node(state)[2]
+    moves = [MoveValue(a, c[1][root] / c[0], (c[1][0] / c[0], c[1][1] / c[0]), exact=False,
+                       visits=c[0]) for a, c in children.items()]
+    moves.sort(key=lambda m: -m.value)
+    return SearchResult("feasible", "plain UCT", None, tuple(moves), (), meter.usage())
 
 
 def _summary(runs: list[dict[str, Any]]) -> str:
@@ -257,7 +313,8 @@ def _summary(runs: list[dict[str, Any]]) -> str:
 
 
 def hint_figures(sizes: list[int], seeds: int, budgets: list[float],
-                 shipped_budgets: list[float], seed: int) -> None:
+                 shipped_budgets: list[float], baseline_budgets: list[float],
+                 seed: int) -> None:
     entries = exact_decisions(sizes, seeds)
     solved = [e for e in entries if e["exact"] is not None]
     print("\n3. Hints against the exact values (two players; decisions of the seeded family, "
@@ -274,21 +331,22 @@ def hint_figures(sizes: list[int], seeds: int, budgets: list[float],
           f"{'iterations':>10} {'exact':>6} {'err med':>8} {'err 90%':>8} {'Wilson':>9}")
     wall, cpu = time.perf_counter(), time.process_time()
     target = None
-    for budget in budgets:
-        for alone in (True, False):
-            if not alone and budget not in shipped_budgets:
+    for budget in sorted(set(budgets) | set(shipped_budgets) | set(baseline_budgets)):
+        for name in SEARCHES:
+            if budget not in {"MCTS alone": budgets, "hint as shipped": shipped_budgets,
+                              "plain UCT": baseline_budgets}[name]:
                 continue
-            runs = {e["bag"]: [] for e in solved}  # type: dict[int, list[dict[str, Any]]]
+            runs: dict[int, list[dict[str, Any]]] = {e["bag"]: [] for e in solved}
             for entry in solved:
                 state = load_state(entry["position"], "benchmark")
-                runs[entry["bag"]].append(_run(state, entry["exact"], budget, alone, seed))
-            name = "MCTS alone" if alone else "hint as shipped"
+                runs[entry["bag"]].append(_run(state, entry["exact"], budget, name, seed))
             big = [r for k, rs in runs.items() if k in BIG for r in rs]
             small = [r for k, rs in runs.items() if k not in BIG for r in rs]
             for label, group in (("8-12", big), ("< 8", small)):
                 if group:
-                    print(f"   {budget:>5g}s {name:<15} {label:<5} {_summary(group)}")
-            if alone and budget == 2 and big:
+                    print(f"   {budget:>5g}s {name:<15} {label:<5} {_summary(group)}",
+                          flush=True)
+            if name == "MCTS alone" and budget == 2 and big:
                 target = big
             printed = [i for rs in runs.values() for r in rs for i in r["intervals"]]
             if printed:
@@ -330,6 +388,8 @@ def main() -> None:
     parser.add_argument("--budgets", type=float, nargs="+", default=[0.5, 2, 8])
     parser.add_argument("--shipped-budgets", type=float, nargs="+", default=[2],
                         help="budgets at which part 3 also runs the hint as shipped")
+    parser.add_argument("--baseline-budgets", type=float, nargs="+", default=[2],
+                        help="budgets at which part 3 also runs plain UCT (the baseline)")
     parser.add_argument("--seed", type=int, default=1, help="the searches' seed in part 3")
     args = parser.parse_args()
     if not args.skip_solves:
@@ -339,7 +399,7 @@ def main() -> None:
         game_figures(args.games, args.workers, args.iterations)
     if args.hints:
         hint_figures(args.hint_sizes, args.hint_seeds, args.budgets, args.shipped_budgets,
-                     args.seed)
+                     args.baseline_budgets, args.seed)
 
 
 if __name__ == "__main__":

@@ -235,3 +235,24 @@ def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) 
         assert move["value"] is not None and 0.0 <= move["value"] <= 1.0
     for draw in data.get("draws", []):
         assert draw["best"]["value"] is not None
+
+
+def test_a_compile_is_announced_on_stderr(tmp_path: Path, monkeypatch) -> None:
+    from partysolver.solvers import tea_party as solver
+    from partysolver.solvers import tea_party_compiled
+
+    monkeypatch.setattr(solver, "needs_compile", lambda: True)
+    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+drawn = "fighter"
+[bag]
+fighter = 9
+cleric = 6
+rogue = 4
+wizard = 3
+ranger = 2
+""")
+    result = run("hint", str(path), "--json", "--time-limit", "1")
+    assert result.stderr.strip() == solver.COMPILE_NOTICE
+    assert json.loads(result.stdout)["status"] == "feasible"
