@@ -123,7 +123,7 @@ def solve_figures(sizes: list[int], seeds: list[int], table_nodes: int,
 
 def game_figures(games: int, workers: int, iterations: int) -> None:
     print(f"\n2. Hint policy (MCTS {iterations} iterations, playouts cut after 12 decisions, "
-          f"exact endgames) against greedy, {games} two-player games, seats rotating")
+          f"exact subtrees) against greedy, {games} two-player games, seats rotating")
     start = time.perf_counter()
     done = [0]
 
@@ -247,7 +247,11 @@ def _run(state: TeaPartyState, exact: dict[str, float], budget: float, kind: str
         if move.visits and not move.exact:
             interval = wilson_interval(move.value, move.visits)
             wilson.append(interval.low <= truth <= interval.high)
-    return {"agree": exact[pick] >= best - 1e-9, "lost": best - exact[pick],
+    held = state.held_hero
+    miss = (f"{held.label if held is not None else '?'} in hand: exact best "
+            f"{max(exact, key=lambda m: exact[m])!r} {100 * best:.2f}%, picked {pick!r} "
+            f"{100 * exact[pick]:.2f}%")
+    return {"agree": exact[pick] >= best - 1e-9, "lost": best - exact[pick], "miss": miss,
             "iterations": result.usage.get("iterations", 0), "errors": errors,
             "wilson": wilson, "exact": result.status == "optimal",
             "intervals": [m.interval for m in result.moves if m.interval is not None]}
@@ -314,7 +318,7 @@ def _summary(runs: list[dict[str, Any]]) -> str:
 
 def hint_figures(sizes: list[int], seeds: int, budgets: list[float],
                  shipped_budgets: list[float], baseline_budgets: list[float],
-                 seed: int) -> None:
+                 seed: int, misses: bool = False) -> None:
     entries = exact_decisions(sizes, seeds)
     solved = [e for e in entries if e["exact"] is not None]
     print("\n3. Hints against the exact values (two players; decisions of the seeded family, "
@@ -346,6 +350,12 @@ def hint_figures(sizes: list[int], seeds: int, budgets: list[float],
                 if group:
                     print(f"   {budget:>5g}s {name:<15} {label:<5} {_summary(group)}",
                           flush=True)
+            if misses:
+                for k, rs in runs.items():
+                    for entry, r in zip([e for e in solved if e["bag"] == k], rs, strict=True):
+                        if not r["agree"]:
+                            print(f"          miss: {k} heroes, seed {entry['seed']}: "
+                                  f"{r['miss']}")
             if name == "MCTS alone" and budget == 2 and big:
                 target = big
             printed = [i for rs in runs.values() for r in rs for i in r["intervals"]]
@@ -386,11 +396,13 @@ def main() -> None:
     parser.add_argument("--hint-seeds", type=int, default=HINT_SEEDS,
                         help="positions per bag size in part 3")
     parser.add_argument("--budgets", type=float, nargs="+", default=[0.5, 2, 8])
-    parser.add_argument("--shipped-budgets", type=float, nargs="+", default=[2],
+    parser.add_argument("--shipped-budgets", type=float, nargs="*", default=[2],
                         help="budgets at which part 3 also runs the hint as shipped")
-    parser.add_argument("--baseline-budgets", type=float, nargs="+", default=[2],
+    parser.add_argument("--baseline-budgets", type=float, nargs="*", default=[2],
                         help="budgets at which part 3 also runs plain UCT (the baseline)")
     parser.add_argument("--seed", type=int, default=1, help="the searches' seed in part 3")
+    parser.add_argument("--misses", action="store_true",
+                        help="part 3 lists every position where a search missed the best")
     args = parser.parse_args()
     if not args.skip_solves:
         seeds = args.seeds if args.seeds is not None else list(range(args.positions))
@@ -399,7 +411,7 @@ def main() -> None:
         game_figures(args.games, args.workers, args.iterations)
     if args.hints:
         hint_figures(args.hint_sizes, args.hint_seeds, args.budgets, args.shipped_budgets,
-                     args.baseline_budgets, args.seed)
+                     args.baseline_budgets, args.seed, args.misses)
 
 
 if __name__ == "__main__":

@@ -582,7 +582,7 @@ class GreedyPolicy:
 
 class HintPolicy:
     """Plays the hint with a simulation budget: exact within ``exact_nodes`` once at most
-    ``exact_loose`` heroes are loose, else MCTS with ``iterations``, exact endgames, and
+    ``exact_loose`` heroes are loose, else MCTS with ``iterations``, exact subtrees, and
     playouts cut after ``playout_decisions`` decisions and scored by material."""
 
     name = "hint"
