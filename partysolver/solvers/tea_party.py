@@ -258,12 +258,12 @@ class Tables:
 
     @property
     def compiled(self) -> Any:
-        """The compiled search's table (a ``tea_party_compiled.Table``, 32 MB to start with,
-        sized for a hint's worth of positions), made when first asked for."""
+        """The compiled search's table (a ``tea_party_compiled.Table``, 8 MB to start with;
+        it doubles when full), made when first asked for."""
         if self._compiled is None:
             from .tea_party_compiled import Table
 
-            self._compiled = Table(1 << 20)
+            self._compiled = Table(1 << 18)
         return self._compiled
 
 
