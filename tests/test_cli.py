@@ -99,9 +99,9 @@ def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
     seen = []
     real = tea_party.solve
 
-    def spy(state: Any, budget: Any) -> Any:
+    def spy(state: Any, budget: Any, *rest: Any) -> Any:  # rest: the compile notice
         seen.append(budget.nodes)
-        return real(state, budget.__class__(nodes=10))
+        return real(state, budget.__class__(nodes=10), *rest)
 
     monkeypatch.setattr(tea_party, "solve", spy)
     two = position.parent / "two.toml"

@@ -206,6 +206,13 @@ class Options:
     time_limit: float | None = None
     top: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    notice: Callable[[str], None] | None = None
+    """Where a verb says, in one line, what the reader waits for (a first-run compile)."""
+
+    def tell(self, text: str) -> None:
+        """Pass a one-line notice to the front end (nothing when it takes none)."""
+        if self.notice is not None:
+            self.notice(text)
 
     @property
     def rng_seed(self) -> int:

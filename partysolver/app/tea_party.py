@@ -61,39 +61,27 @@ def _usage_text(result: SearchResult, timings: bool = True) -> str:
     return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
 
 
-HINT_STATUS: dict[str, HintStatus] = {"optimal": "exact", "feasible": "estimate",
-                                      "unknown": "unknown"}
-MCTS_INTERVAL = ("95% Wilson interval of the win rate over the search's visits to the move "
-                 "(a search statistic: it ignores the search's own bias)")
-
-
-def _interval_text(result: SearchResult) -> str | None:
-    if result.status == "optimal":
-        return None
-    return str(result.usage.get("interval_text", MCTS_INTERVAL))
-
-
 def _move(state: TeaPartyState, move: solver.RankedMove, exact: bool) -> Move:
     """A ranked move in the contract: its value (``None`` when the budget never reached it),
-    every monster's chance to win, and the interval and visits of an estimate."""
+    every monster's chance to win and, for an estimate, the search's visits to the move and
+    whether the search proved its value (no interval: none is printed that would not cover)."""
     value = move.value
-    searched = exact or value.visits > 0
+    searched = exact or value.visits > 0 or value.exact
     figures: dict[str, Any] = {"win": _values(state, value.values) if searched else None}
-    interval = None
     if not exact:
         figures["visits"] = value.visits
-        if searched and value.interval is not None:
-            interval = (value.interval.low, value.interval.high)
+        figures["proved"] = value.exact
     return Move(GAME.notation.format(state, move.move), value.value if searched else None,
-                move.reason, figures, text=move.text, interval=interval)
+                move.reason, figures, text=move.text)
 
 
 def _win_text(move: Move) -> str:
+    """The chance to win, and for an estimate how it stands: proved, or the visits behind it."""
     if move.value is None:
         return "not searched"
     text = percent(move.value)
-    if move.interval is not None:
-        text += f" [{percent(move.interval[0])}, {percent(move.interval[1])}]"
+    if "visits" in move.figures:
+        text += " (exact)" if move.figures["proved"] else f" ({move.figures['visits']:,} visits)"
     return text
 
 
@@ -138,22 +126,21 @@ class TeaPartyCommands(GameCommands):
         who = state.name(state.player)
         value_text = f"{who}'s chance to win (ties share)"
         if state.phase == CHOOSE:
-            hint = solver.hint(state, budget, rng, nodes)
+            hint = solver.hint(state, budget, rng, nodes, options.tell)
             moves, text = _hint_rows(hint, options.top)
             held = state.held_hero
             assert held is not None
-            data = hint_data(INFO.key, who, HINT_STATUS[hint.result.status], value_text, moves,
-                             interval_text=_interval_text(hint.result),
-                             search=_search(hint.result), drawn=held.name.lower())
+            data = hint_data(INFO.key, who, hint.status, value_text, moves,
+                             search=_search(hint.result) | {"values_are": hint.values_are},
+                             drawn=held.name.lower())
             options_text = "1 option" if len(hint.moves) == 1 else f"{len(hint.moves)} options"
             head = (f"{who} holds a {held.label}: {options_text}, ranked by {who}'s chance to "
                     f"win ({_usage_text(hint.result, options.timings)})")
             if not hint.exact:
-                head += (f"\nestimates, most visited first: nothing is proved; the intervals: "
-                         f"{_interval_text(hint.result)}")
+                head += f"\n{hint.values_are}"
             return Report(data, f"{head}\n{text}")
         if state.phase == DRAW:
-            return self._draw_report(state, budget, rng, nodes, value_text)
+            return self._draw_report(state, budget, rng, nodes, value_text, options)
         if state.current_player() == TERMINAL:
             note = "the game is over: " + _winners(state)
             return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
@@ -163,8 +150,8 @@ class TeaPartyCommands(GameCommands):
         return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
-                     nodes: int | None, value_text: str) -> Report:
-        hints = solver.draw_hints(state, budget, rng, nodes)
+                     nodes: int | None, value_text: str, options: Options) -> Report:
+        hints = solver.draw_hints(state, budget, rng, nodes, options.tell)
         draws, lines = [], []
         expected = 0.0
         for item in hints:
@@ -182,10 +169,9 @@ class TeaPartyCommands(GameCommands):
                     "answer to each draw (see draws)", {"draws": len(hints)},
                     text="draw a hero from the bag")
         status: HintStatus = "exact" if exact else "estimate" if known else "unknown"
-        data = hint_data(INFO.key, who, status, value_text, [draw],
-                         interval_text=None if exact else MCTS_INTERVAL, draws=draws)
+        data = hint_data(INFO.key, who, status, value_text, [draw], draws=draws)
         text = (f"{who} has not drawn yet: the best answer to each draw "
-                f"({'exact' if exact else 'estimated, with intervals: ' + MCTS_INTERVAL})\n"
+                f"({'exact' if exact else 'estimated by MCTS, no interval'})\n"
                 + table(["draw", "chance", "best answer", "win"], lines, right=(1,)))
         if known:
             text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
@@ -197,7 +183,7 @@ class TeaPartyCommands(GameCommands):
         _, state = _load(document)
         budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
                         or solver.solve_nodes_default(state))
-        solution = solver.solve(state, budget)
+        solution = solver.solve(state, budget, options.tell)
         result = solution.result
         values = _values(state, result.values)
         who = state.name(state.player)
@@ -276,7 +262,7 @@ class TeaPartyCommands(GameCommands):
         if options.extra.get("hint") and state.phase == CHOOSE:
             rng = random.Random(options.rng_seed)
             hint = solver.hint(state, self._budget(options), rng,
-                               options.extra.get("exact_nodes"))
+                               options.extra.get("exact_nodes"), options.tell)
             best = hint.moves[0]
             moves, words = self._whole_turn(state, hint, options, rng)
             arrows = turn_arrows(state, moves)

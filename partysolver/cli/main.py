@@ -248,7 +248,12 @@ def options_for(verb: str, commands: GameCommands, as_json: bool, seed: int | No
     ctx = click.get_current_context()
     given = {name: value for name, value in extra.items() if _given(ctx, name)}
     return Options(as_json, seed, time_limit, top,
-                   app.game_options(commands, verb, given, always))
+                   app.game_options(commands, verb, given, always), notice=notice)
+
+
+def notice(text: str) -> None:
+    """A verb's one-line notice (before a first-run compile, say), on stderr."""
+    click.echo(text, err=True)
 
 
 def _given(ctx: click.Context, name: str) -> bool:

@@ -72,8 +72,10 @@ def test_hint_with_mcts_is_reproducible_with_a_seed(tmp_path: Path) -> None:
     assert text == run(*args[:2], *args[3:]).stdout and " s)" not in text
     data = json.loads(first)
     assert "seconds" not in data["search"]
-    assert data["status"] == "estimate" and data["interval_text"]
-    assert all(m["interval"][0] <= m["value"] <= m["interval"][1] for m in data["moves"])
+    assert data["status"] == "estimate" and "interval_text" not in data
+    assert all("interval" not in m and m["figures"]["visits"] > 0 and 0 <= m["value"] <= 1
+               for m in data["moves"])
+    assert "no interval" in text and "visits)" in text
 
 
 def test_hint_before_the_draw_answers_each_draw(tmp_path: Path) -> None:
@@ -230,3 +232,35 @@ def test_games_lists_the_verbs_and_house_data() -> None:
     assert set(tea["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render"}
     assert tea["house_data"] is None
     assert "house data: none" in run("games").stdout
+
+
+@pytest.mark.parametrize("name", sorted(examples("tea-party")))
+def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, examples("tea-party")[name].read_text(), f"{name}.toml")
+    data = json.loads(run("hint", str(path), "--json", "--time-limit", "0.5").stdout)
+    assert data["status"] in ("exact", "estimate")
+    for move in data["moves"]:
+        assert move["value"] is not None and 0.0 <= move["value"] <= 1.0
+    for draw in data.get("draws", []):
+        assert draw["best"]["value"] is not None
+
+
+def test_a_compile_is_announced_on_stderr(tmp_path: Path, monkeypatch) -> None:
+    from partysolver.solvers import tea_party as solver
+    from partysolver.solvers import tea_party_compiled
+
+    monkeypatch.setattr(solver, "needs_compile", lambda: True)
+    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+drawn = "fighter"
+[bag]
+fighter = 9
+cleric = 6
+rogue = 4
+wizard = 3
+ranger = 2
+""")
+    result = run("hint", str(path), "--json", "--time-limit", "1")
+    assert result.stderr.strip() == solver.COMPILE_NOTICE
+    assert json.loads(result.stdout)["status"] == "estimate"
