@@ -9,7 +9,8 @@ where the puzzle has a number to reach, the answer's ``value`` and the ``best``.
   judged against ``solve``'s deduction;
 - a Meeple Land layout puzzle: the answer is a layout, one placement a line or separated by
   ``;`` (``M07 at 0,2 turned 90``; the ``buy`` of the game notation and the file's ``@``/``r``
-  short form read too), judged by the park verifier (pool, overlaps, paths, budget and every
+  short form read too; the pre-placed tiles may be left out or written out), judged by the
+  park verifier (pool, overlaps, paths, budget and every
   requirement) and scored against the proven optimum (the file's recorded answer, else
   ``solve``);
 - a Meeple Party scenario: the answer is ``yes`` (the goal can be reached) or ``no``, judged
@@ -141,6 +142,9 @@ def _check_layout(document: Document, answer: str, options: dict[str, Any]) -> R
         placements.append(Placement(found["tile"].upper() if found["tile"].upper() in
                                     puzzle.catalogue.tiles else found["tile"],
                                     (int(found["x"]), int(found["y"])), rotation % 360))
+    for kept in puzzle.pre_placed():  # a pre-placed tile written out again stays where it is
+        if kept in placements:
+            placements.remove(kept)
     unknown = [p.tile for p in placements if p.tile not in puzzle.catalogue.tiles]
     if unknown:
         raise InputError("answer", "tile", f"a tile of the pool ({', '.join(puzzle.pool)})",

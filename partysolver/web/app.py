@@ -33,7 +33,7 @@ from ..app.contract import SCHEMA_VERBS, schema
 from ..models.registry import all_games
 from . import pages
 from .openapi import openapi
-from .pool import Busy, Cancelled, TimedOut, WorkerDied, WorkerPool, default_workers
+from .pool import GRACE, Busy, Cancelled, TimedOut, WorkerDied, WorkerPool, default_workers
 
 MAX_BODY = 1024 * 1024
 """The largest request body accepted, in bytes (1 MB)."""
@@ -203,8 +203,9 @@ def document_args(fields: dict[str, Any]) -> dict[str, Any]:
 class Board:
     """The application's state: the pool and its settings."""
 
-    def __init__(self, workers: int | None = None, queue: int | None = None) -> None:
-        self.pool = WorkerPool(workers or default_workers(), queue)
+    def __init__(self, workers: int | None = None, queue: int | None = None,
+                 grace: float = GRACE) -> None:
+        self.pool = WorkerPool(workers or default_workers(), queue, grace=grace)
 
     async def job(self, request: Request, kind: str, args: dict[str, Any],
                   limit: float) -> dict[str, Any]:
@@ -254,9 +255,11 @@ async def _disconnected(request: Request) -> None:
             return
 
 
-def create_app(workers: int | None = None, queue: int | None = None) -> Starlette:
-    """The web application (``workers`` worker processes; ``queue`` jobs may wait)."""
-    board = Board(workers, queue)
+def create_app(workers: int | None = None, queue: int | None = None,
+               grace: float = GRACE) -> Starlette:
+    """The web application (``workers`` worker processes; ``queue`` jobs may wait; a job is
+    killed ``grace`` seconds past its time limit)."""
+    board = Board(workers, queue, grace)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -146,7 +146,8 @@ def board_page(game: str) -> str:
 <div class="columns">
   <section class="picture card" aria-label="picture">
     <div id="picture" class="svg-box"></div>
-    <p id="caption" class="muted small"></p>
+    <div class="picture-tools"><p id="caption" class="muted small"></p>
+      <button type="button" id="zoom" title="the picture at its full size (scroll to pan)">Zoom</button></div>
   </section>
   <div class="side">
     <section class="analysis card" aria-label="analysis">
@@ -159,7 +160,8 @@ def board_page(game: str) -> str:
           <option value="10" selected>10 s</option><option value="30">30 s</option>
           <option value="60">60 s</option></select></label>
       </div>
-      <div id="options" class="row small"></div>
+      <details class="options"><summary>Options</summary>
+        <div id="options" class="row small"></div></details>
       <div id="progress" class="progress" hidden>
         <span class="spinner" aria-hidden="true"></span>
         <span id="progress-text">working…</span>
@@ -171,6 +173,8 @@ def board_page(game: str) -> str:
     <section class="puzzle card" id="puzzle" hidden aria-label="puzzle">
       <h2>Puzzle</h2>
       <p id="puzzle-question" class="muted"></p>
+      <label class="small"><input type="checkbox" id="puzzle-mode" checked> hide the answer
+        (puzzle mode)</label>
       <div class="row buttons">
         <button type="button" id="next-step">Next step</button>
         <button type="button" id="show-answer">Show the answer</button>

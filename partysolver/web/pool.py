@@ -108,10 +108,11 @@ class WorkerPool:
     """``workers`` worker processes; at most ``queue`` jobs wait for one."""
 
     def __init__(self, workers: int = 2, queue: int | None = None,
-                 start_method: str = "forkserver") -> None:
+                 start_method: str = "forkserver", grace: float = GRACE) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         self.size = workers
+        self.grace = grace
         self.queue = workers if queue is None else queue
         self.context = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
@@ -191,7 +192,7 @@ class WorkerPool:
         try:
             if on_start is not None:
                 on_start()
-            return await self._exchange(worker, kind, args, limit + GRACE)
+            return await self._exchange(worker, kind, args, limit)
         except TimedOut:
             outcome = "timed out"
             self.stats.timed_out += 1
@@ -215,7 +216,7 @@ class WorkerPool:
                 self._replace(worker)
 
     async def _exchange(self, worker: Worker, kind: str, args: dict[str, Any],
-                        deadline: float) -> Any:
+                        limit: float) -> Any:
         loop = asyncio.get_running_loop()
 
         def talk() -> tuple[bool, Any]:
@@ -229,10 +230,10 @@ class WorkerPool:
 
         future = loop.run_in_executor(self._threads, talk)
         try:
-            answered, answer = await asyncio.wait_for(future, timeout=deadline)
+            answered, answer = await asyncio.wait_for(future, timeout=limit + self.grace)
         except TimeoutError:
-            raise TimedOut(f"the job passed its time limit ({deadline - GRACE:g} s) and was "
-                           "stopped") from None
+            raise TimedOut(f"the job passed its time limit ({limit:g} s) and was stopped"
+                           ) from None
         if not answered:
             with contextlib.suppress(Exception):
                 worker.process.join(1)

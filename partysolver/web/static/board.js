@@ -258,10 +258,18 @@
     updateVerbButtons();
   }
 
+  // In puzzle mode the answer stays hidden: no Solve (Show the answer asks for it), and no
+  // Hint but where the hint is the next single step (a Pool Party Stars puzzle).
   function updateVerbButtons() {
     for (const verb of ["hint", "solve", "verify"]) {
       const offered = G.verbs.includes(verb);
-      $(verb).hidden = !offered || (state.puzzleMode && verb === "solve");
+      const hides = state.puzzleMode && (verb === "solve" ||
+                                         (verb === "hint" && state.doc.puzzle !== "rule"));
+      $(verb).hidden = !offered || hides;
+    }
+    const puzzle = Boolean(state.doc && state.doc.puzzle);
+    for (const id of ["next-step", "show-answer", "check", "answer-box", "steps"]) {
+      $(id).hidden = puzzle && !state.puzzleMode;
     }
   }
 
@@ -531,6 +539,7 @@
   function setupPuzzle() {
     const kind = state.doc.puzzle;
     state.puzzleMode = Boolean(kind);
+    $("puzzle-mode").checked = state.puzzleMode;
     state.solved = null;
     state.revealed = 0;
     $("puzzle").hidden = !kind;
@@ -562,8 +571,10 @@
     const s = solved.solution || {};
     if (state.doc.puzzle === "rule") return (s.chain || []).map((step) => step.text);
     if (state.doc.puzzle === "layout") {
-      const byLabel = Object.fromEntries((s.placements || []).map((p) => [p.label, p]));
-      const order = s.build_order || (s.placements || []).map((p) => p.label);
+      // The first pre_placed placements are the puzzle's own: only the others are steps.
+      const own = (s.placements || []).slice(s.pre_placed || 0);
+      const byLabel = Object.fromEntries(own.map((p) => [p.label, p]));
+      const order = s.build_order || own.map((p) => p.label);
       return order.map((label) => byLabel[label]).filter(Boolean);
     }
     return s.line || [];
@@ -699,7 +710,17 @@
         options.append(el("label", { title: spec.help }, `${verb} ${spec.name.replace(/_/g, " ")}`, input));
       }
     }
+    if (!options.children.length) options.closest("details").hidden = true;
     $("hint").addEventListener("click", hint);
+    $("zoom").addEventListener("click", () => {
+      const zoomed = $("picture").classList.toggle("zoomed");
+      $("zoom").textContent = zoomed ? "Fit" : "Zoom";
+    });
+    $("puzzle-mode").addEventListener("change", () => {
+      state.puzzleMode = $("puzzle-mode").checked && Boolean(state.doc && state.doc.puzzle);
+      updateVerbButtons();
+      showPosition();
+    });
     $("solve").addEventListener("click", solve);
     $("verify").addEventListener("click", verify);
     $("cancel").addEventListener("click", cancelJobs);
