@@ -14,6 +14,7 @@ import os
 import re
 import traceback
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from ..app import answers, catalog, playalong
@@ -88,19 +89,20 @@ def load(game: str, given: Mapping[str, Any]) -> Document:
     return document
 
 
+def _meeple_party_names(kind: str) -> set[str]:
+    """The shipped houses, card decks or clocks of Meeple Party, by name."""
+    from ..models.meeple_party import data
+
+    return set(data.shipped(kind))
+
+
 FILE_FIELDS: dict[str, dict[str, Callable[[], set[str]]]] = {
-    "meeple-party": {key: (lambda key=key: _meeple_party_names(key))
+    "meeple-party": {key: partial(_meeple_party_names, key)
                      for key in ("house", "cards", "clock")},
     "meeple-land": {"catalogue": lambda: {"house"}},
 }
 """Fields of a position that may name a file beside it (read from the disk by the loader):
 the names allowed on the web, which are the shipped ones."""
-
-
-def _meeple_party_names(kind: str) -> set[str]:
-    from ..models.meeple_party import data
-
-    return set(data.shipped(kind))
 
 
 def refuse_paths(data: Mapping[str, Any], source: str, game: str, where: str = "") -> None:
@@ -231,23 +233,34 @@ def apply_job(args: dict[str, Any]) -> dict[str, Any]:
 def check_job(args: dict[str, Any]) -> dict[str, Any]:
     """Puzzle mode: the judgement of the player's own answer."""
     document = load(args["game"], args["document"])
-    report = answers.check(document, args.get("answer"), args["options"])
+    answer = args.get("answer")
+    if not isinstance(answer, str):
+        raise BadRequest("bad input: answer: expected your answer as text")
+    report = answers.check(document, answer, args["options"])
     data: dict[str, Any] = json_safe(report.data)
     data["text"] = report.text
     return data
 
 
 def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
-    """A document as data (what the board edits and sends back), its TOML text, what it is
-    (a puzzle of which kind) and whether moves can be played on it."""
+    """A document as data (what the board edits and sends back), its text (as given, or the
+    shipped file without its answer lines), what it is (a puzzle of which kind) and whether
+    moves can be played on it."""
     document = load(args["game"], args["document"])
     try:
         playalong.start_of(document)
         playable, why = True, None
     except (InputError, BadRequest) as error:
         playable, why = False, str(error)
+    given = args["document"]
+    if given.get("example") is not None:
+        text = catalog.find(document.game, given["example"]).text(reveal=False)
+    elif given.get("text") is not None:
+        text = given["text"]
+    else:
+        text = format_document(document.data)
     return {"game": document.game, "source": document.source, "data": dict(document.data),
-            "text": format_document(document.data), "kind": document.data.get("kind"),
+            "text": text, "kind": document.data.get("kind"),
             "puzzle": answers.kind(document), "playable": playable, "not_playable": why}
 
 

@@ -114,7 +114,7 @@ class WorkerPool:
         self.size = workers
         self.grace = grace
         self.queue = workers if queue is None else queue
-        self.context = multiprocessing.get_context(start_method)
+        self.context: Any = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
             self.context.set_forkserver_preload(["partysolver.web.jobs"])
         self.stats = Stats()

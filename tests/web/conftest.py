@@ -25,3 +25,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     started = start_server(tmp_path_factory.mktemp("serve"), "--workers", "2")
     yield started
     stop_server(started)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep each phase's report on the test, so that a fixture can tell it failed (the
+    browser tests then write a screenshot)."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    setattr(item, f"rep_{report.when}", report)
