@@ -161,6 +161,8 @@ def board_page(game: str) -> str:
           <option value="60">60 s</option></select></label>
       </div>
       <details class="options"><summary>Options</summary>
+        <div class="row small"><label>hint: show the <input type="number" id="top" min="1"
+          value="8" size="4"> best moves</label></div>
         <div id="options" class="row small"></div></details>
       <div id="progress" class="progress" hidden>
         <span class="spinner" aria-hidden="true"></span>

@@ -107,9 +107,9 @@ def test_every_board_shows_the_hint_as_an_arrow(page: Any, server: Server, game:
     open_board(page, server, game, BOARDS[game])
     assert not page.find_elements(By.CSS_SELECTOR, "#picture svg line[marker-end]")
     page.find_element(By.ID, "hint").click()
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result table.hint tbody tr"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg line[marker-end]"))
-    best = page.find_element(By.CSS_SELECTOR, "#result tr.best td.move").text
+    best = page.find_element(By.CSS_SELECTOR, "#result li.best .move").text
     assert best
     assert page.find_element(By.ID, "progress").get_attribute("hidden") is not None
 
@@ -184,7 +184,7 @@ def test_the_board_fits_a_phone(page: Any, server: Server) -> None:
         box = page.find_element(By.ID, button).rect
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     page.find_element(By.ID, "hint").click()
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result table.hint tbody tr"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
     assert page.execute_script("return document.documentElement.scrollWidth") <= 360
     page.get(server.url)
     assert page.execute_script("return document.documentElement.scrollWidth") <= 360
@@ -200,7 +200,7 @@ def test_hostile_player_names_stay_text(page: Any, server: Server) -> None:
     wait(page, lambda d: any(EVIL in t.text for t in d.find_elements(
         By.CSS_SELECTOR, "#picture svg text")))
     page.find_element(By.ID, "hint").click()
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result table.hint tbody tr"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
     assert no_alert(page)
     assert not page.find_elements(By.CSS_SELECTOR, "#picture script, #result script")
     names = page.execute_script(

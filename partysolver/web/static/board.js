@@ -49,7 +49,7 @@
 
   function fmt(value) {
     if (value === null || value === undefined) return "–";
-    if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(3);
+    if (typeof value === "number") return String(Number(value.toFixed(3)));
     return String(value);
   }
 
@@ -143,7 +143,12 @@
     if (mine !== pictureRequest) return;
     const box = $("picture");
     clear(box);
-    box.append(safeSvg(answer.svg));
+    const svg = safeSvg(answer.svg);
+    box.append(svg);
+    // A very wide picture (every park of a Meeple Land table) takes the whole width.
+    const view = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+    document.querySelector(".columns").classList.toggle("wide-picture",
+      view.length === 4 && view[2] / view[3] > 2.2);
     $("caption").textContent = caption || "";
     markProblems();
   }
@@ -293,6 +298,7 @@
 
   function optionValues(verb) {
     const options = { time_limit: timeLimit() };
+    if (verb === "hint") options.top = Number($("top").value) || undefined;
     for (const input of $("options").querySelectorAll("[data-option]")) {
       if (input.dataset.verb !== verb) continue;
       const value = input.type === "checkbox" ? input.checked : input.value.trim();
@@ -303,7 +309,9 @@
 
   function hint() {
     runJob("Hint", async (signal, result) => {
-      const body = { document: current(), options: optionValues("hint") };
+      const options = optionValues("hint");
+      state.lastTop = options.top;
+      const body = { document: current(), options };
       const drawn = state.puzzleMode ? null : drawPicture(current(), true, signal, "")
         .catch((error) => {
           if (error.name !== "AbortError") $("caption").textContent = "no arrows: " + error.message;
@@ -323,27 +331,28 @@
       result.append(el("p", { class: "muted", text: "no move to rank here" }));
       return;
     }
-    const rows = answer.moves.map((move, index) => {
-      const label = move.text && move.text !== move.move ? `${move.move}\n${move.text}` : move.move;
+    // One block a move (a table would squeeze the notation on a phone): its rank, the move
+    // (a button that plays it), its value, what it reads as, and why.
+    const items = answer.moves.map((move, index) => {
       const playable = state.doc.playable && !state.puzzleMode;
-      const cell = playable
-        ? el("button", { type: "button", title: "play this move", onclick: () => play(move.move) }, move.move)
-        : el("span", { text: move.move });
+      const name = playable
+        ? el("button", { type: "button", class: "move", title: "play this move",
+                         onclick: () => play(move.move) }, move.move)
+        : el("span", { class: "move", text: move.move });
       const value = move.interval
         ? `${fmt(move.value)} [${fmt(move.interval[0])}, ${fmt(move.interval[1])}]`
         : fmt(move.value);
-      const tr = el("tr", { class: index === 0 ? "best" : "" },
-        el("td", { class: "num", text: index + 1 }),
-        el("td", { class: "move", title: label }, cell,
-           move.text && move.text !== move.move ? el("div", { class: "muted small", text: move.text }) : null),
-        el("td", { class: "num", text: value }),
-        el("td", { text: move.reason || "" }));
-      return tr;
+      const said = move.text && move.text !== move.move ? move.text : null;
+      return el("li", { class: index === 0 ? "best" : "" },
+        el("div", { class: "head" }, name, el("span", { class: "value", title: "value", text: value })),
+        said ? el("div", { class: "muted small", text: said }) : null,
+        el("div", { class: "why", text: move.reason || "" }));
     });
-    result.append(el("div", { class: "scroll" }, el("table", { class: "hint" },
-      el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: "move" }),
-                         el("th", { text: "value" }), el("th", { text: "why" }))),
-      el("tbody", {}, ...rows))));
+    result.append(el("ol", { class: "moves" }, ...items));
+    if (answer.moves.length && state.lastTop && answer.moves.length >= state.lastTop) {
+      result.append(el("p", { class: "muted small",
+        text: `the ${state.lastTop} best shown (Options: show more)` }));
+    }
     if (answer.interval_text) result.append(el("p", { class: "muted small", text: answer.interval_text }));
   }
 
