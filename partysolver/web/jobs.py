@@ -275,13 +275,22 @@ def example_job(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def warm() -> None:
-    """Import every game's commands (done once in the forkserver, before any worker)."""
+    """Import every game's commands and solvers (done once in the forkserver, before any
+    worker starts, so that a worker's first request of a game does not pay for the imports)."""
+    import importlib
+    import pkgutil
+
+    from .. import solvers
+
     app.all_commands()
+    for found in pkgutil.walk_packages(solvers.__path__, solvers.__name__ + "."):
+        try:
+            importlib.import_module(found.name)
+        except Exception:  # a solver that fails to import fails its requests, with the error
+            continue
 
 
 JOBS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "verb": verb_job, "render": render_job, "apply": apply_job, "check": check_job,
     "example": example_job, "inspect": inspect_job,
 }
-
-warm()

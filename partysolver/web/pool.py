@@ -105,7 +105,8 @@ class Stats:
 
 
 class WorkerPool:
-    """``workers`` worker processes; at most ``queue`` jobs wait for one."""
+    """``workers`` worker processes; at most ``queue`` jobs (default: four per worker) wait for
+    one."""
 
     def __init__(self, workers: int = 2, queue: int | None = None,
                  start_method: str = "forkserver", grace: float = GRACE) -> None:
@@ -113,10 +114,10 @@ class WorkerPool:
             raise ValueError("a pool needs at least one worker")
         self.size = workers
         self.grace = grace
-        self.queue = workers if queue is None else queue
+        self.queue = 4 * workers if queue is None else queue
         self.context: Any = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
-            self.context.set_forkserver_preload(["partysolver.web.jobs"])
+            self.context.set_forkserver_preload(["partysolver.web.preload"])
         self.stats = Stats()
         self._idle: asyncio.Queue[Worker] | None = None
         self._threads = ThreadPoolExecutor(max_workers=workers + 2,
