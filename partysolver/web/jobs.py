@@ -43,8 +43,11 @@ RANDOM = OptionSpec("random", "flag", help="Draw the chance outcomes the moves l
 
 
 def source_name(filename: Any, text: str | None) -> str:
-    """The name a document's messages give it: the uploaded file's base name (never a path:
-    it is only a label), else ``document.toml`` or ``document.json``."""
+    """The name a document's messages give it: a shipped position's ``GAME:NAME``, the
+    uploaded file's base name (never a path: it is only a label), else ``document.toml`` or
+    ``document.json``."""
+    if isinstance(filename, str) and catalog.reference(_quiet(filename)) is not None:
+        return filename  # GAME:NAME, a shipped position's name (never read as a path)
     if isinstance(filename, str):
         base = re.sub(r"[^A-Za-z0-9._ -]", "_", os.path.basename(filename.replace("\\", "/")))
         base = base.strip(" .")[:80]
@@ -52,6 +55,18 @@ def source_name(filename: Any, text: str | None) -> str:
             return base
     looks_json = text is not None and text.lstrip().startswith("{")
     return "document.json" if looks_json else "document.toml"
+
+
+def _quiet(name: str) -> str:
+    """``name`` when it could be ``GAME:NAME`` of a shipped position, else ``""``."""
+    game, colon, rest = name.partition(":")
+    if not colon or game not in all_games():
+        return ""
+    try:
+        catalog.find(game, rest)
+    except BadRequest:
+        return ""
+    return name
 
 
 def load(game: str, given: Mapping[str, Any]) -> Document:

@@ -80,7 +80,7 @@ def open_board(driver: Any, server: Server, game: str, example: str) -> None:
     wait(driver, lambda d: d.execute_script(
         "const s = window.partysolverBoard; return s && s.doc && "
         "document.querySelector('#picture svg') !== null;"))
-    Select(driver.find_element(By.ID, "time-limit")).select_by_value("5")
+    Select(driver.find_element(By.ID, "time-limit")).select_by_value("10")
 
 
 def no_alert(driver: Any) -> bool:

@@ -61,6 +61,8 @@
 
   async function api(verb, body, signal) {
     let response;
+    // Messages name the document as the CLI would: the file's name, or GAME:NAME.
+    if (body.document !== undefined && state.doc && !body.filename) body.filename = state.doc.source;
     try {
       response = await fetch(`/api/${G.game}/${verb}`, {
         method: "POST", headers: { "content-type": "application/json" },
@@ -165,24 +167,30 @@
   // Where a problem names a field that points at a piece, mark the piece's label in the
   // picture: the field's value (a tile, a name) or its last key, found in the SVG's texts.
   function fieldWords(field) {
-    const words = [];
-    if (!field) return words;
-    let value = current();
-    for (const part of field.match(/[^.[\]]+/g) || []) {
-      if (value && typeof value === "object") value = value[/^\d+$/.test(part) ? Number(part) : part];
-      else value = undefined;
-      if (!/^\d+$/.test(part)) words.push(part);
-    }
+    if (!field) return [];
     const found = [];
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      for (const key of ["tile", "name", "id", "player", "room"]) {
-        if (typeof value[key] === "string") found.push(value[key]);
+    const naming = (value) => {
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        return ["tile", "name", "id", "player", "room"].map((key) => value[key])
+          .filter((name) => typeof name === "string");
       }
-    } else if (typeof value === "string" && value.length <= 40) {
-      found.push(value);
+      return [];
+    };
+    // Walk the field's path through the document: the deepest table that names itself (a
+    // placed tile, a player) names the piece; else a short text value, else the last key.
+    let value = current();
+    let named = [];
+    const keys = [];
+    for (const part of field.match(/[^.[\]]+/g) || []) {
+      value = value && typeof value === "object" ? value[/^\d+$/.test(part) ? Number(part) : part] : undefined;
+      if (!/^\d+$/.test(part)) keys.push(part);
+      if (naming(value).length) named = naming(value);
     }
-    const last = words[words.length - 1];
-    if (last && !["placed", "players", "events", "rooms", "hands", "rules"].includes(last)) {
+    found.push(...named);
+    if (!named.length && typeof value === "string" && value.length <= 40) found.push(value);
+    const last = keys[keys.length - 1];
+    if (!named.length && last && !["placed", "players", "events", "rooms", "hands", "rules",
+                                    "seated", "steps"].includes(last)) {
       found.push(last.replace(/_/g, " "));
     }
     return found.filter((w) => w && w.length >= 2);
@@ -319,6 +327,14 @@
       const answer = await api("hint", body, signal);
       showHint(answer, result);
       await drawn;
+      // The picture runs its own search: under a short limit on a busy machine it may end
+      // without a move to draw; say so rather than leave the reader looking for arrows.
+      const svg = $("picture").querySelector("svg");
+      if (!state.puzzleMode && answer.moves.length && svg && !svg.querySelector("[marker-end]") &&
+          !$("caption").textContent) {
+        $("caption").textContent = "no arrows: the picture's own search found no move within " +
+          "the time limit (or the move has nothing to point at)";
+      }
     });
   }
 
@@ -667,8 +683,8 @@
       clear($("result"));
       setupPuzzle();
       if (inspected.playable) await position(0);
-      say(inspected.playable || state.puzzleMode ? "" : "moves cannot be played on this file: " +
-          (inspected.not_playable || "").replace(/^bad input: /, ""));
+      say(inspected.playable || state.puzzleMode ? "" : "Play along is not available for this " +
+          "file (" + (inspected.not_playable || "").replace(/^bad input: /, "") + ")");
       showPosition();
       setBusy(false);
       refreshPicture();
