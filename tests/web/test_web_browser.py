@@ -25,7 +25,10 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException
+    from selenium.common.exceptions import (
+        NoAlertPresentException,
+        StaleElementReferenceException,
+    )
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
@@ -72,7 +75,9 @@ def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterat
 
 
 def wait(driver: Any, condition: Any, seconds: float = 60) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(condition)
+    # A redrawn part of the page leaves stale references behind: look again.
+    return WebDriverWait(driver, seconds, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def open_board(driver: Any, server: Server, game: str, example: str) -> None:
@@ -197,16 +202,14 @@ def test_hostile_player_names_stay_text(page: Any, server: Server) -> None:
     page.execute_script("arguments[0].value = arguments[1];", field, evil_tea_party())
     page.find_element(By.ID, "load-paste").click()
     wait(page, lambda d: EVIL in d.find_element(By.ID, "to-move").text)
-    wait(page, lambda d: any(EVIL in t.text for t in d.find_elements(
-        By.CSS_SELECTOR, "#picture svg text")))
+    texts = ("return Array.from(document.querySelectorAll('#picture svg text'))"
+             ".map(t => t.textContent).join(' ')")
+    wait(page, lambda d: EVIL in d.execute_script(texts))  # the picture may be redrawn
     page.find_element(By.ID, "hint").click()
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
     assert no_alert(page)
     assert not page.find_elements(By.CSS_SELECTOR, "#picture script, #result script")
-    names = page.execute_script(
-        "return Array.from(document.querySelectorAll('#picture svg text'))"
-        ".map(t => t.textContent).join(' ')")
-    assert QUOTES in names
+    assert QUOTES in page.execute_script(texts)
     onload = page.execute_script(
         "return Array.from(document.querySelectorAll('#picture *'))"
         ".some(n => Array.from(n.attributes).some(a => a.name.startsWith('on')))")
