@@ -111,7 +111,7 @@ def start(workers: int) -> tuple[subprocess.Popen[bytes], str]:
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     base = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a first start compiles the numba kernels
     while time.monotonic() < deadline:
         try:
             status = get_json(base + "api/status")
@@ -120,7 +120,7 @@ def start(workers: int) -> tuple[subprocess.Popen[bytes], str]:
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise SystemExit("the server did not start within 60 s")
+    raise SystemExit("the server did not start within 300 s")
 
 
 def direct(game: str, verb: str, body: dict[str, Any]) -> float:

@@ -289,9 +289,17 @@ def example_job(args: dict[str, Any]) -> dict[str, Any]:
             "puzzle": answers.kind(document)}
 
 
+WARM_UP: dict[str, dict[str, Any]] = {
+    "tea-party": {"time_limit": 0.5}, "party-time": {"playouts": 2}, "pool-party-stars": {},
+    "meeple-party": {"time_limit": 0.5}, "meeple-land": {}}
+"""A quick hint per game on its default example, run once before any worker starts: it
+compiles the numba kernels (the Tea Party search, the Party-Time playouts) or loads them from
+numba's cache beside the modules, so that no request pays for it against its time limit."""
+
+
 def warm() -> None:
-    """Import every game's commands and solvers (done once in the forkserver, before any
-    worker starts, so that a worker's first request of a game does not pay for the imports)."""
+    """Import every game's commands and solvers and run :data:`WARM_UP` (done once in the
+    forkserver, before any worker starts: every worker is forked warm)."""
     import importlib
     import pkgutil
 
@@ -302,6 +310,11 @@ def warm() -> None:
         try:
             importlib.import_module(found.name)
         except Exception:  # a solver that fails to import fails its requests, with the error
+            continue
+    for game, given in WARM_UP.items():
+        try:
+            app.run("hint", catalog.default_example(game).document(), given)
+        except Exception:  # a game that cannot warm up still serves (or explains) requests
             continue
 
 

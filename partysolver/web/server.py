@@ -55,6 +55,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     if (said := warning(host)) is not None:
         print(said, file=out, flush=True)
     address = url(host, port)
+    print("starting the solver workers (the first start after an install compiles the "
+          "solvers: up to a minute or two)", file=out, flush=True)
     print(f"partysolver board on {address} (Ctrl+C stops it)", file=out, flush=True)
     if open_browser:
         threading.Timer(1.5, webbrowser.open, args=(address,)).start()

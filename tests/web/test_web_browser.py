@@ -110,10 +110,10 @@ def test_the_start_page_lists_the_games_and_opens_a_board(page: Any, server: Ser
 @pytest.mark.parametrize("game", sorted(BOARDS))
 def test_every_board_shows_the_hint_as_an_arrow(page: Any, server: Server, game: str) -> None:
     open_board(page, server, game, BOARDS[game])
-    assert not page.find_elements(By.CSS_SELECTOR, "#picture svg line[marker-end]")
+    assert not page.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]")
     page.find_element(By.ID, "hint").click()
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg line[marker-end]"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
     best = page.find_element(By.CSS_SELECTOR, "#result li.best .move").text
     assert best
     assert page.find_element(By.ID, "progress").get_attribute("hidden") is not None

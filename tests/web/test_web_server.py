@@ -136,7 +136,8 @@ def test_serve_prints_the_warning_before_it_listens(monkeypatch: Any) -> None:
     web_server.serve("0.0.0.0", 8123, out=out)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("warning: serving on 0.0.0.0: others on the network can reach")
-    assert lines[1] == "partysolver board on http://127.0.0.1:8123/ (Ctrl+C stops it)"
+    assert lines[1].startswith("starting the solver workers")
+    assert lines[2] == "partysolver board on http://127.0.0.1:8123/ (Ctrl+C stops it)"
     assert calls == [{"host": "0.0.0.0", "port": 8123, "log_level": "warning",
                       "access_log": False}]
     quiet = io.StringIO()

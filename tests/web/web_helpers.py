@@ -86,7 +86,7 @@ def start_server(tmp: Path, *extra: str) -> Server:
                                     str(port), *extra], stdout=out, stderr=subprocess.STDOUT,
                                    env=env, start_new_session=True)
     server = Server(f"http://127.0.0.1:{port}/", process, log)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a first start compiles the numba kernels
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"partysolver serve stopped: {log.read_text()}")
@@ -97,7 +97,7 @@ def start_server(tmp: Path, *extra: str) -> Server:
             pass
         time.sleep(0.2)
     stop_server(server)
-    raise RuntimeError(f"partysolver serve did not answer within 60 s: {log.read_text()}")
+    raise RuntimeError(f"partysolver serve did not answer within 300 s: {log.read_text()}")
 
 
 def stop_server(server: Server) -> None:
