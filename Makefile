@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE := partysolver/puzzles/tea-party/examples/default.toml
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "partysolver needs Python 3.11 or newer (set PYTHON=...)"'
@@ -26,7 +26,20 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check partysolver tests benchmarks
 	$(BIN)/mypy
 
-test: lint
+# The browser tests need Debian's chromium and chromium-driver: installed here when we are root
+# with apt (quietly, once); elsewhere those tests skip and say why in one line.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver for the browser tests"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  { apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && \
+	      apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1; }; } || \
+	  echo "could not install chromium: the browser tests will be skipped"; \
+	else echo "no chromium, and no root with apt to install it: the browser tests will be skipped"; fi
+
+test: lint browser
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-test

@@ -525,6 +525,27 @@ def schema(verb: str) -> None:
     click.echo(json.dumps(contract.schema(verb), indent=2))
 
 
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 lets others on the network "
+                   "in: a warning says so).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the board in a browser.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Solver worker processes (default: one per core, at most 4).")
+def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None:
+    """Start the local web analysis board and JSON API (Ctrl+C stops it)."""
+    from ..web import server
+
+    try:
+        server.check_port(host, port)
+    except OSError as error:
+        raise BadInput(f"bad input: --host/--port: cannot listen on {host}:{port} "
+                       f"({error.strerror or error})") from None
+    server.serve(host, port, open_browser, workers)
+
+
 def check_folder(path: Path) -> None:
     """Refuse, before any work, an output folder that is a file or cannot be made."""
     if path.exists() and not path.is_dir():
