@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..models.protocol import TERMINAL
@@ -24,7 +25,15 @@ from .base import (
     problems_report,
     require_valid,
 )
-from .contract import HintStatus, Move, Objective, hint_data, simulation_data, solve_data
+from .contract import (
+    HintStatus,
+    Move,
+    Objective,
+    fraction_text,
+    hint_data,
+    simulation_data,
+    solve_data,
+)
 from .text import percent, table, top
 
 EXACT_NODES = OptionSpec("exact_nodes", "int", minimum=1, metavar="N",
@@ -87,6 +96,12 @@ def _win_text(move: Move) -> str:
 
 def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
     moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
+    if hint.exact:
+        fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4)
+        if fractions is not None:
+            player = hint.state.player
+            moves = [replace(m, exact=fractions[move.move][player])
+                     for m, move in zip(moves, hint.moves, strict=False)]
     best = moves[0].value if moves else None
     lines = []
     for rank, move in enumerate(moves, 1):
@@ -188,12 +203,19 @@ class TeaPartyCommands(GameCommands):
         values = _values(state, result.values)
         who = state.name(state.player)
         mine = None if result.values is None else result.values[state.player]
+        fractions = solver.exact_fractions(state) if result.status == "optimal" else None
+        exact = None
+        if fractions:
+            exact = (max(fractions.values(), key=lambda v: v[state.player])[state.player]
+                     if None not in fractions else fractions[None][state.player])
         objective = Objective("win_probability",
                               f"{who}'s chance to win when every monster plays its best",
-                              mine, mine if result.status == "optimal" else None)
+                              mine, mine if result.status == "optimal" else None, exact)
         moves = [{"move": GAME.notation.format(state, m.action),
-                  "text": state.describe_action(m.action),
-                  "value": round(m.value, 6)} for m in top(result.moves, options.top)]
+                  "text": state.describe_action(m.action), "value": round(m.value, 6)}
+                 | ({"exact": fraction_text(fractions[m.action][state.player])}
+                    if fractions else {})
+                 for m in top(result.moves, options.top)]
         if result.status != "optimal":
             verdict = (f"unknown: the exact search ran out of its budget "
                        f"({_usage_text(result, options.timings)}); no value is claimed")

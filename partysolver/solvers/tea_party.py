@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
@@ -522,6 +523,58 @@ def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None) ->
     ``notice`` is told one line before the compiled search compiles."""
     result = _exact(state, budget, line=True, notice=notice)
     return Solution(state, result, describe_line(state, result.line))
+
+
+EXACT_FRACTIONS = 20_000
+"""Distinct positions :func:`exact_fractions` may visit before it gives up (some 4,000 a second
+in Python: ``solve`` tries up to this many, ``hint`` a quarter)."""
+
+
+class _TooBig(Exception):
+    """:func:`exact_fractions` met more positions than its limit."""
+
+
+def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS
+                    ) -> dict[Hashable, tuple[Fraction, ...]] | None:
+    """Every option's exact value for every monster, as fractions, at a decision (or the
+    position's own value under the key ``None`` when chance acts first): a memoised expectimax
+    over the rules engine with its exact chance probabilities, each monster maximising its own
+    chance to win (ties between options kept in the rules' order, as the float searches do).
+    ``None`` when it would visit more than ``limit`` distinct positions."""
+    memo: dict[Hashable, tuple[Fraction, ...]] = {}
+
+    def share(value: float) -> Fraction:
+        return Fraction(value).limit_denominator(state.num_players)  # 0, 1/k .. 1
+
+    def value(node: TeaPartyState) -> tuple[Fraction, ...]:
+        key = node.key()
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= limit:
+            raise _TooBig
+        settled = node.settled_returns()
+        player = node.current_player()
+        if settled is not None:
+            result = tuple(map(share, settled))
+        elif player == CHANCE:
+            total = [Fraction(0)] * node.num_players
+            for outcome, probability in node.chance_outcomes():
+                for seat, v in enumerate(value(node.apply(outcome))):
+                    total[seat] += probability * v
+            result = tuple(total)
+        else:
+            result = max((value(node.apply(a)) for a in node.legal_actions()),
+                         key=lambda values: values[player])
+        memo[key] = result
+        return result
+
+    try:
+        if state.current_player() in (CHANCE, TERMINAL):
+            return {None: value(state)}
+        return {action: value(state.apply(action)) for action in state.legal_actions()}
+    except _TooBig:
+        return None
 
 
 def describe_line(state: TeaPartyState, line: tuple[Hashable, ...]) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -173,3 +174,24 @@ def test_discarding_a_wizard_on_an_empty_teacup_can_be_best() -> None:
               for move in state.legal_actions()}
     assert oracle == {Cup(): Fraction(2, 9), Squish(Hero.WIZARD, 0): Fraction(13, 48),
                       Squish(Hero.WIZARD, 1): Fraction(5, 18)}
+    # the solver's own exact fractions say the same (what hint and solve print as "exact")
+    fractions = solver.exact_fractions(state)
+    assert fractions is not None
+    assert {move: values[1] for move, values in fractions.items()} == oracle
+    assert all(sum(values) == 1 for values in fractions.values())
+    assert solver.exact_fractions(state, limit=3) is None  # past its limit it says so
+
+
+def test_hint_and_solve_print_exact_fractions_on_small_positions(tmp_path: Path) -> None:
+    from reports import data as report_data
+
+    path = tmp_path / "small.toml"
+    path.write_text('game = "tea-party"\nplayers = ["Blue", "Green"]\ndrawn = "wizard"\n'
+                    '[bag]\nfighter = 2\ncleric = 1\nranger = 1\n[cups.Blue]\nrogue = 1\n'
+                    '[stomachs.Green]\nfighter = 3\n')
+    hint = report_data("hint", path)
+    for move in hint["moves"]:
+        numerator, denominator = map(int, move["exact"].split("/"))
+        assert move["value"] == pytest.approx(numerator / denominator, abs=1e-6)
+    solved = report_data("solve", path)
+    assert solved["objective"]["exact"] == hint["moves"][0]["exact"] == "8/9"
