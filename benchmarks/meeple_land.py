@@ -44,6 +44,7 @@ from partysolver.models.documents import parse_document  # noqa: E402
 from partysolver.models.meeple_land.catalogue import house_catalogue  # noqa: E402
 from partysolver.models.meeple_land.game import Plot  # noqa: E402
 from partysolver.models.meeple_land.puzzle import Puzzle, load_puzzle  # noqa: E402
+from partysolver.models.meeple_land.seating import clear_seating_cache  # noqa: E402
 from partysolver.puzzles import files  # noqa: E402
 from partysolver.solvers.budget import Budget  # noqa: E402
 from partysolver.solvers.meeple_land.brute import brute_force, grow_search  # noqa: E402
@@ -93,8 +94,9 @@ CANDIDATES = [
                                    interleave=False)),
     Candidate("2w-cold", SearchSettings("2 workers, CP-SAT's portfolio, no warm start",
                                         workers=2, interleave=False, warm_start=False)),
-    Candidate("2w-lp", SearchSettings("2 workers: default_lp and max_lp", workers=2,
-                                      interleave=False, subsolvers=INTERLEAVED)),
+    Candidate("2w-lp", SearchSettings("2 workers: default_lp and max_lp side by side",
+                                      workers=2, interleave=False, subsolvers=INTERLEAVED,
+                                      full_subsolvers=2)),
     Candidate("2w-il", SearchSettings("2 workers, interleaved default_lp + max_lp + LNS",
                                       workers=2, subsolvers=INTERLEAVED)),
     Candidate("2w-il-cold", SearchSettings("the baseline (the default until now): 2 workers, "
@@ -178,6 +180,7 @@ class Run:
 
 
 def run_once(puzzle: Puzzle, cand: Candidate, limit: float) -> Run:
+    clear_seating_cache()  # every run starts as a fresh process would, whatever ran before
     started, cpu = time.perf_counter(), time.process_time()
     result = solve_layout(puzzle, time_limit=limit, settings=cand.settings, seed=cand.seed)
     return Run(result.status, result.objective, result.bound, time.perf_counter() - started,
@@ -298,9 +301,11 @@ def part_anytime(chosen: list[tuple[str, Puzzle]], table: dict[str, dict[str, Ru
                   f"{result.objective!s:>4} bound {result.bound!s:>4} from "
                   f"{result.usage.get('source', '-'):<6} {seconds:6.2f}s, "
                   f"{len(reports)} reports", flush=True)
-    print("\n  The greedy layout alone (the warm start) against the best proven value:")
+    print("\n  The greedy layout alone (the warm start, seating cache cleared) against the best "
+          "proven value:")
     print(f"  {'instance':<40} {'greedy':>7} {'seconds':>8} {'optimum':>8}")
     for name, puzzle in chosen:
+        clear_seating_cache()
         greedy = greedy_layout(puzzle)
         proven = [r for r in table.get(name, {}).values() if r.proven]
         best = proven[0].shown() if proven else (

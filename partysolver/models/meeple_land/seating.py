@@ -78,6 +78,11 @@ def seating_plan(capacity: tuple[int, ...], visitors: Counts) -> tuple[tuple[int
     return _transport(capacity, visitors, "points")
 
 
+def clear_seating_cache() -> None:
+    """Forget every cached seating (benchmarks time each run as a fresh process would)."""
+    _transport.cache_clear()
+
+
 def seat(spaces: Sequence[SpaceClass], visitors: Counts, goal: Goal = "points") -> Seating:
     """Seat ``visitors`` on the free ``spaces`` (each a class) as well as possible."""
     capacity = tuple(sum(1 for s in spaces if s == k) for k in CLASSES)

@@ -628,6 +628,9 @@ class SearchSettings:
     the search is the same whatever the number of threads."""
     subsolvers: tuple[str, ...] = ()
     """Full-problem subsolvers (empty: CP-SAT's own choice for the number of workers)."""
+    full_subsolvers: int | None = None
+    """Workers given to full-problem subsolvers (``None``: CP-SAT's choice, which gives a
+    2-worker search one, and its other thread to LNS and local search)."""
     linearization_level: int | None = None
     symmetry_level: int | None = None
     probing_level: int | None = 0
@@ -640,6 +643,8 @@ class SearchSettings:
         params.num_workers = self.workers
         params.interleave_search = self.interleave
         params.subsolvers.extend(self.subsolvers)
+        if self.full_subsolvers is not None:
+            params.num_full_subsolvers = self.full_subsolvers
         if self.linearization_level is not None:
             params.linearization_level = self.linearization_level
         if self.symmetry_level is not None:
