@@ -73,6 +73,7 @@ class Candidate:
 
 INTERLEAVED = ("default_lp", "max_lp")
 CANDIDATES = [
+    Candidate("auto", DEFAULT_SETTINGS),
     Candidate("1w", SearchSettings("1 worker, CP-SAT's default_lp, warm start",
                                    interleave=False)),
     Candidate("1w-cold", SearchSettings("1 worker, default_lp, no warm start",
@@ -108,7 +109,7 @@ CANDIDATES = [
     Candidate("4w-il", SearchSettings("4 workers, interleaved default_lp + max_lp + LNS",
                                       workers=4, subsolvers=INTERLEAVED)),
 ]
-QUICK_CANDIDATES = ["1w", "2w", "2w-cold", "2w-il-cold", "4w"]
+QUICK_CANDIDATES = ["auto", "1w", "2w", "2w-il-cold", "4w"]
 QUICK_INSTANCES = ["01-first-steps", "10-rush-hour", "14-grand-opening",
                    "16-spotless, dead ends allowed", "17-collector, budget $30"]
 
@@ -248,8 +249,11 @@ def print_matrix(table: dict[str, dict[str, Run]], cands: list[Candidate], limit
     print(f"{'instance':<40}" + "".join(f"{k:>11}" for k in keys) + f"{'ratio':>8}")
     worst = {k: 1.0 for k in keys}
     worst_det = {k: 1.0 for k in keys}
+    worst_cpu = {k: 1.0 for k in keys}
     for name, runs in table.items():
         best = min(_time(r, limit) for r in runs.values())
+        best_cpu = min(r.usage["cpu"] for r in runs.values() if r.proven) if any(
+            r.proven for r in runs.values()) else None
         best_det = min(_det(r) for r in runs.values() if r.proven) if any(
             r.proven for r in runs.values()) else None
         cells = ""
@@ -257,6 +261,9 @@ def print_matrix(table: dict[str, dict[str, Run]], cands: list[Candidate], limit
             run = runs[k]
             t = _time(run, limit)
             worst[k] = max(worst[k], t / best)
+            if best_cpu is not None:
+                worst_cpu[k] = max(worst_cpu[k], run.usage["cpu"] / best_cpu if run.proven
+                                   else float("inf"))
             if best_det is not None:
                 worst_det[k] = max(worst_det[k], _det(run) / best_det if run.proven
                                    else float("inf"))
@@ -265,6 +272,8 @@ def print_matrix(table: dict[str, dict[str, Run]], cands: list[Candidate], limit
         print(f"{name[:39]:<40}{cells}{ratio:>7.2f}x", flush=True)
     print(f"{'worst ratio to the best (seconds)':<40}" +
           "".join(f"{worst[k]:>10.2f}x" for k in keys))
+    print(f"{'worst ratio (process CPU seconds)':<40}" +
+          "".join(f"{worst_cpu[k]:>10.2f}x" for k in keys))
     print(f"{'worst ratio (deterministic time)':<40}" +
           "".join(f"{worst_det[k]:>10.2f}x" for k in keys))
     if default in worst:

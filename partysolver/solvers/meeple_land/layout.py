@@ -621,7 +621,8 @@ class SearchSettings:
     is the one chosen by that measurement (``docs/solvers.md``)."""
 
     name: str
-    workers: int = 1
+    workers: int | None = 1
+    """Threads; ``None``: by the model's size (:meth:`for_model`)."""
     interleave: bool = True
     """CP-SAT's deterministic interleaved search: its subsolvers (full-problem searches, and
     the LNS workers that improve a layout) take turns in batches on ``workers`` threads, and
@@ -639,7 +640,15 @@ class SearchSettings:
     warm_start: bool = True
     """Seed the search with the greedy layout (a solution hint) and fall back to it."""
 
+    def for_model(self, placements: int) -> SearchSettings:
+        """These settings for a model of ``placements`` placement literals: with ``workers``
+        unset, one thread below :data:`LARGE_MODEL` placements, two from there."""
+        if self.workers is not None:
+            return self
+        return replace(self, workers=1 if placements < LARGE_MODEL else 2)
+
     def apply(self, params: Any, seed: int | None, time_limit: float | None) -> None:
+        assert self.workers is not None, "settings without workers: call for_model() first"
         params.num_workers = self.workers
         params.interleave_search = self.interleave
         params.subsolvers.extend(self.subsolvers)
@@ -660,7 +669,12 @@ class SearchSettings:
             params.max_time_in_seconds = max(0.01, time_limit)
 
 
-DEFAULT_SETTINGS = SearchSettings("2 workers, CP-SAT's portfolio, warm start", workers=2,
+LARGE_MODEL = 2000
+"""Placement literals from which the default search runs two threads (the 7x7 puzzles with 20
+or more candidate tiles have 2,900-3,900; the 6x6 one 1,140)."""
+
+DEFAULT_SETTINGS = SearchSettings("CP-SAT's own portfolio, 1 worker below 2,000 placements "
+                                  "and 2 from there, warm start", workers=None,
                                   interleave=False)
 """The default search (chosen by ``benchmarks/meeple_land.py``; ``docs/solvers.md``)."""
 
@@ -777,7 +791,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     started = time.perf_counter()
     chosen = search_settings(settings, workers, seed)
     tracker = _Tracker(started, progress)
-    usage: dict[str, Any] = {"workers": chosen.workers, "settings": chosen.name, "greedy": None}
+    usage: dict[str, Any] = {"settings": chosen.name, "greedy": None}
 
     def left() -> float | None:
         return None if time_limit is None else time_limit - (time.perf_counter() - started)
@@ -793,6 +807,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     remaining = left()
     if warm is not None and warm.legal and remaining is not None and remaining < MIN_SEARCH:
         tracker.offer(None, objective_ceiling(puzzle), "bound")
+        usage["workers"] = 0  # CP-SAT not started
         usage["seconds"] = round(time.perf_counter() - started, 3)
         return _answer(puzzle, [_verified(puzzle, warm.placements, "greedy")], tracker.proven,
                        False, usage)
@@ -801,7 +816,9 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     if warm is not None:
         built.add_hint(warm.placements)
     tracker.offer(None, max(built.objective.proto.domain), "bound")
-    usage.update(build_seconds=round(time.perf_counter() - started - usage["greedy_seconds"], 3),
+    chosen = chosen.for_model(len(built.candidates))
+    usage.update(workers=chosen.workers,
+                 build_seconds=round(time.perf_counter() - started - usage["greedy_seconds"], 3),
                  variables=len(built.model.proto.variables),
                  constraints=len(built.model.proto.constraints),
                  placements=len(built.candidates))
@@ -894,7 +911,7 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
     built = LayoutModel(puzzle)
     built.model.clear_objective()
     solver = cp_model.CpSolver()
-    search_settings(None, workers, seed).apply(
+    search_settings(None, workers, seed).for_model(len(built.candidates)).apply(
         solver.parameters, seed,
         None if time_limit is None else time_limit - (time.perf_counter() - started))
     code = solver.solve(built.model)
