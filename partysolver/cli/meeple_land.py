@@ -50,8 +50,8 @@ COUNT_LIMIT = click.Option(["--count-limit"], type=click.IntRange(min=1), defaul
                            show_default=True,
                            help="meeple-land: stop counting optimal layouts at this many.")
 SEARCH_WORKERS = click.Option(["--search-workers"], type=click.IntRange(min=1), default=None,
-                              help="meeple-land: CP-SAT workers (default: 2, chosen by "
-                                   "benchmarks/meeple_land.py; always 1 with --seed).")
+                              help="meeple-land: CP-SAT workers (default: up to 8, one per "
+                                   "core; always 1 with --seed).")
 BUILD_ORDER = click.Option(["--build-order"], is_flag=True, default=False,
                            help="meeple-land: number the tiles in a legal build order.")
 

@@ -188,3 +188,14 @@ def test_a_seed_beyond_int32_solves_reproducibly() -> None:
     assert first.status == "optimal"
     assert first.placements == second.placements
     assert first.objective == brute_force(puzzle).objective
+
+
+def test_the_default_threads_follow_the_model_size() -> None:
+    from partysolver.solvers.meeple_land.layout import DEFAULT_SETTINGS, LARGE_MODEL
+
+    assert DEFAULT_SETTINGS.for_model(LARGE_MODEL - 1).workers == 1
+    assert DEFAULT_SETTINGS.for_model(LARGE_MODEL).workers == 2
+    small = load("05")
+    assert solve_layout(small).usage["workers"] == 1
+    assert solve_layout(small, workers=3).usage["workers"] == 3
+    assert solve_layout(small, workers=3, seed=1).usage["workers"] == 1

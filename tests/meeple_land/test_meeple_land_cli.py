@@ -71,22 +71,6 @@ def test_solve_a_puzzle_with_count_and_seed() -> None:
     assert again["solution"] == solution
 
 
-def test_solve_takes_any_seed() -> None:
-    """CP-SAT's seed is an int32; a larger seed (issue 14) is mapped into it, reproducibly."""
-    first = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
-    assert first["status"] == "optimal" and first["objective"]["value"] == 5
-    again = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
-    assert again["solution"] == first["solution"]
-
-
-def test_solve_shows_a_layout_however_short_the_time() -> None:
-    data = as_json("solve", PUZZLES["14-grand-opening"], "--time-limit", "0.05")
-    assert data["status"] == "feasible" and data["solution"] is not None
-    objective = data["objective"]
-    assert objective["value"] == data["solution"]["breakdown"]["reputation"]
-    assert objective["bound"] > objective["value"]
-
-
 def test_solve_an_infeasible_puzzle_names_the_conflict() -> None:
     data = as_json("solve", PUZZLES["08-impossible-promise"])
     assert data["status"] == "infeasible" and data["solution"] is None
@@ -152,3 +136,19 @@ def test_verify_reads_a_catalogue_and_says_what_it_holds(tmp_path: Path) -> None
     bad.write_text(Path(EXAMPLES["my-catalogue"]).read_text().replace("[[tile]]", "[[tiles]]", 1))
     result = run("verify", str(bad))
     assert result.exit_code == 2 and "bad.toml" in result.output
+
+
+def test_solve_takes_any_seed() -> None:
+    """CP-SAT's seed is an int32; a larger seed (issue 14) is mapped into it, reproducibly."""
+    first = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
+    assert first["status"] == "optimal" and first["objective"]["value"] == 5
+    again = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
+    assert again["solution"] == first["solution"]
+
+
+def test_solve_shows_a_layout_however_short_the_time() -> None:
+    data = as_json("solve", PUZZLES["14-grand-opening"], "--time-limit", "0.05")
+    assert data["status"] == "feasible" and data["solution"] is not None
+    objective = data["objective"]
+    assert objective["value"] == data["solution"]["breakdown"]["reputation"]
+    assert objective["bound"] > objective["value"]
