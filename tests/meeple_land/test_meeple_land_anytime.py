@@ -8,13 +8,14 @@ from dataclasses import replace
 
 import pytest
 from ortools.sat.python import cp_model
+from test_meeple_land_layout import random_puzzle
 
 from partysolver.models.documents import parse_document
 from partysolver.models.meeple_land.park import Layout, Piece, legal_placements
 from partysolver.models.meeple_land.puzzle import Puzzle, load_puzzle
 from partysolver.puzzles import files
 from partysolver.solvers.meeple_land.brute import brute_force, grow_search
-from partysolver.solvers.meeple_land.greedy import _Step, greedy_layout, objective_value
+from partysolver.solvers.meeple_land.greedy import GrowthStep, greedy_layout, objective_value
 from partysolver.solvers.meeple_land.layout import (
     SEED_RANGE,
     LayoutModel,
@@ -22,8 +23,6 @@ from partysolver.solvers.meeple_land.layout import (
     cp_sat_seed,
     solve_layout,
 )
-
-from test_meeple_land_layout import random_puzzle
 
 SHIPPED = files("meeple-land", "puzzles")
 
@@ -43,7 +42,7 @@ def test_each_addition_is_valued_as_the_park_verifier_scores_it(prefix: str) -> 
         judged = replace(puzzle, objective=objective)
         layout = judged.layout_of([])
         for _ in range(6):
-            step = _Step(judged, layout)
+            step = GrowthStep(judged, layout)
             options = [(p, piece) for tile in judged.pool_tiles()
                        for p, piece in legal_placements(layout, tile)]
             if not options:

@@ -24,7 +24,7 @@ along the way that meets all the puzzle's requirements is a candidate; the best 
 objective (judged by the park verifier, :meth:`Puzzle.judge`) is the answer, else the last
 layout grown is returned as a hint only.
 
-Each addition is valued incrementally (:class:`_Step`): the dead ends, service links, spaces
+Each addition is valued incrementally (:class:`GrowthStep`): the dead ends, service links, spaces
 and types it adds to the park as it stands, with the seating solved exactly from the space
 counts (:func:`~partysolver.models.meeple_land.seating.seating_plan`).  A heuristic: no
 claim of optimality.
@@ -83,7 +83,7 @@ class Gain:
     open_ends: int
 
 
-class _Step:
+class GrowthStep:
     """The park as it stands at one step of the growth, ready to value additions."""
 
     def __init__(self, puzzle: Puzzle, layout: Layout) -> None:
@@ -197,7 +197,7 @@ def greedy_layout(puzzle: Puzzle, time_limit: float | None = None) -> GreedyLayo
                 best = (value, tuple(chosen))
         if time.perf_counter() > deadline:
             break
-        here = _Step(puzzle, layout)
+        here = GrowthStep(puzzle, layout)
         missing = sum(wanted.values())
         current = shaped_value(puzzle, Gain(here.dead_ends, here.capacity, len(here.types),
                                             here.open_ends), spent, missing)
