@@ -155,3 +155,19 @@ def test_hint_on_a_puzzle_gives_the_next_placement_only() -> None:
     assert "column" in step["text"] and "row" in step["text"]
     impossible = report_data("hint", PUZZLES["08-impossible-promise"])
     assert impossible["moves"] == [] and "cannot all hold together" in impossible["note"]
+
+
+def test_solve_takes_any_seed() -> None:
+    """CP-SAT's seed is an int32; a larger seed (issue 14) is mapped into it, reproducibly."""
+    first = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
+    assert first["status"] == "optimal" and first["objective"]["value"] == 5
+    again = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
+    assert again["solution"] == first["solution"]
+
+
+def test_solve_shows_a_layout_however_short_the_time() -> None:
+    data = as_json("solve", PUZZLES["14-grand-opening"], "--time-limit", "0.05")
+    assert data["status"] == "feasible" and data["solution"] is not None
+    objective = data["objective"]
+    assert objective["value"] == data["solution"]["breakdown"]["reputation"]
+    assert objective["bound"] > objective["value"]
