@@ -8,36 +8,16 @@ Files say ``kind = "puzzle"`` (layout puzzles: ``solve``, ``verify``, ``render``
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.errors import InputError
 from ..models.meeple_land import GAME
-from ..models.meeple_land.catalogue import house_catalogue, load_catalogue, size_counts
 from ..models.meeple_land.game import (
     INFO,
     counts_dict,
     counts_text,
     entrance_text,
 )
-from ..models.meeple_land.park import Layout, Piece, Score
-from ..models.meeple_land.position import (
-    ParkPosition,
-    describe_park,
-    document_kind,
-    game_problems,
-    load_park,
-    load_state,
-)
-from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, Puzzle, load_puzzle
-from ..models.meeple_land.render import (
-    Picture,
-    Shelf,
-    ascii_picture,
-    legend,
-    letters,
-    render_parks,
-)
-from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
 from .base import (
     BadRequest,
     Document,
@@ -51,6 +31,12 @@ from .base import (
 )
 from .contract import Move, Objective, hint_data, simulation_data, solve_data, verify_data
 from .text import plural, problems_text, table, top
+
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.meeple_land.park import Layout, Piece, Score
+    from ..models.meeple_land.position import ParkPosition
+    from ..models.meeple_land.puzzle import Puzzle
+    from ..models.meeple_land.state import MeepleLandState
 
 COUNT = OptionSpec("count", "flag", default=False,
                    help="meeple-land: also count the distinct optimal layouts (projected "
@@ -97,6 +83,8 @@ def _order_text(order: list[int] | tuple[int, ...] | None, names: list[str]) -> 
 
 
 def _kind(document: Document) -> str:
+    from ..models.meeple_land.position import document_kind
+
     return document_kind(document.data, document.source)
 
 
@@ -164,6 +152,9 @@ class MeepleLandCommands(GameCommands):
                          f"for solve (a game position is for 'partysolver hint'), got {kind!r}")
 
     def _solve_puzzle(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.position import describe_park
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
+        from ..models.meeple_land.render import ascii_picture, legend, letters
         from ..solvers.meeple_land.layout import solve_layout
 
         puzzle = _puzzle(document)
@@ -240,6 +231,8 @@ class MeepleLandCommands(GameCommands):
         return Report(data, "\n".join(lines))
 
     def _seat_park(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.position import load_park
+
         park = load_park(document.data, document.source)
         require_valid(park.problems(), document.source)
         layout = park.layout
@@ -270,6 +263,8 @@ class MeepleLandCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.position import game_problems, load_park, load_state
+
         if document.data.get("kind") == "catalogue":
             return self._verify_catalogue(document)
         kind = _kind(document)
@@ -289,6 +284,8 @@ class MeepleLandCommands(GameCommands):
 
     def _verify_catalogue(self, document: Document) -> Report:
         """A tile catalogue loads or names its first bad field; say what it holds."""
+        from ..models.meeple_land.catalogue import load_catalogue, size_counts
+
         catalogue = load_catalogue(document.data, document.source, document.source)
         sizes = size_counts(catalogue)
         held = (f"catalogue {catalogue.name!r}: {sum(sizes.values())} tiles ("
@@ -301,6 +298,8 @@ class MeepleLandCommands(GameCommands):
         return Report(data, f"{problems_text([])}\n{held}")
 
     def _verify_park(self, park: ParkPosition) -> Report:
+        from ..models.meeple_land.position import describe_park
+
         problems = park.problems()
         layout = park.layout
         names = [p.tile.id for p in layout.pieces]
@@ -315,6 +314,8 @@ class MeepleLandCommands(GameCommands):
         return Report(data, "\n".join(lines), exit_code=1 if problems else 0)
 
     def _verify_puzzle(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.puzzle import load_puzzle
+        from ..models.meeple_land.render import ascii_picture, legend, letters
         from ..solvers.meeple_land.layout import feasibility
 
         puzzle = load_puzzle(document.data, document.source)
@@ -351,6 +352,7 @@ class MeepleLandCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..models.meeple_land.state import DEFAULT_NAMES
         from ..solvers.meeple_land.hint import GreedyPolicy
         from ..solvers.simulate import RandomPolicy, simulate
 
@@ -380,6 +382,9 @@ class MeepleLandCommands(GameCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.meeple_land.position import describe_park, load_park
+        from ..models.meeple_land.render import Picture, render_parks
+
         kind = _kind(document)
         numbered = bool(options.extra.get("build_order"))
         if kind == "park":
@@ -395,6 +400,10 @@ class MeepleLandCommands(GameCommands):
         return self._render_game(document, options, numbered)
 
     def _render_puzzle(self, document: Document, options: Options, numbered: bool) -> str:
+        from ..models.meeple_land.position import describe_park
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
+        from ..models.meeple_land.render import Picture, Shelf, render_parks
+
         puzzle = _puzzle(document)
         layout = puzzle.layout_of([])
         caption = ""
@@ -423,6 +432,9 @@ class MeepleLandCommands(GameCommands):
                             {tile.id: tile for tile in puzzle.pool_tiles()})
 
     def _render_game(self, document: Document, options: Options, numbered: bool) -> str:
+        from ..models.meeple_land.park import Piece
+        from ..models.meeple_land.render import Picture, Shelf, render_parks
+
         state = _game(document)
         suggestion, caption = None, ""
         if options.extra.get("hint") and not state.pending and not state.finished:
@@ -456,6 +468,8 @@ class MeepleLandCommands(GameCommands):
 
 def _game(document: Document) -> MeepleLandState:
     """A legal game state (rule problems are bad input, with a pointer to ``verify``)."""
+    from ..models.meeple_land.position import game_problems, load_state
+
     state = load_state(document.data, document.source)
     unknown = [t for t in state.market.tiles() if t not in state.catalogue.tiles]
     if unknown:
@@ -465,6 +479,8 @@ def _game(document: Document) -> MeepleLandState:
 
 
 def _puzzle(document: Document) -> Puzzle:
+    from ..models.meeple_land.puzzle import load_puzzle
+
     puzzle = load_puzzle(document.data, document.source)
     problems = puzzle.problems()
     if problems:
@@ -501,6 +517,9 @@ class new_game_factory:  # noqa: N801 - a picklable function object
         self.players = players
 
     def __call__(self, rng: random.Random) -> MeepleLandState:
+        from ..models.meeple_land.catalogue import house_catalogue
+        from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
+
         return MeepleLandState.new_game(house_catalogue(), DEFAULT_NAMES[:self.players], rng)
 
 
