@@ -18,6 +18,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,9 @@ from ..app.base import (
 from ..app.contract import SCHEMA_VERBS
 from ..models.errors import InputError
 from ..models.registry import game_keys
+from ..solvers.notices import listening
 from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
+from .waiting import Screen
 
 
 class BadInput(click.ClickException):
@@ -64,11 +67,13 @@ def bad_input(error: InputError | BadRequest) -> BadInput:
 class PartyGroup(click.Group):
     """The command group; bad input raised anywhere below becomes :class:`BadInput`, and a
     usage error of a verb (a bad option value, a missing argument) one line too, not click's
-    usage block."""
+    usage block.  A search's notices (a kernel compiling on its first run) go to stderr, one
+    line each (:class:`~partysolver.cli.waiting.Screen`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        screen = ctx.obj = Screen()
         try:
-            with text.width(columns()):
+            with text.width(columns()), listening(screen.notice, screen.status):
                 return super().invoke(ctx)
         except (InputError, BadRequest) as error:
             raise bad_input(error) from None
@@ -281,6 +286,13 @@ def adapter(game: str, verb: str) -> GameCommands:
         raise click.ClickException(str(error)) from None
 
 
+def working(label: str) -> AbstractContextManager[None]:
+    """While a verb works on one file: on a terminal, after a second, a line on stderr with
+    the seconds so far and the search's best answer so far, cleared before the answer."""
+    screen = click.get_current_context().find_object(Screen) or Screen(terminal=False)
+    return screen.waiting(label)
+
+
 def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
     """Print ``report``; with a ``seed`` the output leaves wall-clock times out."""
     if as_json:
@@ -345,7 +357,9 @@ def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | No
     """Rank the moves of the position in FILE, with values and a reason each."""
     commands = adapter(file.game, "hint")
     options = options_for("hint", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.hint(file, options), as_json, seed)
+    with working("hint"):
+        report = commands.hint(file, options)
+    emit(report, as_json, seed)
 
 
 @cli.command(cls=GameVerb, verb="solve")
@@ -380,7 +394,9 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
     refuse_run_options(run, verb)
     commands = adapter(file.game, verb)
     options = options_for(verb, commands, as_json, seed, time_limit, top, extra)
-    emit(getattr(commands, verb)(file, options), as_json, seed)
+    with working(verb):
+        report = getattr(commands, verb)(file, options)
+    emit(report, as_json, seed)
 
 
 @cli.command(cls=GameVerb, verb="simulate")
@@ -424,7 +440,8 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
-    picture = pictures.encode(commands.render(file, options), fmt)
+    with working("render"):
+        picture = pictures.encode(commands.render(file, options), fmt)
     paths.write_atomically(output, picture)
     data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)
