@@ -444,6 +444,7 @@ class MeeplePartyCommands(GameCommands):
         from ..models.meeple_party import load_position
         from ..models.meeple_party.state import OVER
         from ..solvers.meeple_party import policies
+        from ..solvers.notices import counting
         from ..solvers.simulate import simulate
 
         position = load_position(document.data, document.source)
@@ -474,7 +475,8 @@ class MeeplePartyCommands(GameCommands):
                                  "games from")
             budget = options.extra.get("hint_nodes", policies.SIMULATION_NODES) or None
             result = simulate(policies.FromPosition(state), [policies.HintPolicy(budget)],
-                              games, seed=options.rng_seed, stats=policies.party_figures)
+                              games, seed=options.rng_seed, stats=policies.party_figures,
+                              progress=counting(games, "games played"))
             rate = result.seat_rates()[0]
             wins = [i for i, r in enumerate(result.records) if r.figures["won"]]
             out["simulation"] = {"games": games, "policy": "hint", "win": rate.as_json()}

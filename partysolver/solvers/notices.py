@@ -53,6 +53,19 @@ def notice(text: str) -> None:
         listener.notice(text)
 
 
+def counting(total: int, noun: str) -> Callable[[int], None]:
+    """A ``progress(k)`` callback (``k`` more done, as :func:`~.simulate.simulate` calls it)
+    that reports ``DONE of TOTAL NOUN`` as the status."""
+    done = 0
+
+    def progress(more: int) -> None:
+        nonlocal done
+        done += more
+        status(f"{done} of {total} {noun}")
+
+    return progress
+
+
 def status(text: str) -> None:
     """The search's latest state (the best answer so far): each replaces the one before."""
     listener = _LISTENER.get()
