@@ -19,7 +19,18 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
 	touch $@
 
-run: $(VENV)/.installed
+# The compiled searches (numba) compile on their first run and are cached after it: warm the
+# cache once after installing (or after a kernel's source changes) by asking each game's shipped
+# hint, so that later commands answer at once.  Their notices show on stderr; the hints do not.
+KERNELS := $(shell grep -rl --include='*.py' 'cache=True' partysolver)
+GAMES := $(filter-out __pycache__,$(patsubst partysolver/puzzles/%/,%,$(wildcard partysolver/puzzles/*/)))
+
+$(VENV)/.warm: $(VENV)/.installed $(KERNELS)
+	@echo "warming the compiled searches (once: their first run compiles them)" >&2
+	@for game in $(GAMES); do $(BIN)/partysolver hint $$game:default > /dev/null || exit 1; done
+	@touch $@
+
+run: $(VENV)/.warm
 	$(BIN)/partysolver hint $(EXAMPLE)
 
 lint: $(VENV)/.installed-test

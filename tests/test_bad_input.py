@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from partysolver import puzzles
-from partysolver.app import meeple_party as meeple_party_cli
 from partysolver.app import paths
 from partysolver.app.base import commands_for
 from partysolver.cli.main import cli
 from partysolver.models.documents import format_document, parse_document
+from partysolver.solvers import simulate as simulate_module
 
 GAMES = ["meeple-party", "meeple-land", "pool-party-stars", "party-time", "tea-party"]
 FILE_VERBS = ["hint", "solve", "verify", "render"]
@@ -91,7 +91,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for game in GAMES:
         monkeypatch.setattr(type(commands_for(game)), "render", forbidden)
-    monkeypatch.setattr(meeple_party_cli, "simulate", forbidden)
+    monkeypatch.setattr(simulate_module, "simulate", forbidden)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -18,14 +18,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ..models.documents import parse_document, read_document
 from ..models.errors import InputError, Problem
-from ..models.protocol import GameInfo
-from ..models.registry import all_games
-from .contract import verify_data
+from ..models.registry import game_keys
 from .text import problems_text
+
+if TYPE_CHECKING:
+    from ..models.protocol import GameInfo
 
 VERBS = ("hint", "solve", "verify", "simulate", "render", "generate")
 
@@ -50,22 +50,26 @@ class Document:
 def document(data: Mapping[str, Any], source: str) -> Document:
     """``data`` as a :class:`Document`, once its ``game`` names a registered game."""
     game = data.get("game")
-    games = ", ".join(all_games())
+    games = ", ".join(game_keys())
     if not isinstance(game, str):
         raise InputError(source, "game", f"the name of a game ({games})", game)
-    if game not in all_games():
+    if game not in game_keys():
         raise InputError(source, "game", f"one of {games}", game)
     return Document(data, source, game)
 
 
 def read(path: str) -> Document:
     """The document in the TOML or JSON file ``path`` (``-``: standard input)."""
+    from ..models.documents import read_document  # TOML, JSON: not for --help (start-up)
+
     data, source = read_document(path)
     return document(data, source)
 
 
 def parse(text: str, source: str) -> Document:
     """The document in ``text`` (TOML, or JSON when it starts with ``{``)."""
+    from ..models.documents import parse_document
+
     return document(parse_document(text, source), source)
 
 
@@ -344,7 +348,7 @@ def module_name(game: str) -> str:
 @cache
 def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
     found, broken = {}, {}
-    for key in all_games():
+    for key in game_keys():
         try:
             found[key] = importlib.import_module(module_name(key)).COMMANDS
         except Exception as error:  # one broken game must not take the others down
@@ -450,6 +454,8 @@ def problems_report(game: str, problems: Sequence[Problem], described: Callable[
                     verdict: str | None = None, **extra: Any) -> Report:
     """``verify``'s report of a position: every problem at once (exit 1), or ``valid`` and
     ``described()``, the position in words."""
+    from .contract import verify_data
+
     data = verify_data(game, problems, verdict, **extra)
     text = problems_text(problems)
     if not problems:

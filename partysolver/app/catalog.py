@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import puzzles
 from ..models.documents import format_document, parse_document
-from ..models.registry import all_games
+from ..models.registry import all_games, game_keys
 from .base import BadRequest, Document, Report, all_commands, broken_commands, parse, read
 
 SETS = ("examples", "puzzles", "scenarios", "positions")
@@ -106,7 +106,7 @@ def open_document(name: str) -> Document:
 def reference(text: str) -> Shipped | None:
     """``GAME:NAME`` (a shipped position) as a :class:`Shipped`, else ``None``."""
     game, colon, name = text.partition(":")
-    if not colon or game not in all_games() or not name:
+    if not colon or game not in game_keys() or not name:
         return None
     return find(game, name)
 
@@ -141,7 +141,7 @@ def games_report() -> Report:
 
 def listing_report(game: str | None) -> Report:
     """Every shipped example, puzzle and scenario of ``game`` (of every game when ``None``)."""
-    keys = [game] if game else list(all_games())
+    keys = [game] if game else list(game_keys())
     entries = [{"game": item.game, "set": item.set, "name": item.name,
                 "description": item.description()} for key in keys for item in shipped(key)]
     lines = []

@@ -8,36 +8,17 @@ Files say ``kind = "puzzle"`` (layout puzzles: ``solve``, ``verify``, ``render``
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.errors import InputError
 from ..models.meeple_land import GAME
-from ..models.meeple_land.catalogue import house_catalogue, load_catalogue, size_counts
 from ..models.meeple_land.game import (
     INFO,
     counts_dict,
     counts_text,
     entrance_text,
 )
-from ..models.meeple_land.park import Layout, Piece, Score
-from ..models.meeple_land.position import (
-    ParkPosition,
-    describe_park,
-    document_kind,
-    game_problems,
-    load_park,
-    load_state,
-)
-from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, Puzzle, load_puzzle
-from ..models.meeple_land.render import (
-    Picture,
-    Shelf,
-    ascii_picture,
-    legend,
-    letters,
-    render_parks,
-)
-from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
 from .base import (
     BadRequest,
     Document,
@@ -60,6 +41,13 @@ from .contract import (
 )
 from .text import plural, problems_text, table, top
 
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.meeple_land.park import Layout, Piece, Score
+    from ..models.meeple_land.position import ParkPosition
+    from ..models.meeple_land.puzzle import Puzzle
+    from ..models.meeple_land.state import MeepleLandState
+    from ..solvers.meeple_land.layout import Progress
+
 COUNT = OptionSpec("count", "flag", default=False,
                    help="meeple-land: also count the distinct optimal layouts (projected "
                         "onto placements).")
@@ -67,8 +55,8 @@ COUNT_LIMIT = OptionSpec("count_limit", "int", minimum=1, default=1000, show_def
                          metavar="N",
                          help="meeple-land: stop counting optimal layouts at this many.")
 SEARCH_WORKERS = OptionSpec("search_workers", "int", minimum=1, metavar="N",
-                            help="meeple-land: CP-SAT workers (default: up to 8, one per "
-                                 "core; always 1 with --seed).")
+                            help="meeple-land: CP-SAT workers (default: 1 below 2,000 "
+                                 "placement literals, 2 from there; always 1 with --seed).")
 BUILD_ORDER = OptionSpec("build_order", "flag", default=False,
                          help="meeple-land: number the tiles in a legal build order.")
 
@@ -105,6 +93,8 @@ def _order_text(order: list[int] | tuple[int, ...] | None, names: list[str]) -> 
 
 
 def _kind(document: Document) -> str:
+    from ..models.meeple_land.position import document_kind
+
     return document_kind(document.data, document.source)
 
 
@@ -167,11 +157,13 @@ class MeepleLandCommands(GameCommands):
     def _puzzle_step(self, document: Document, options: Options) -> Report:
         """A layout puzzle's next single step: the first tile, in a legal build order, of the
         best layout found (the rest of the answer stays hidden: ``solve`` shows it)."""
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
         from ..solvers.meeple_land.layout import solve_layout
 
         puzzle = _puzzle(document)
         result = solve_layout(puzzle, time_limit=options.time_limit,
-                              workers=options.extra.get("search_workers"), seed=options.seed)
+                              workers=options.extra.get("search_workers"), seed=options.seed,
+                              progress=_progress())
         goal = OBJECTIVE_TEXT[puzzle.objective]
         value_text = f"the puzzle's objective ({goal}) of the best layout found"
         search = {"method": "CP-SAT layout model", **result.usage}
@@ -220,18 +212,26 @@ class MeepleLandCommands(GameCommands):
                          f"for solve (a game position is for 'partysolver hint'), got {kind!r}")
 
     def _solve_puzzle(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.position import describe_park
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
+        from ..models.meeple_land.render import ascii_picture, legend, letters
         from ..solvers.meeple_land.layout import solve_layout
 
         puzzle = _puzzle(document)
         result = solve_layout(puzzle, time_limit=options.time_limit,
                               workers=options.extra.get("search_workers"), seed=options.seed,
+                              progress=_progress(),
                               count=bool(options.extra.get("count")),
                               count_limit=options.extra.get("count_limit", 1000))
         objective = Objective(puzzle.objective, OBJECTIVE_TEXT[puzzle.objective],
                               result.objective, result.bound)
         search = {"workers": result.usage.get("workers"), **result.usage}
+        workers = int(result.usage.get("workers") or 0)
         how = (f"{result.usage.get('seconds', 0):.2f} s, " if options.timings else "") + \
-            plural(int(result.usage.get('workers') or 1), 'worker')
+            (plural(workers, "CP-SAT worker") if workers else "the greedy layout only")
+        if result.usage.get("source") == "greedy":
+            how += "; the best layout is the greedy warm start's"
+
         if result.status == "infeasible":
             verdict = ("infeasible: these requirements cannot all hold together: "
                        + "; ".join(r.text for r in result.conflict))
@@ -296,6 +296,8 @@ class MeepleLandCommands(GameCommands):
         return Report(data, "\n".join(lines))
 
     def _seat_park(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.position import load_park
+
         park = load_park(document.data, document.source)
         require_valid(park.problems(), document.source)
         layout = park.layout
@@ -326,6 +328,8 @@ class MeepleLandCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.position import game_problems, load_park, load_state
+
         if document.data.get("kind") == "catalogue":
             return self._verify_catalogue(document)
         kind = _kind(document)
@@ -345,6 +349,8 @@ class MeepleLandCommands(GameCommands):
 
     def _verify_catalogue(self, document: Document) -> Report:
         """A tile catalogue loads or names its first bad field; say what it holds."""
+        from ..models.meeple_land.catalogue import load_catalogue, size_counts
+
         catalogue = load_catalogue(document.data, document.source, document.source)
         sizes = size_counts(catalogue)
         held = (f"catalogue {catalogue.name!r}: {sum(sizes.values())} tiles ("
@@ -357,6 +363,8 @@ class MeepleLandCommands(GameCommands):
         return Report(data, f"{problems_text([])}\n{held}")
 
     def _verify_park(self, park: ParkPosition) -> Report:
+        from ..models.meeple_land.position import describe_park
+
         problems = park.problems()
         layout = park.layout
         names = [p.tile.id for p in layout.pieces]
@@ -371,6 +379,8 @@ class MeepleLandCommands(GameCommands):
         return Report(data, "\n".join(lines), exit_code=1 if problems else 0)
 
     def _verify_puzzle(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_land.puzzle import load_puzzle
+        from ..models.meeple_land.render import ascii_picture, legend, letters
         from ..solvers.meeple_land.layout import feasibility
 
         puzzle = load_puzzle(document.data, document.source)
@@ -407,6 +417,7 @@ class MeepleLandCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..models.meeple_land.state import DEFAULT_NAMES
         from ..solvers.meeple_land.hint import GreedyPolicy
         from ..solvers.simulate import RandomPolicy, simulate
 
@@ -436,6 +447,9 @@ class MeepleLandCommands(GameCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.meeple_land.position import describe_park, load_park
+        from ..models.meeple_land.render import Picture, render_parks
+
         kind = _kind(document)
         numbered = bool(options.extra.get("build_order"))
         if kind == "park":
@@ -451,6 +465,10 @@ class MeepleLandCommands(GameCommands):
         return self._render_game(document, options, numbered)
 
     def _render_puzzle(self, document: Document, options: Options, numbered: bool) -> str:
+        from ..models.meeple_land.position import describe_park
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
+        from ..models.meeple_land.render import Picture, Shelf, render_parks
+
         puzzle = _puzzle(document)
         layout = puzzle.layout_of([])
         caption = ""
@@ -458,7 +476,8 @@ class MeepleLandCommands(GameCommands):
             from ..solvers.meeple_land.layout import solve_layout
 
             result = solve_layout(puzzle, time_limit=options.time_limit,
-                                  workers=options.extra.get("search_workers"), seed=options.seed)
+                                  workers=options.extra.get("search_workers"), seed=options.seed,
+                                  progress=_progress())
             if result.layout is not None:
                 layout = result.layout
                 caption = f"{result.status}: {OBJECTIVE_TEXT[puzzle.objective]} " \
@@ -479,6 +498,9 @@ class MeepleLandCommands(GameCommands):
                             {tile.id: tile for tile in puzzle.pool_tiles()})
 
     def _render_game(self, document: Document, options: Options, numbered: bool) -> str:
+        from ..models.meeple_land.park import Piece
+        from ..models.meeple_land.render import Picture, Shelf, render_parks
+
         state = _game(document)
         suggestion, caption = None, ""
         if options.extra.get("hint") and not state.pending and not state.finished:
@@ -512,6 +534,8 @@ class MeepleLandCommands(GameCommands):
 
 def _game(document: Document) -> MeepleLandState:
     """A legal game state (rule problems are bad input, with a pointer to ``verify``)."""
+    from ..models.meeple_land.position import game_problems, load_state
+
     state = load_state(document.data, document.source)
     unknown = [t for t in state.market.tiles() if t not in state.catalogue.tiles]
     if unknown:
@@ -521,6 +545,8 @@ def _game(document: Document) -> MeepleLandState:
 
 
 def _puzzle(document: Document) -> Puzzle:
+    from ..models.meeple_land.puzzle import load_puzzle
+
     puzzle = load_puzzle(document.data, document.source)
     problems = puzzle.problems()
     if problems:
@@ -557,6 +583,9 @@ class new_game_factory:  # noqa: N801 - a picklable function object
         self.players = players
 
     def __call__(self, rng: random.Random) -> MeepleLandState:
+        from ..models.meeple_land.catalogue import house_catalogue
+        from ..models.meeple_land.state import DEFAULT_NAMES, MeepleLandState
+
         return MeepleLandState.new_game(house_catalogue(), DEFAULT_NAMES[:self.players], rng)
 
 
@@ -566,3 +595,12 @@ def final_scores(state: MeepleLandState) -> dict[str, float]:
 
 
 COMMANDS = MeepleLandCommands()
+
+
+def _progress() -> Callable[[Progress], None]:
+    """Each improvement of a layout search (best score, bound, seconds) as the status line a
+    front end shows while it waits (the command line: on stderr, on a terminal only)."""
+    from ..solvers.notices import status_reporter
+
+    report = status_reporter()
+    return lambda progress: report(str(progress))

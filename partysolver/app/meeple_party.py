@@ -5,18 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.errors import InputError
-from ..models.meeple_party import (
-    DEFAULT_NAMES,
-    GAME,
-    INFO,
-    data,
-    default_house,
-    load_position,
-)
-from ..models.meeple_party.cards import CompiledCondition
+from ..models.meeple_party import DEFAULT_NAMES, GAME, INFO, default_house
 from ..models.meeple_party.game import (
     BAG_KINDS,
     DIFFICULTIES,
@@ -31,29 +23,7 @@ from ..models.meeple_party.game import (
     Welcome,
     piece_label,
 )
-from ..models.meeple_party.position import Position
-from ..models.meeple_party.render import Arrow, render_svg
-from ..models.meeple_party.state import (
-    OVER,
-    PHASES,
-    MeeplePartyState,
-    slot_text,
-)
-from ..models.playable import Line, StatePlayable
 from ..models.protocol import CHANCE, Action
-from ..solvers.budget import Budget, BudgetExhausted
-from ..solvers.meeple_party import policies
-from ..solvers.meeple_party.evaluate import Value
-from ..solvers.meeple_party.turn import (
-    TurnHint,
-    TurnOption,
-    TurnSearch,
-    describe_plan,
-    searchable,
-    turn_hint,
-)
-from ..solvers.simulate import SimulationResult, rate_of, simulate
-from . import paths
 from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
     HintStatus,
@@ -67,6 +37,16 @@ from .contract import (
 )
 from .pictures import expected_picture_file, figure_bytes, picture_format
 from .text import percent, plural, problems_text, table
+
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.meeple_party.position import Position
+    from ..models.meeple_party.render import Arrow
+    from ..models.meeple_party.state import MeeplePartyState
+    from ..solvers.budget import Budget
+    from ..solvers.meeple_party import policies
+    from ..solvers.meeple_party.evaluate import Value
+    from ..solvers.meeple_party.turn import TurnHint, TurnOption
+    from ..solvers.simulate import SimulationResult
 
 MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                        help="Node budget of an exact search (default: unlimited).")
@@ -86,7 +66,11 @@ VARIANT = OptionSpec("variant", "choice", choices=tuple(VARIANTS), default="part
                      show_default=True, help="meeple-party: a party, or the Hot Tub challenge.")
 START = OptionSpec("start", "choice", choices=tuple(str(t) for t in START_TIMES), default="12",
                    show_default=True, help="meeple-party: the hour the party starts.")
-HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=policies.SIMULATION_NODES,
+SIMULATION_NODES = 300
+"""The default of ``--hint-nodes``: the hint policy's own (``solvers.meeple_party.policies``,
+which this module imports only when a verb runs; ``tests/test_startup.py`` checks the two
+agree)."""
+HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=SIMULATION_NODES,
                         show_default=True, metavar="N",
                         help="meeple-party: the hint policy's budget per decision in played "
                              "games (nodes; 0: the exact hint every time, slow).")
@@ -96,6 +80,8 @@ PLOT = OptionSpec("plot", "text", metavar="FILE", check=expected_picture_file,
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
+    from ..models.meeple_party import load_position
+
     position = load_position(document.data, document.source)
     require_valid(position.problems(), document.source)
     return position, position.to_state(document.source)
@@ -106,6 +92,8 @@ SCENARIO_SECONDS = 30.0
 
 
 def _budget(options: Options) -> Budget:
+    from ..solvers.budget import Budget
+
     return Budget(time=options.time_limit, nodes=options.extra.get("max_nodes"))
 
 
@@ -129,6 +117,8 @@ def _card_name(state: MeeplePartyState, deck: str, card: int) -> str:
 
 def _reason(hint: TurnHint, option: TurnOption) -> tuple[str, float | None]:
     """What an option achieves in game terms, and its expected party fouls when certain."""
+    from ..models.meeple_party.state import slot_text
+
     state = hint.state
     outcome = hint.explain(option)
     figures = _figures(option.value)
@@ -204,6 +194,8 @@ def _short(state: MeeplePartyState, plan: Sequence[Action]) -> str:
 
 def _checked_now(hint: TurnHint) -> list[str]:
     """The checked disasters that are met before the turn moves anybody."""
+    from ..models.meeple_party.state import slot_text
+
     evaluator = hint.evaluator
     m = evaluator.terms.values(hint.state.board)
     return [slot_text(hint.state, evaluator.slots[i])
@@ -248,6 +240,10 @@ class MeeplePartyCommands(GameCommands):
     # -- hint ---------------------------------------------------------------------------------
 
     def hint(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_party.state import OVER, PHASES
+        from ..solvers.meeple_party import policies
+        from ..solvers.meeple_party.turn import searchable, turn_hint
+
         _, state = _load(document)
         setup = state.setup
         who = setup.players[state.active]
@@ -272,6 +268,10 @@ class MeeplePartyCommands(GameCommands):
         return self._clock_report(state, options, data_out)
 
     def _turn_report(self, hint: TurnHint, options: Options, out: dict[str, Any]) -> Report:
+        from ..models.meeple_party.state import PHASES
+        from ..models.playable import Line, StatePlayable
+        from ..solvers.meeple_party.turn import describe_plan
+
         state = hint.state
         who = state.setup.players[state.active]
         k = options.top or 5
@@ -336,6 +336,10 @@ class MeeplePartyCommands(GameCommands):
     def _chance_hint(self, state: MeeplePartyState, budget: Budget, options: Options,
                      out: dict[str, Any]) -> Report:
         """Before a draw: the best turn for each thing that can be drawn."""
+        from ..models.meeple_party.state import OVER
+        from ..solvers.budget import BudgetExhausted
+        from ..solvers.meeple_party.turn import TurnSearch, describe_plan, turn_hint
+
         rows, draws = [], []
         total = [0.0] * 5
         exact = True
@@ -438,6 +442,12 @@ class MeeplePartyCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_party import load_position
+        from ..models.meeple_party.state import OVER
+        from ..solvers.meeple_party import policies
+        from ..solvers.notices import counting
+        from ..solvers.simulate import simulate
+
         position = load_position(document.data, document.source)
         problems = position.problems()
         setup = position.setup
@@ -466,7 +476,8 @@ class MeeplePartyCommands(GameCommands):
                                  "games from")
             budget = options.extra.get("hint_nodes", policies.SIMULATION_NODES) or None
             result = simulate(policies.FromPosition(state), [policies.HintPolicy(budget)],
-                              games, seed=options.rng_seed, stats=policies.party_figures)
+                              games, seed=options.rng_seed, stats=policies.party_figures,
+                              progress=counting(games, "games played"))
             rate = result.seat_rates()[0]
             wins = [i for i, r in enumerate(result.records) if r.figures["won"]]
             out["simulation"] = {"games": games, "policy": "hint", "win": rate.as_json()}
@@ -487,6 +498,7 @@ class MeeplePartyCommands(GameCommands):
                           ) -> str:
         """A perfect-information scenario: can the party be won?  The scenario search within
         --time-limit (default SCENARIO_SECONDS), a winning line as the witness."""
+        from ..solvers.budget import Budget
         from ..solvers.meeple_party.scenario import solve_scenario
 
         budget = Budget(time=options.time_limit or SCENARIO_SECONDS)
@@ -500,6 +512,11 @@ class MeeplePartyCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies_: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..models.meeple_party import data
+        from ..solvers.meeple_party import policies
+        from ..solvers.simulate import simulate
+        from . import paths
+
         n = players or 3
         extra = options.extra
         if extra.get("plot") is not None:  # before any game, not after all of them
@@ -538,6 +555,9 @@ class MeeplePartyCommands(GameCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.meeple_party.render import render_svg
+        from ..solvers.meeple_party.turn import describe_plan, searchable, turn_hint
+
         _, state = _load(document)
         arrows: list[Arrow] = []
         caption = ""
@@ -563,6 +583,8 @@ class MeeplePartyCommands(GameCommands):
 
 def _impossible(setup: Any, deck: str) -> list[dict[str, str]]:
     """Cards of a deck that can never be met in this house, and why."""
+    from ..models.meeple_party.cards import CompiledCondition
+
     cards = setup.cards.photos if deck == "photo" else setup.cards.disasters
     found = []
     for card in cards:
@@ -581,6 +603,8 @@ def _impossible(setup: Any, deck: str) -> list[dict[str, str]]:
 
 def _simulation_report(result: SimulationResult, factory: policies.NewParty,
                        names: Sequence[str]) -> Report:
+    from ..solvers.meeple_party import policies
+
     figures = result.figures()
     rate = result.seat_rates()[0]
     games = result.games
@@ -624,6 +648,9 @@ def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> N
     """Histograms of photos taken (won and lost games apart, with the photos needed to win
     marked) and of the final stress, written to ``path`` as SVG or PNG by its suffix."""
     import matplotlib
+
+    from ..solvers.simulate import rate_of
+    from . import paths
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

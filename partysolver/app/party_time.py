@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.documents import Fields, read_document
 from ..models.errors import InputError
-from ..models.party_time import GAME, HOUSE_RULES, INFO, Rules, load_position, load_rules
-from ..models.party_time.notation import hint_text, move_text
-from ..models.party_time.position import Position, describe_position, rules_problems
-from ..models.party_time.render import render_svg
-from ..models.party_time.state import CARRY_OUT, PHASE_NAMES, PLAY, PartyTimeState
-from ..solvers.budget import Budget
-from ..solvers.party_time.hint import PLAYOUTS, TOLERANCE, Hint, HintPolicy, hint
-from ..solvers.party_time.policies import GreedyPolicy
-from ..solvers.simulate import RandomPolicy, rate_of, simulate
-from ..solvers.stats import mean_interval, wilson_interval
+from ..models.party_time import GAME, HOUSE_RULES, INFO, Rules
 from .base import (
     Document,
     GameCommands,
@@ -29,6 +20,11 @@ from .base import (
 )
 from .contract import Move, hint_data, simulation_data
 from .text import percent, plural, table, top
+
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.party_time.position import Position
+    from ..models.party_time.state import PartyTimeState
+    from ..solvers.party_time.hint import Hint
 
 DEPTH = OptionSpec("depth", "int", minimum=1, maximum=4, default=1, show_default=True,
                    metavar="TURNS",
@@ -44,6 +40,9 @@ R_CARD = OptionSpec("r_card", "choice", choices=("right", "reverse"),
 HINT_DEPTH = OptionSpec("hint_depth", "int", minimum=1, maximum=2, default=1, show_default=True,
                         metavar="TURNS",
                         help="party-time: horizon of the hint policy in simulations.")
+PLAYOUTS = 1000
+"""The default of ``--playouts``: the hint's own (``solvers.party_time.hint.PLAYOUTS``, which
+this module imports only when a verb runs; ``tests/test_startup.py`` checks the two agree)."""
 PLAYOUTS_HELP = ("party-time: paired playouts to the end of the game per play, which order the "
                  "equally safe plays (0: the habits alone).")
 
@@ -61,12 +60,18 @@ SIMULATE_PLAYOUTS = OptionSpec("hint_playouts", "int", minimum=0, default=PLAYOU
 
 
 def _load(document: Document) -> Position:
+    from ..models.party_time import load_position
+
     position = load_position(document.data, document.source)
     require_valid(position.problems(), document.source)
     return position
 
 
 def _search(document: Document, position: Position, options: Options) -> Hint:
+    from ..models.party_time.state import CARRY_OUT, PHASE_NAMES, PLAY
+    from ..solvers.budget import Budget
+    from ..solvers.party_time.hint import hint
+
     if position.turn != position.me:
         me, turn = position.name(position.me), position.name(position.turn)
         raise InputError(document.source, "me", f"the seat to act ({turn}) for a hint", me)
@@ -93,6 +98,9 @@ class PartyTimeCommands(GameCommands):
     # -- hint ---------------------------------------------------------------------------------
 
     def hint(self, document: Document, options: Options) -> Report:
+        from ..models.party_time.notation import hint_text, move_text
+        from ..solvers.party_time.hint import TOLERANCE
+
         position = _load(document)
         found = _search(document, position, options)
         me = position.name(position.me)
@@ -155,6 +163,9 @@ class PartyTimeCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.party_time import load_position
+        from ..models.party_time.position import describe_position
+
         position = load_position(document.data, document.source)
         return problems_report(INFO.key, position.problems(),
                                lambda: describe_position(position))
@@ -163,6 +174,9 @@ class PartyTimeCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..solvers.party_time.hint import HintPolicy
+        from ..solvers.simulate import simulate
+
         n = players or 4
         rules = _rules(options, n)
         names = policies or ("greedy",)
@@ -204,6 +218,9 @@ class PartyTimeCommands(GameCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.party_time.notation import hint_text
+        from ..models.party_time.render import render_svg
+
         position = _load(document)
         play, caption = None, ""
         if options.extra.get("hint"):
@@ -219,6 +236,9 @@ SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 
 
 def _rules(options: Options, players: int) -> Rules:
+    from ..models.party_time import load_rules
+    from ..models.party_time.position import rules_problems
+
     rules = HOUSE_RULES
     path = options.extra.get("party_rules")
     if path:
@@ -249,6 +269,10 @@ class NewGame:
 
 
 def make_policy(name: str, depth: int = 1, playouts: int = PLAYOUTS) -> Any:
+    from ..solvers.party_time.hint import HintPolicy
+    from ..solvers.party_time.policies import GreedyPolicy
+    from ..solvers.simulate import RandomPolicy
+
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
@@ -268,6 +292,9 @@ def figures(state: PartyTimeState) -> dict[str, float]:
 
 
 def _summary(lost: list[float], out: list[float], win: list[float]) -> dict[str, Any]:
+    from ..solvers.simulate import rate_of
+    from ..solvers.stats import mean_interval
+
     n = len(lost)
     mean = sum(lost) / n
     spread = mean_interval(sum(lost), sum(v * v for v in lost), n)
@@ -279,6 +306,8 @@ def _summary(lost: list[float], out: list[float], win: list[float]) -> dict[str,
 
 def _rate_json(rate: float, n: int) -> dict[str, Any]:
     """A rate as a figure: the mean of a 0-or-1 outcome, with Wilson's 95% interval."""
+    from ..solvers.stats import wilson_interval
+
     interval = wilson_interval(rate, n)
     return {"mean": round(rate, 6), "interval": [round(interval.low, 6), round(interval.high, 6)]}
 

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
-from ..models.pool_party_stars import INFO, Knowledge, Table
+from ..models.pool_party_stars import INFO, Table
 from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
-from ..models.pool_party_stars.notation import move_text
-from ..models.pool_party_stars.position import (
-    DEFAULT_NAMES,
-    GameLog,
-    describe_log,
-    load_deck,
-    load_log,
-    log_to_document,
-)
-from ..models.pool_party_stars.render import Spot, render_svg
-from ..models.pool_party_stars.state import PoolPartyState
-from ..solvers.budget import Budget
-from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, puzzles
-from ..solvers.simulate import RandomPolicy, simulate
 from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
     Move,
@@ -36,13 +22,23 @@ from .contract import (
 )
 from .text import plural, problems_text, table, top
 
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.pool_party_stars import Knowledge
+    from ..models.pool_party_stars.position import (
+        GameLog,
+    )
+    from ..models.pool_party_stars.render import Spot
+    from ..models.pool_party_stars.state import PoolPartyState
+    from ..solvers.budget import Budget
+    from ..solvers.pool_party_stars import deduction, hints, puzzles
+
 FROM_SEAT = OptionSpec("from_seat", "text", metavar="NAME",
                        help="pool-party-stars: read an omniscient log from this player's seat "
                             "(only their rule and hand are used).")
 COMPETITIVE = OptionSpec("competitive", "flag", default=False,
                          help="pool-party-stars: play the competitive rule (a wrong guess "
                               "costs a VIP).")
-DIFFICULTY = OptionSpec("difficulty", "choice", choices=tuple(puzzles.PLAYERS), required=True,
+DIFFICULTY = OptionSpec("difficulty", "choice", choices=("easy", "medium", "hard"), required=True,
                         help="pool-party-stars: easy (3-4 players), medium (4-5) or hard (5-6).")
 FIRST = OptionSpec("first", "int", minimum=1, default=1, show_default=True, metavar="N",
                    help="pool-party-stars: the number of the first puzzle file.")
@@ -59,6 +55,8 @@ BLOCKING = ("same-rule", "rule-history")
 
 
 def _load(document: Document) -> GameLog:
+    from ..models.pool_party_stars.position import load_log
+
     log = load_log(document.data, document.source)
     require_valid(log.problems(), document.source)
     return log
@@ -91,6 +89,8 @@ def _seat(log: GameLog, options: Options, source: str, required: bool = True) ->
 
 def _consistent(knowledge: Knowledge, source: str, options: Options) -> deduction.Posterior:
     """The posterior; an inconsistent log is bad input naming the events that conflict."""
+    from ..solvers.pool_party_stars import conflicts, deduction
+
     post = deduction.posterior(knowledge)
     if not post.consistent:
         found = conflicts.find_conflict(knowledge, _budget(options))
@@ -101,6 +101,9 @@ def _consistent(knowledge: Knowledge, source: str, options: Options) -> deductio
 
 
 def _budget(options: Options) -> Budget:
+    from ..solvers.budget import Budget
+    from ..solvers.pool_party_stars import conflicts
+
     return Budget(time=options.time_limit or conflicts.DEFAULT_TIME)
 
 
@@ -131,6 +134,9 @@ class PoolPartyStarsCommands(GameCommands):
     # -- hint ---------------------------------------------------------------------------------
 
     def hint(self, document: Document, options: Options) -> Report:
+        from ..models.pool_party_stars.notation import move_text
+        from ..solvers.pool_party_stars import hints
+
         log = _load(document)
         seat = _seat(log, options, document.source)
         knowledge = log.knowledge(seat)
@@ -195,6 +201,8 @@ class PoolPartyStarsCommands(GameCommands):
     def _puzzle_step(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior
                      ) -> Report:
         """A puzzle's next single step: the first deduction of the chain, not the answer."""
+        from ..solvers.pool_party_stars import puzzles
+
         assert log.puzzle is not None
         names = log.names
         me = names[log.seat] if log.seat is not None else "you"
@@ -222,6 +230,8 @@ class PoolPartyStarsCommands(GameCommands):
     # -- solve --------------------------------------------------------------------------------
 
     def solve(self, document: Document, options: Options) -> Report:
+        from ..solvers.pool_party_stars import deduction, hints
+
         log = _load(document)
         seat = _seat(log, options, document.source, required=False)
         knowledge = log.knowledge(seat)
@@ -282,6 +292,8 @@ class PoolPartyStarsCommands(GameCommands):
         return Report(data, "\n".join(lines))
 
     def _puzzle(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior) -> Report:
+        from ..solvers.pool_party_stars import puzzles
+
         assert log.puzzle is not None
         names = log.names
         target = log.puzzle.target
@@ -313,6 +325,9 @@ class PoolPartyStarsCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.pool_party_stars.position import describe_log, load_log
+        from ..solvers.pool_party_stars import conflicts, deduction, puzzles
+
         log = load_log(document.data, document.source)
         problems = log.problems()
         extra: dict[str, Any] = {"kind": log.kind}
@@ -361,6 +376,9 @@ class PoolPartyStarsCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..models.pool_party_stars.position import DEFAULT_NAMES
+        from ..solvers.simulate import simulate
+
         n = players or 4
         names = policies or ("hint", "random")
         seat_policies = [names[seat % len(names)] for seat in range(n)]
@@ -393,6 +411,9 @@ class PoolPartyStarsCommands(GameCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.pool_party_stars.render import render_svg
+        from ..solvers.pool_party_stars import hints, puzzles
+
         log = _load(document)
         seat = _seat(log, options, document.source, required=False)
         knowledge = log.knowledge(seat)
@@ -424,6 +445,8 @@ class PoolPartyStarsCommands(GameCommands):
 
 def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:
     """For every player whose rule is certain, the events its chain of reasoning cites."""
+    from ..solvers.pool_party_stars import deduction
+
     certain = {o.move.target for o in advice.options
                if isinstance(o.move, Guess) and o.probability == 1}
     if not certain:
@@ -460,6 +483,8 @@ def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | Non
 
 
 def _deck(path: str | None, players: int) -> Any:
+    from ..models.pool_party_stars.position import DEFAULT_NAMES, load_deck
+
     if path is None:
         return Table(DEFAULT_NAMES[:2]).deck
     document, source = read_document(path, ("--guest-deck", None, "deck file"))
@@ -473,10 +498,15 @@ class NewGame:
         self.table = table
 
     def __call__(self, rng: random.Random) -> PoolPartyState:
+        from ..models.pool_party_stars.state import PoolPartyState
+
         return PoolPartyState.deal(self.table, rng)
 
 
 def make_policy(name: str) -> Any:
+    from ..solvers.pool_party_stars import policies
+    from ..solvers.simulate import RandomPolicy
+
     return policies.HintPolicy() if name == "hint" else RandomPolicy()
 
 
@@ -495,6 +525,8 @@ def generate_puzzles(difficulty: str, count: int, seed: int, first: int, reveal:
     """``count`` deduction puzzles of ``difficulty`` with a unique answer and the fewest clues,
     as files named ``DIFFICULTY-NN.toml`` from number ``first``; the answers are left out of the
     text unless ``reveal``."""
+    from ..solvers.pool_party_stars import puzzles
+
     made: list[dict[str, Any]] = []
     attempt_seed = seed
     while len(made) < count:
@@ -518,6 +550,8 @@ def generate_puzzles(difficulty: str, count: int, seed: int, first: int, reveal:
 
 
 def puzzle_text(found: puzzles.Generated, number: int) -> str:
+    from ..models.pool_party_stars.position import log_to_document
+
     log = found.log
     assert log.puzzle is not None and log.seat is not None
     names = log.names

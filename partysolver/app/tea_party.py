@@ -5,16 +5,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.protocol import TERMINAL
-from ..models.tea_party import GAME, INFO, TeaPartyState, load_position
-from ..models.tea_party.position import Position, describe_position
-from ..models.tea_party.render import render_svg, turn_arrows
-from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
-from ..solvers import tea_party as solver
-from ..solvers.budget import Budget, SearchResult
-from ..solvers.simulate import RandomPolicy, simulate
+from ..models.tea_party import GAME, INFO
 from .base import (
     Document,
     GameCommands,
@@ -36,21 +30,36 @@ from .contract import (
 )
 from .text import percent, table, top
 
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.tea_party.position import Position
+    from ..models.tea_party.state import TeaPartyState
+    from ..solvers import tea_party as solver
+    from ..solvers.budget import Budget, SearchResult
+
+SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 3_000_000, "DEFAULT_EXACT_NODES": 300_000,
+                   "DEFAULT_MCTS_ITERATIONS": 10_000, "DEFAULT_SOLVE_NODES_TWO": 20_000_000,
+                   "DEFAULT_SOLVE_NODES": 10_000_000}
+"""The search's defaults the help states (``solvers.tea_party`` decides them; this module
+imports it only when a verb runs: ``tests/test_startup.py`` checks the two agree)."""
+_D = SOLVER_DEFAULTS
+
 EXACT_NODES = OptionSpec("exact_nodes", "int", minimum=1, metavar="N",
                          help="tea-party: nodes the exact search may use before MCTS "
-                                f"(default {solver.DEFAULT_EXACT_NODES_TWO:,} for two "
-                                f"monsters, {solver.DEFAULT_EXACT_NODES:,} for more).")
+                                f"(default {_D['DEFAULT_EXACT_NODES_TWO']:,} for two "
+                                f"monsters, {_D['DEFAULT_EXACT_NODES']:,} for more).")
 ITERATIONS = OptionSpec("mcts_iterations", "int", minimum=1, metavar="N",
                         help="tea-party: MCTS iterations when the exact search does not fit "
-                               f"(default {solver.DEFAULT_MCTS_ITERATIONS}).")
+                               f"(default {_D['DEFAULT_MCTS_ITERATIONS']}).")
 SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                          help="Node budget of an exact search (its table grows with it: "
                                 "43 to 85 bytes a node for two monsters, 300 for more; "
-                                f"default {solver.DEFAULT_SOLVE_NODES_TWO:,} for two, "
-                                f"{solver.DEFAULT_SOLVE_NODES:,} for more).")
+                                f"default {_D['DEFAULT_SOLVE_NODES_TWO']:,} for two, "
+                                f"{_D['DEFAULT_SOLVE_NODES']:,} for more).")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:
+    from ..models.tea_party.position import load_position
+
     position = load_position(document.data, document.source)
     require_valid(position.problems(), document.source)
     return position, position.to_state(document.source)
@@ -97,6 +106,8 @@ def _win_text(move: Move) -> str:
 def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
     moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
     if hint.exact:
+        from ..solvers import tea_party as solver
+
         fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4)
         if fractions is not None:
             player = hint.state.player
@@ -132,9 +143,14 @@ class TeaPartyCommands(GameCommands):
     # -- hint ---------------------------------------------------------------------------------
 
     def _budget(self, options: Options) -> Budget:
+        from ..solvers.budget import Budget
+
         return Budget(time=options.time_limit, iterations=options.extra.get("mcts_iterations"))
 
     def hint(self, document: Document, options: Options) -> Report:
+        from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
+        from ..solvers import tea_party as solver
+
         _, state = _load(document)
         rng = random.Random(options.rng_seed)
         budget, nodes = self._budget(options), options.extra.get("exact_nodes")
@@ -166,6 +182,8 @@ class TeaPartyCommands(GameCommands):
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
                      nodes: int | None, value_text: str, options: Options) -> Report:
+        from ..solvers import tea_party as solver
+
         hints = solver.draw_hints(state, budget, rng, nodes, options.tell)
         draws, lines = [], []
         expected = 0.0
@@ -195,6 +213,9 @@ class TeaPartyCommands(GameCommands):
     # -- solve --------------------------------------------------------------------------------
 
     def solve(self, document: Document, options: Options) -> Report:
+        from ..solvers import tea_party as solver
+        from ..solvers.budget import Budget
+
         _, state = _load(document)
         budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
                         or solver.solve_nodes_default(state))
@@ -243,6 +264,8 @@ class TeaPartyCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.tea_party.position import describe_position, load_position
+
         position = load_position(document.data, document.source)
         return problems_report(INFO.key, position.problems(),
                                lambda: describe_position(position))
@@ -251,6 +274,9 @@ class TeaPartyCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..solvers import tea_party as solver
+        from ..solvers.simulate import simulate
+
         n = players or 2
         names = policies or ("greedy",)
         chosen = [make_policy(name) for name in names]
@@ -279,6 +305,10 @@ class TeaPartyCommands(GameCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.tea_party.render import render_svg, turn_arrows
+        from ..models.tea_party.state import CHOOSE, DRAW
+        from ..solvers import tea_party as solver
+
         _, state = _load(document)
         arrows, caption = [], ""
         if options.extra.get("hint") and state.phase == CHOOSE:
@@ -303,6 +333,9 @@ class TeaPartyCommands(GameCommands):
         """The suggested move and the same monster's decisions that follow it before the turn
         ends (a Rogue's steal puts the stolen hero in hand: cup it or use it), from the search's
         best line or, when it has none, from a hint on each position that follows."""
+        from ..models.tea_party.state import CHOOSE
+        from ..solvers import tea_party as solver
+
         me, line = state.player, list(hint.result.line)
         move = hint.moves[0].move
         moves, words = [move], [state.describe_action(move)]
@@ -324,6 +357,9 @@ DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")
 
 
 def make_policy(name: str) -> Any:
+    from ..solvers import tea_party as solver
+    from ..solvers.simulate import RandomPolicy
+
     if name == "random":
         return RandomPolicy()
     if name == "greedy":

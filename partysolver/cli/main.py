@@ -18,13 +18,15 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import click
 
+from .. import __version__
 from ..app import base as app
-from ..app import catalog, contract, paths, pictures, playalong, text
+from ..app import contract, paths, pictures, text
 from ..app.base import (
     SEED,
     TIME_LIMIT,
@@ -40,10 +42,11 @@ from ..app.base import (
     json_safe,
 )
 from ..app.contract import SCHEMA_VERBS
-from ..models.documents import format_document
 from ..models.errors import InputError
-from ..models.registry import all_games
+from ..models.registry import game_keys
+from ..solvers.notices import listening
 from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
+from .waiting import Screen
 
 
 class BadInput(click.ClickException):
@@ -64,11 +67,13 @@ def bad_input(error: InputError | BadRequest) -> BadInput:
 class PartyGroup(click.Group):
     """The command group; bad input raised anywhere below becomes :class:`BadInput`, and a
     usage error of a verb (a bad option value, a missing argument) one line too, not click's
-    usage block."""
+    usage block.  A search's notices (a kernel compiling on its first run) go to stderr, one
+    line each (:class:`~partysolver.cli.waiting.Screen`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        screen = ctx.obj = Screen()
         try:
-            with text.width(columns()):
+            with text.width(columns()), listening(screen.notice, screen.status):
                 return super().invoke(ctx)
         except (InputError, BadRequest) as error:
             raise bad_input(error) from None
@@ -117,6 +122,8 @@ class DocumentFile(click.ParamType):
                 ) -> Document:
         # Bad files are bad input, reported in one line (not as a usage error with the
         # command's synopsis): the message names the file, the field and the expectation.
+        from ..app import catalog  # the shipped files: not for --help (start-up)
+
         if isinstance(value, Document):
             return value
         try:
@@ -132,9 +139,9 @@ class GameName(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> str:
-        if value in all_games():
+        if value in game_keys():
             return str(value)
-        raise BadInput(f"bad input: game: expected one of {', '.join(all_games())}, "
+        raise BadInput(f"bad input: game: expected one of {', '.join(game_keys())}, "
                        f"got {value!r}")
 
 
@@ -177,8 +184,8 @@ def spec_option(spec: OptionSpec, default: Any = None, help_text: str | None = N
     if spec.show_default and spec.default is not None and "default" not in text:
         text = f"{text.rstrip('.')} (default: {spec.default})."
     if spec.kind == "flag":
-        return click.Option([spec.flag], spec.name, is_flag=True, default=None, help=text)
-    return click.Option([spec.flag], spec.name, type=Spec(spec), default=default,
+        return click.Option([spec.flag, spec.name], is_flag=True, default=None, help=text)
+    return click.Option([spec.flag, spec.name], type=Spec(spec), default=default,
                         metavar=spec.metavar, help=text)
 
 
@@ -208,23 +215,39 @@ def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return output_options(func)
 
 
-def game_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Attach every game's extra options for ``verb``.  Games that declare one name share the
-    option; when their declarations differ, the shared option passes the text through and each
-    game converts it with its own spec and default (see :func:`app.game_options`), which the
-    help lists."""
+class GameVerb(click.Command):
+    """A verb that takes, besides its own options, every game's options for it (each game's
+    :attr:`~partysolver.app.base.GameCommands.options`).  Games that declare one name share
+    the option; when their declarations differ, the shared option passes the text through and
+    each game converts it with its own spec and default (see :func:`app.game_options`), which
+    the help lists.
 
-    def attach(func: Callable[..., Any]) -> Callable[..., Any]:
-        declared: dict[str, list[tuple[str, OptionSpec]]] = {}
-        for key, commands in all_commands().items():
-            for spec in commands.options.get(verb, []):
-                declared.setdefault(spec.name, []).append((key, spec))
-        params = getattr(func, "__click_params__", [])
-        params.extend(_shared_option(found) for found in declared.values())
-        func.__click_params__ = params  # type: ignore[attr-defined]
-        return func
+    The games' options are attached the first time click asks for the verb's parameters (to
+    parse them or to show its help), not when the verb is declared: ``partysolver --help``
+    and the verbs that take no game options import no game.  (They are attached again if the
+    games' commands are loaded again, as a test that breaks one game does.)"""
 
-    return attach
+    def __init__(self, *args: Any, verb: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verb = verb
+        self.own_params = list(self.params)
+        self.attached_for: dict[str, GameCommands] | None = None
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        found = all_commands()
+        if found is not self.attached_for:
+            self.attached_for = found
+            self.params = [*self.own_params, *game_option_params(self.verb)]
+        return super().get_params(ctx)
+
+
+def game_option_params(verb: str) -> list[click.Option]:
+    """The click options of every game's own options for ``verb``, one per name."""
+    declared: dict[str, list[tuple[str, OptionSpec]]] = {}
+    for key, commands in all_commands().items():
+        for spec in commands.options.get(verb, []):
+            declared.setdefault(spec.name, []).append((key, spec))
+    return [_shared_option(found) for found in declared.values()]
 
 
 def _shared_option(found: list[tuple[str, OptionSpec]]) -> click.Option:
@@ -268,6 +291,23 @@ def adapter(game: str, verb: str) -> GameCommands:
         raise click.ClickException(str(error)) from None
 
 
+def position_of(file: Document) -> Document:
+    """The position a verb works on: ``file`` itself, or a game record's last position (the
+    play-along code loads only for a record)."""
+    if file.data.get("kind") != "record":
+        return file
+    from ..app import playalong
+
+    return playalong.current(file)
+
+
+def working(label: str) -> AbstractContextManager[None]:
+    """While a verb works on one file: on a terminal, after a second, a line on stderr with
+    the seconds so far and the search's best answer so far, cleared before the answer."""
+    screen = click.get_current_context().find_object(Screen) or Screen(terminal=False)
+    return screen.waiting(label)
+
+
 def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
     """Print ``report``; with a ``seed`` the output leaves wall-clock times out."""
     if as_json:
@@ -282,7 +322,7 @@ def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
 
 
 @click.group(cls=PartyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="partysolver")
+@click.version_option(__version__, package_name="partysolver")
 def cli() -> None:
     """Solvers and puzzle analysis for five party board games.
 
@@ -295,6 +335,8 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def games(as_json: bool) -> None:
     """List the games, the verbs each supports and the house data it ships."""
+    from ..app import catalog
+
     emit(catalog.games_report(), as_json)
 
 
@@ -311,32 +353,34 @@ def example(game: str | None, name: str | None, listing: bool, reveal: bool,
             as_json: bool) -> None:
     """Print a shipped example, puzzle or scenario of GAME by NAME (default: its first
     example), to start from.  `partysolver example --list` lists them all."""
+    from ..app import catalog
+
     if listing:
         emit(catalog.listing_report(game), as_json)
         return
     if game is None:
         raise BadInput("bad input: GAME: expected a game (one of "
-                       f"{', '.join(all_games())}), or --list")
+                       f"{', '.join(game_keys())}), or --list")
     click.echo(catalog.example_text(game, name, as_json, reveal), nl=False)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="hint")
 @click.argument("file", type=DocumentFile())
 @common_options
-@game_options("hint")
 def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
          top: int | None, **extra: Any) -> None:
     """Rank the moves of the position in FILE, with values and a reason each."""
     commands = adapter(file.game, "hint")
     options = options_for("hint", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.hint(playalong.current(file), options), as_json, seed)
+    with working("hint"):
+        report = commands.hint(position_of(file), options)
+    emit(report, as_json, seed)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="solve")
 @click.argument("file", type=DocumentOrFolder())
 @common_options
 @run_options
-@game_options("solve")
 def solve(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
           top: int | None, run: RunSettings, **extra: Any) -> None:
     """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown.  With a
@@ -344,11 +388,10 @@ def solve(file: Document | Path, as_json: bool, seed: int | None, time_limit: fl
     _verb_on("solve", file, as_json, seed, time_limit, top, run, extra)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="verify")
 @click.argument("file", type=DocumentOrFolder())
 @common_options
 @run_options
-@game_options("verify")
 def verify(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
            top: int | None, run: RunSettings, **extra: Any) -> None:
     """List every problem of the setup or log in FILE (exit 1 when there is any).  With a
@@ -366,10 +409,12 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
     refuse_run_options(run, verb)
     commands = adapter(file.game, verb)
     options = options_for(verb, commands, as_json, seed, time_limit, top, extra)
-    emit(getattr(commands, verb)(playalong.current(file), options), as_json, seed)
+    with working(verb):
+        report = getattr(commands, verb)(position_of(file), options)
+    emit(report, as_json, seed)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="simulate")
 @click.argument("game", type=GAME)
 @click.option("--players", type=click.IntRange(min=1), default=None,
               help="Number of players (default: the game's usual table).")
@@ -381,7 +426,6 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
               help="Move the policies one seat each game (compare policies, not seats).")
 @run_options
 @output_options
-@game_options("simulate")
 def simulate(game: str, players: int | None, count: int, policies: tuple[str, ...],
              rotate: bool, as_json: bool, seed: int | None, run: RunSettings,
              **extra: Any) -> None:
@@ -394,7 +438,7 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
     emit(simulate_games(commands, run, players, count, policies, options), as_json, seed)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="render")
 @click.argument("file", type=DocumentFile())
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path),
               required=True, help="The picture to write: OUTPUT.svg (SVG) or OUTPUT.png (PNG).")
@@ -402,7 +446,6 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
 @click.option("--force", is_flag=True,
               help="Replace OUTPUT even when it is an existing file other than a picture.")
 @common_options
-@game_options("render")
 def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
            seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
     """Draw the position in FILE as an SVG or PNG picture, by OUTPUT's suffix (written only
@@ -412,13 +455,14 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
-    picture = pictures.encode(commands.render(playalong.current(file), options), fmt)
+    with working("render"):
+        picture = pictures.encode(commands.render(position_of(file), options), fmt)
     paths.write_atomically(output, picture)
     data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="generate")
 @click.argument("game", type=GAME)
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="Number of puzzles to generate.")
@@ -426,7 +470,6 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
               help="Folder to write the puzzle files to (created if missing; existing files "
                    "are never replaced).")
 @output_options
-@game_options("generate")
 def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
              **extra: Any) -> None:
     """Generate puzzles of GAME with a unique answer (answers hidden unless --reveal)."""
@@ -479,6 +522,9 @@ def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, for
         paths.check_output(record, "--record", DOCUMENT_SUFFIXES, file.source, True,
                            input_when_forced=True)
         existing = app.read(str(record)) if record.exists() else None
+    from ..app import playalong  # the notation of every game: only for apply and review
+    from ..models.documents import format_document
+
     applied = playalong.apply(file, moves, seed, draw, upto)
     as_json_file = file.source.endswith(".json")
     if record is not None:
@@ -509,6 +555,8 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
            seed: int | None) -> None:
     """Mark every move of the game RECORD against the hint: the best move, the value given up,
     and inaccuracies, mistakes and blunders, then a summary per player."""
+    from ..app import playalong
+
     commands = adapter(record.game, "hint")
     names = [name.strip() for name in players.split(",")] if players else None
     steps = len(playalong.load_record(record).steps) if playalong.is_record(record) else 0

@@ -20,14 +20,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from ..app.base import BadRequest, GameCommands, Options, Report, commands_for, json_safe
-from ..app.batch import FileReports, folder_files, game_of, read_text
-from ..solvers.runner import Outcome, Progress, RunPlan, executor_for, run
-from ..solvers.simulate import GamesFailed
+
+if TYPE_CHECKING:  # the runner (processes, Dask, journals) loads only for a run: start-up
+    from ..solvers.runner import Outcome, Progress, RunPlan
 
 SCHEDULER_VARIABLE = "PARTYSOLVER_SCHEDULER"
 FAILED_EXIT = 3
@@ -59,6 +59,8 @@ class RunSettings:
             raise BadRequest("bad input: --resume: expected --out FILE, the results to continue")
 
     def plan(self, parameters: dict[str, Any], view: ProgressView) -> RunPlan:
+        from ..solvers.runner import RunPlan, executor_for
+
         self.check()
         scheduler = self.scheduler
         if not (scheduler or self.cluster or self.workers_given):
@@ -194,6 +196,8 @@ def failure_summary(failures: list[Outcome], total: int, noun: str) -> str:
 def watched_run(settings: RunSettings, label: str, noun: str,
                 parameters: dict[str, Any]) -> Iterator[tuple[RunPlan, ProgressView]]:
     """A plan for a run that draws its progress; every unit failing is exit code 3."""
+    from ..solvers.simulate import GamesFailed
+
     view = ProgressView(label, noun)
     plan = settings.plan(parameters, view)
     try:
@@ -240,6 +244,9 @@ def run_batch(verb: str, folder: Path, settings: RunSettings,
     finish (``--json``: one JSON line per file, without wall-clock figures when ``seed`` is
     given), then a summary.  Exit code: 3 when a file's unit failed, else 1 when any report
     says so."""
+    from ..app.batch import FileReports, folder_files, game_of, read_text
+    from ..solvers.runner import RunPlan, run
+
     files = folder_files(folder)
     if not files:
         raise BadRequest(f"bad input: {folder}: expected a folder with .toml or .json files")

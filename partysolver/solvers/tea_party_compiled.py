@@ -45,6 +45,7 @@ from ..models.tea_party.state import (
 )
 from ..models.tea_party.state import _TOUCHES_CUPS as _TOUCHES
 from .budget import Budget, BudgetExhausted
+from .compiled import before_compiling
 from .expectimax import Expectimax, Values
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
@@ -70,6 +71,9 @@ _EMPTY = -1
 """The first key word of an empty slot (a real key's first word is never negative)."""
 _MAX_LOAD = 0.75
 """The table doubles when its slots are this full."""
+COMPILE_SECONDS = 15
+"""CPU seconds numba takes to compile the search on its first run (measured: 14), which the
+notice before it states."""
 
 
 @njit(cache=True)
@@ -521,6 +525,7 @@ class CompiledExpectimax(Expectimax):
         counters, limit = self.counters, self.meter.budget.nodes
         root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
                          stomachs[1]], dtype=np.int64)
+        before_compiling("the Tea Party search", COMPILE_SECONDS, _search)
         step = self.CHUNK
         while True:
             left = 2**62 if limit is None else max(limit - self.meter.nodes, 0)

@@ -28,6 +28,7 @@ from numba import njit
 from ...models.party_time.game import CARDS, GAIN, MAX_TOKENS, RETURN, STRIPS, Card, Play, Rules
 from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeView, plays_for
 from ..budget import Interval
+from ..compiled import before_compiling
 from ..simulate import Figure
 from ..stats import mean_interval
 from .policies import greedy_order, habit_key
@@ -39,6 +40,9 @@ _MAX_PLAYS = 5 * (MAX_TOKENS + 1) + 4
 """A row of a policy table: every play of a player holding at most three tokens."""
 _MAX_CHAIN = 1000
 """A question-mark chain this long ends the playout (it cannot happen with a real deck)."""
+COMPILE_SECONDS = 12
+"""CPU seconds numba takes to compile the playouts on their first run (measured: 11.5), which
+the notice before it states."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +351,7 @@ def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples:
     scalars = np.array([view.bottle, view.direction, refill], dtype=np.int64)
     table = np.array([(int(play.card), play.tokens) for play in plays],
                      dtype=np.int64).reshape(len(plays), 2)
+    before_compiling("the Party-Time playouts", COMPILE_SECONDS, _long_run)
     lost = _long_run(t.squares, t.greedy, t.habits, t.reverse, scalars,
                      np.array(view.tokens, dtype=np.int64), np.array(view.strips, dtype=np.int64),
                      np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
@@ -359,5 +364,6 @@ def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -
     """Strips lost per seat in ``games`` compiled games from the set-up: everyone greedy, or
     seat ``me`` playing the habits."""
     t = tables(rules)
+    before_compiling("the Party-Time playouts", COMPILE_SECONDS, _games)
     return _games(t.squares, t.greedy, t.habits, t.reverse, np.array(rules.deck, dtype=np.int64),
                   players, me, games, seed & SEED_MASK)
