@@ -9,7 +9,14 @@ from typing import Any, ClassVar
 from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
 from ..models.pool_party_stars import INFO, Knowledge, Table
-from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
+from ..models.pool_party_stars.game import (
+    ATTRIBUTES,
+    Guess,
+    Propose,
+    Public,
+    format_event,
+    win_shares,
+)
 from ..models.pool_party_stars.notation import move_text
 from ..models.pool_party_stars.position import (
     DEFAULT_NAMES,
@@ -24,6 +31,7 @@ from ..models.pool_party_stars.state import PoolPartyState
 from ..solvers.budget import Budget
 from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, puzzles
 from ..solvers.simulate import RandomPolicy, simulate
+from . import simulated
 from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
     Move,
@@ -120,6 +128,33 @@ class PoolPartyStarsCommands(GameCommands):
     }
     policies = ("random", "hint")
     review = Thresholds(0.1, 0.3, 0.6, "VIPs")
+    players = 4
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        log = load_log(document.data, document.source)
+        lines = [describe_log(log)]
+        for seat, name in enumerate(log.names):
+            hand, rules = log.hands[seat], log.rules[seat]
+            if hand is None and not rules:
+                continue
+            held = f"rule {rules[-1].label}" if rules else "rule unknown"
+            if rules and len(rules) > 1:
+                held += f" (before: {', '.join(r.label for r in rules[:-1])})"
+            guests = ", ".join(str(g) for g in hand) if hand else "none"
+            lines.append(f"{name}: {held}; hand: {guests if hand is not None else 'unknown'}")
+        recent = log.events[-3:]
+        if recent:
+            lines.append("last events: " + "; ".join(format_event(e, log.names)
+                                                     for e in recent))
+        return "\n".join(lines)
+
+    def seat_names(self, state: PoolPartyState) -> tuple[str, ...]:
+        return state.table.players
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
 
     # -- generate -----------------------------------------------------------------------------
 
@@ -361,7 +396,7 @@ class PoolPartyStarsCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
-        n = players or 4
+        n = players or self.players
         names = policies or ("hint", "random")
         seat_policies = [names[seat % len(names)] for seat in range(n)]
         deck = _deck(options.extra.get("guest_deck"), n)
@@ -371,7 +406,7 @@ class PoolPartyStarsCommands(GameCommands):
         rotate = options.extra.get("rotate", False)
         result = simulate(NewGame(table_), chosen, games, seed=options.rng_seed, rotate=rotate,
                           stats=final_vips, workers=options.extra.get("workers", 1),
-                          progress=progress)
+                          progress=progress, notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
         figures = result.figures()
         data = simulation_data(
@@ -388,7 +423,7 @@ class PoolPartyStarsCommands(GameCommands):
                                                        result.policy_rates().items()]))
         text.append("mean VIPs: " + ", ".join(
             f"{DEFAULT_NAMES[i]} {figures[f'vips_{i + 1}'].mean:.1f}" for i in range(n)))
-        return Report(data, "\n".join(text))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
 
     # -- render -------------------------------------------------------------------------------
 
