@@ -39,7 +39,16 @@ from ..models.playable import StatePlayable
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.registry import get_game
 from . import paths
-from .base import BadRequest, Document, GameCommands, commands_for, document, run
+from .base import (
+    BadRequest,
+    Document,
+    GameCommands,
+    commands_for,
+    common_options,
+    document,
+    game_options,
+    run,
+)
 from .playalong import Record, Step, is_record, load_record, new_record, playable, start_document
 
 COMMANDS = ("hint", "moves", "random", "undo", "redo", "show", "save", "help", "quit")
@@ -149,6 +158,10 @@ class Session:
         self.bots = {bot.seat: bot for bot in bots}
         self.auto_chance = auto_chance
         self.hint_options = dict(hint_options or {})
+        if "hint" in self.commands.verbs:  # a hint option the game does not take: one line now
+            common = common_options(self.hint_options)
+            game_options(self.commands, "hint", {k: v for k, v in self.hint_options.items()
+                                                 if k not in common})
         self.seed = seed
         self.chance_rng = random.Random(seed * 64 + 1)
         self.bot_rng = random.Random(seed * 64 + 2)

@@ -534,12 +534,16 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
 @click.option("--seed", type=Spec(SEED), default=None,
               help="Seed the new game's set-up, the draws and the bots (default 0); hints "
                    "then leave wall-clock times out.")
+@game_options("hint")
 def play(start: str, players: int | None, bots: tuple[str, ...], auto_chance: bool,
-         time_limit: float | None, seed: int | None) -> None:
+         time_limit: float | None, seed: int | None, **extra: Any) -> None:
     """Play the position or record in FILE (or GAME:NAME), or a new game of GAME, move by
     move in the terminal: moves in the game's notation, hint, moves, undo, redo, show, save
-    FILE, help, quit.  Lines may come from a pipe (no prompts then)."""
-    options = {"time_limit": time_limit, "seed": seed}
+    FILE, help, quit.  Lines may come from a pipe (no prompts then).  The hint's options
+    (such as --playouts) apply to every hint of the session."""
+    ctx = click.get_current_context()
+    options = {"time_limit": time_limit, "seed": seed} | {
+        name: value for name, value in extra.items() if _given(ctx, name)}
     if start in all_games() and not Path(start).exists():
         game_session = session.Session.new_game(start, players, bots, seed or 0, auto_chance,
                                                 options)
