@@ -171,6 +171,9 @@ def test_save_keeps_other_files_and_writes_records_by_name_or_flag(tmp_path: Pat
     assert 'kind = "record"' in as_record.read_text()
     wrong = session.handle(f"save {tmp_path / 'x.txt'}").text
     assert wrong.startswith("bad input: save: expected a file name ending in .toml or .json")
+    spaced = tmp_path / "my game.toml"
+    assert "saved the position" in session.handle(f"save '{spaced}'").text and spaced.exists()
+    assert "No closing quotation" in session.handle("save 'open.toml").text
 
 
 # -- undo, redo and bots --------------------------------------------------------------------
@@ -235,6 +238,7 @@ def test_bots_alone_play_the_whole_game() -> None:
     (("tea-party", "--players", "9"), "tea-party takes 2 to 4 players, not 9"),
     (("tea-party:default", "--players", "3"), "--players: only for a new game"),
     (("tea-party:default", "--playouts", "3"), "--playouts does not apply to tea-party hint"),
+    (("-",), "play reads its commands from standard input"),
 ])
 def test_a_bad_session_is_one_line_before_it_begins(args: tuple[str, ...],
                                                      expected: str) -> None:

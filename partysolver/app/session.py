@@ -27,6 +27,7 @@ thing the user entered.
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,14 +149,15 @@ class Session:
     """A game played line by line (see the module docstring).  Not thread-safe; each front end
     keeps one per user."""
 
-    def __init__(self, game: str, start: Record, source: str, bots: Sequence[Bot] = (),
+    def __init__(self, game: str, start: Record, source: str, bots: Sequence[str] = (),
                  seed: int = 0, auto_chance: bool = False,
                  hint_options: Mapping[str, Any] | None = None) -> None:
+        """A session on the game ``start`` (a record: its start position, and the steps
+        already taken); ``bots`` as ``NAME=POLICY`` texts (see :func:`parse_bots`)."""
         self.game = game
         self.commands = _any_commands(game)
         self.source = source
         self.start = start.start
-        self.bots = {bot.seat: bot for bot in bots}
         self.auto_chance = auto_chance
         self.hint_options = dict(hint_options or {})
         if "hint" in self.commands.verbs:  # a hint option the game does not take: one line now
@@ -169,11 +171,13 @@ class Session:
         self.taken: list[Taken] = []
         self.undone: list[list[Taken]] = []
         self.saved: set[Path] = set()
+        self._spelled: tuple[Playable, list[str]] | None = None
         position = self.first
         for entry in start.steps:
             step = position.parse(entry.move)
             position = position.apply(step)
             self.taken.append(Taken(step, entry, position))
+        self.bots = {bot.seat: bot for bot in parse_bots(bots, self.commands, position)}
         self.opening = self._play_on()
         """The steps the bots and chance took before the user's first turn."""
 
@@ -185,13 +189,7 @@ class Session:
              ) -> Session:
         """A session on the position or record ``doc`` (a record goes on from its last step)."""
         record = load_record(doc) if is_record(doc) else new_record(doc)
-        game_commands = _any_commands(doc.game)
-        start = playable(start_document(record, doc.source))
-        position = start
-        for entry in record.steps:
-            position = position.apply(position.parse(entry.move))
-        seated = parse_bots(bots, game_commands, position)
-        return cls(doc.game, record, doc.source, seated, seed, auto_chance, hint_options)
+        return cls(doc.game, record, doc.source, bots, seed, auto_chance, hint_options)
 
     @classmethod
     def new_game(cls, game: str, players: int | None = None, bots: Sequence[str] = (),
@@ -209,9 +207,7 @@ class Session:
         state = registered.initial_state(n, random.Random(seed * 64))
         data = registered.state_to_document(state)
         source = f"a new {game} game"
-        record = Record(game, data, ())
-        seated = parse_bots(bots, game_commands, playable(document(data, source)))
-        return cls(game, record, source, seated, seed, auto_chance, hint_options)
+        return cls(game, Record(game, data, ()), source, bots, seed, auto_chance, hint_options)
 
     # -- where the game stands ----------------------------------------------------------------
 
@@ -244,7 +240,9 @@ class Session:
         if position.is_over():
             return "game over> "
         who = position.actor()
-        return f"{len(self.taken) + 1}. {who}{' (chance)' if position.awaits_chance() else ''}> "
+        if position.awaits_chance():
+            who += " (chance)" if isinstance(position, StatePlayable) else " (you see)"
+        return f"{len(self.taken) + 1}. {who}> "
 
     def intro(self) -> str:
         """What a front end shows first: the game, the seats, the board and who acts."""
@@ -327,7 +325,7 @@ class Session:
         """The canonical spelling of every legal step, in the game's order (cached per
         position: the completion of a terminal asks again at every key)."""
         position = self.position
-        cached = getattr(self, "_spelled", None)
+        cached = self._spelled
         if cached is not None and cached[0] is position:
             return list(cached[1])
         spelled = [position.format(step) for step in position.legal_steps()]
@@ -394,7 +392,10 @@ class Session:
         return "\n".join([*(_step_line(t.entry) for t in again), self.board()])
 
     def _save(self, rest: str) -> str:
-        words = rest.split()
+        try:
+            words = shlex.split(rest)
+        except ValueError as error:  # an unclosed quote
+            raise BadRequest(f"bad input: save: {error} in {rest!r}") from None
         flags = {w for w in words if w.startswith("--")}
         names = [w for w in words if not w.startswith("--")]
         unknown = flags - {"--record", "--force"}
@@ -414,8 +415,12 @@ class Session:
             raise BadRequest(f"bad input: save: {str(path)!r} exists already (save --force "
                              f"{path} replaces it)")
         data = self.record().to_document() if record else self.position.to_document()
-        paths.write_atomically(path, format_document(data, as_json=path.suffix.lower()
-                                                     == ".json"))
+        try:
+            paths.write_atomically(path, format_document(data, as_json=path.suffix.lower()
+                                                         == ".json"))
+        except OSError as error:
+            raise BadRequest(f"bad input: save: could not write {str(path)!r} "
+                             f"({error.strerror or error})") from None
         self.saved.add(resolved)
         what = f"the record of {len(self.taken)} steps" if record else "the position"
         return f"saved {what} to {path}"
@@ -426,6 +431,10 @@ class Session:
         position = self.position
         if position.is_over():
             raise BadRequest(f"the game is over: no move is legal ({text!r})")
+        bot = self._bot(position)
+        if bot is not None:  # its move was interrupted (Ctrl-C in a terminal)
+            raise BadRequest(f"{bot.name} is a bot ({bot.policy_name}) and did not move: "
+                             "'undo' takes back your last move")
         step = position.parse(text)
         return self._take(step, None)
 

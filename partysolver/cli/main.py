@@ -551,6 +551,9 @@ def play(start: str, players: int | None, bots: tuple[str, ...], auto_chance: bo
         if players is not None:
             raise BadInput("bad input: --players: only for a new game (GAME); a file says "
                            "its players")
+        if start == "-":
+            raise BadInput("bad input: FILE: expected a file or GAME:NAME (play reads its "
+                           "commands from standard input)")
         game_session = session.Session.open(DocumentFile().convert(start, None, None), bots,
                                             seed or 0, auto_chance, options)
     terminal.converse(game_session, lambda text_: click.echo(fitted(text_, columns())))
