@@ -315,6 +315,9 @@ class GameCommands:
     """Policy names ``simulate`` accepts."""
     review: ClassVar[Thresholds] = Thresholds(0.05, 0.15, 0.4, "points")
     """What ``review`` calls an inaccuracy, a mistake and a blunder (docs/solvers.md)."""
+    players: ClassVar[int] = 2
+    """The usual table: the number of players of ``simulate`` and of a new game of ``play``
+    when none is given."""
 
     def hint(self, document: Document, options: Options) -> Report:
         raise self.unsupported("hint")
@@ -335,6 +338,19 @@ class GameCommands:
     def generate(self, count: int, options: Options, progress: Any) -> Report:
         """``count`` puzzles; ``data["puzzles"]`` lists each file's ``name`` and ``text``."""
         raise self.unsupported("generate")
+
+    def board(self, document: Document) -> str:
+        """The position of ``document`` in a few lines for people: what ``play`` shows."""
+        raise self.unsupported("play")
+
+    def seat_names(self, state: Any) -> tuple[str, ...]:
+        """The players of a full state of the game, in seat order."""
+        raise self.unsupported("play")
+
+    def policy(self, name: str) -> Any:
+        """The policy ``name`` (one of :attr:`policies`) as ``simulate`` plays it: a callable
+        ``policy(state, rng) -> action`` on full states, to take a seat in ``play``."""
+        raise self.unsupported("simulate")
 
     def unsupported(self, verb: str) -> BadRequest:
         offered = ", ".join(sorted(self.verbs)) or "none"

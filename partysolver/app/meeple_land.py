@@ -111,6 +111,23 @@ class MeepleLandCommands(GameCommands):
     }
     policies = ("random", "greedy")
     review = Thresholds(1.0, 3.0, 6.0, "reputation")
+    players = 2
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.meeple_land.position import state_from_document
+
+        if _kind(document) != "game":
+            raise BadRequest(f"bad input: {document.source}: expected a game position "
+                             "(kind = \"game\") to play on")
+        return describe_game(state_from_document(document.data, document.source))
+
+    def seat_names(self, state: MeepleLandState) -> tuple[str, ...]:
+        return state.names
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
 
     # -- hint ---------------------------------------------------------------------------------
 
@@ -418,17 +435,18 @@ class MeepleLandCommands(GameCommands):
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
         from ..models.meeple_land.state import DEFAULT_NAMES
-        from ..solvers.meeple_land.hint import GreedyPolicy
-        from ..solvers.simulate import RandomPolicy, simulate
+        from ..solvers.simulate import simulate
+        from . import simulated
 
-        n = players or 2
+        n = players or self.players
         names = policies or ("greedy",)
-        chosen = [GreedyPolicy() if name == "greedy" else RandomPolicy() for name in names]
+        chosen = [make_policy(name) for name in names]
         seat_policies = [names[seat % len(names)] for seat in range(n)]
         rotate = bool(options.extra.get("rotate", False))
         result = simulate(new_game_factory(n), chosen, games, seed=options.rng_seed,
                           rotate=rotate, stats=final_scores,
-                          workers=options.extra.get("workers", 1), progress=progress)
+                          workers=options.extra.get("workers", 1), progress=progress,
+                          notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
         figures = result.figures()
         data = simulation_data(
@@ -442,7 +460,7 @@ class MeepleLandCommands(GameCommands):
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"],
                               [(name, str(rate)) for name, rate in result.policy_rates().items()]))
-        return Report(data, "\n".join(text))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
 
     # -- render -------------------------------------------------------------------------------
 
@@ -574,6 +592,44 @@ def _winners(state: MeepleLandState) -> str:
                        for i in range(state.num_players))
     verb = "wins" if len(names) == 1 else "share the win"
     return f"{' and '.join(names)} {verb} ({scores})"
+
+
+def make_policy(name: str) -> Any:
+    from ..solvers.meeple_land.hint import GreedyPolicy
+    from ..solvers.simulate import RandomPolicy
+
+    return GreedyPolicy() if name == "greedy" else RandomPolicy()
+
+
+def describe_game(state: MeepleLandState) -> str:
+    """A game position in a few lines: the round, the market and the parking lot, each
+    player's purse, reputation and bus, and the park of the player to act (drawn as text)."""
+    from ..models.meeple_land.render import ascii_picture, legend
+
+    market = state.market
+    to_act = "the game is over" if state.finished else f"{state.names[state.current]} to act"
+    lines = [f"round {state.round}; {to_act}" + ("; passed: " + ", ".join(
+        state.names[s] for s in sorted(state.passed)) if state.passed else "")]
+    lines.append("market: " + ", ".join(
+        f"{size} {' '.join(market.of(size)) or '-'}" for size in ("small", "medium", "large"))
+        + f"; {market.extensions} extensions, {market.entrances} entrances left"
+        + (f"; advert on the small pile: {state.advert}" if state.advert else ""))
+    if state.parking:
+        lines.append("parking lot: " + "; ".join(f"bus {bus} ({counts_text(on)})"
+                                                 for bus, on in state.parking))
+    for seat, name in enumerate(state.names):
+        park = state.parks[seat]
+        bus = f"; bus {park.bus} ({counts_text(park.bus_visitors)})" if park.bus else ""
+        lines.append(f"{name}: ${park.money}, reputation now {state.score(seat).total}, "
+                     f"{plural(len(park.placed), 'tile')}, visitors {counts_text(park.visitors)}"
+                     + bus)
+    if not state.finished:
+        seat = state.current
+        layout = state.parks[seat].layout(state.catalogue)
+        if layout.pieces:
+            lines.append(f"{state.names[seat]}'s park:")
+            lines += [ascii_picture(layout), *legend(layout)]
+    return "\n".join(lines)
 
 
 class new_game_factory:  # noqa: N801 - a picklable function object

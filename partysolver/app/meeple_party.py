@@ -236,6 +236,23 @@ class MeeplePartyCommands(GameCommands):
     }
     policies = ("hint", "random")
     review = Thresholds(0.1, 0.25, 0.5, "stress")
+    players = 3
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.meeple_party import load_position
+
+        return describe_party(load_position(document.data, document.source)
+                              .to_state(document.source))
+
+    def seat_names(self, state: MeeplePartyState) -> tuple[str, ...]:
+        return state.setup.players
+
+    def policy(self, name: str) -> Any:
+        from ..solvers.meeple_party import policies
+
+        return policies.make_policy(name, policies.SIMULATION_NODES)
 
     # -- hint ---------------------------------------------------------------------------------
 
@@ -515,9 +532,9 @@ class MeeplePartyCommands(GameCommands):
         from ..models.meeple_party import data
         from ..solvers.meeple_party import policies
         from ..solvers.simulate import simulate
-        from . import paths
+        from . import paths, simulated
 
-        n = players or 3
+        n = players or self.players
         extra = options.extra
         if extra.get("plot") is not None:  # before any game, not after all of them
             paths.check_output(Path(extra["plot"]), "--plot", (".svg", ".png"))
@@ -537,7 +554,8 @@ class MeeplePartyCommands(GameCommands):
         chosen = [policies.make_policy(name, budget) for name in names]
         result = simulate(factory, chosen, games, seed=options.rng_seed,
                           rotate=extra.get("rotate", False), stats=policies.party_figures,
-                          workers=extra.get("workers", 1), progress=progress)
+                          workers=extra.get("workers", 1), progress=progress,
+                          notation=simulated.notation(INFO.key, options))
         report = _simulation_report(result, factory, names)
         if "hint" in names:
             report.data["hint_nodes"] = budget
@@ -550,7 +568,7 @@ class MeeplePartyCommands(GameCommands):
             _plot(result, factory, Path(plot))
             report.data["plot"] = str(plot)
             report = Report(report.data, report.text + f"\nplot written to {plot}")
-        return report
+        return simulated.noted(INFO.key, report, result, options)
 
     # -- render -------------------------------------------------------------------------------
 
@@ -579,6 +597,38 @@ class MeeplePartyCommands(GameCommands):
                        "hint: the turn search does not cover this position (partysolver hint "
                        "FILE says why)")
         return render_svg(state, arrows, caption)
+
+
+def describe_party(state: MeeplePartyState) -> str:
+    """A party in a few lines: the clock and stress, the meeple drawn, each room's meeples, the
+    bag, and each player's photos and disaster."""
+    from ..models.meeple_party.board import UNIT, count
+    from ..models.meeple_party.state import OVER
+
+    setup = state.setup
+    lines = [state.summary()]
+    if state.drawn >= 0:
+        lines.append(f"drawn: {BAG_KINDS[state.drawn].replace('_', ' ')}")
+    for index, room in enumerate(setup.house.rooms):
+        here = [f"{count(state.board[index], piece)} {piece_label(piece)}"
+                for piece in range(len(UNIT)) if count(state.board[index], piece)]
+        if here:
+            lines.append(f"  {room.name}: {', '.join(here)}")
+    bag = state.bag_counts()
+    lines.append("bag: " + (", ".join(f"{n} {BAG_KINDS[k].replace('_', ' ')}"
+                                      for k, n in enumerate(bag) if n) or "empty"))
+    cards = setup.cards
+    for seat, name in enumerate(setup.players):
+        photos = [cards.photos[card].name for card in state.photos[seat] if card >= 0]
+        disaster = state.disasters[seat] if seat < len(state.disasters) else -1
+        lines.append(f"{name} ({PERSONALITY_KEYS[setup.roommates[seat]].replace('_', ' ')} "
+                     f"roommate): photos {', '.join(photos) or 'none'}"
+                     + (f"; disaster {cards.disasters[disaster].name}" if disaster >= 0 else ""))
+    if state.communal >= 0:
+        lines.append(f"communal disaster: {cards.disasters[state.communal].name}")
+    if state.phase == OVER:
+        lines.append(f"the party is over: {state.outcome}")
+    return "\n".join(lines)
 
 
 def _impossible(setup: Any, deck: str) -> list[dict[str, str]]:

@@ -94,6 +94,7 @@ class PartyTimeCommands(GameCommands):
     }
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.05, 0.15, 0.4, "strips")
+    players = 4
 
     # -- hint ---------------------------------------------------------------------------------
 
@@ -176,8 +177,9 @@ class PartyTimeCommands(GameCommands):
                  options: Options, progress: Any) -> Report:
         from ..solvers.party_time.hint import HintPolicy
         from ..solvers.simulate import simulate
+        from . import simulated
 
-        n = players or 4
+        n = players or self.players
         rules = _rules(options, n)
         names = policies or ("greedy",)
         chosen = [make_policy(name, options.extra.get("hint_depth", 1),
@@ -185,7 +187,8 @@ class PartyTimeCommands(GameCommands):
         rotate = options.extra.get("rotate", False)
         result = simulate(NewGame(n, rules), chosen, games, seed=options.rng_seed,
                           rotate=rotate, stats=figures,
-                          workers=options.extra.get("workers", 1), progress=progress)
+                          workers=options.extra.get("workers", 1), progress=progress,
+                          notation=simulated.notation(INFO.key, options))
         seat_policies = [names[seat % len(names)] for seat in range(n)]
         seats = seat_figures(result.records, n)
         by_policy = policy_figures(result.records, result.policies)
@@ -213,7 +216,21 @@ class PartyTimeCommands(GameCommands):
             text.append(table(["policy", "strips lost", "first out", "win"],
                               [(name, _mean_text(f["strips_lost"]), _rate_text(f["first_out"]),
                                 _rate_text(f["win"])) for name, f in by_policy.items()]))
-        return Report(data, "\n".join(text))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.party_time import load_position
+        from ..models.party_time.position import describe_position
+
+        return describe_position(load_position(document.data, document.source))
+
+    def seat_names(self, state: PartyTimeState) -> tuple[str, ...]:
+        return state.names
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
 
     # -- render -------------------------------------------------------------------------------
 

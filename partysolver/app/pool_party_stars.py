@@ -123,6 +123,36 @@ class PoolPartyStarsCommands(GameCommands):
     }
     policies = ("random", "hint")
     review = Thresholds(0.1, 0.3, 0.6, "VIPs")
+    players = 4
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.pool_party_stars.game import format_event
+        from ..models.pool_party_stars.position import describe_log, load_log
+
+        log = load_log(document.data, document.source)
+        lines = [describe_log(log)]
+        for seat, name in enumerate(log.names):
+            hand, rules = log.hands[seat], log.rules[seat]
+            if hand is None and not rules:
+                continue
+            held = f"rule {rules[-1].label}" if rules else "rule unknown"
+            if rules and len(rules) > 1:
+                held += f" (before: {', '.join(r.label for r in rules[:-1])})"
+            guests = ", ".join(str(g) for g in hand) if hand else "none"
+            lines.append(f"{name}: {held}; hand: {guests if hand is not None else 'unknown'}")
+        recent = log.events[-3:]
+        if recent:
+            lines.append("last events: " + "; ".join(format_event(e, log.names)
+                                                     for e in recent))
+        return "\n".join(lines)
+
+    def seat_names(self, state: PoolPartyState) -> tuple[str, ...]:
+        return state.table.players
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
 
     # -- generate -----------------------------------------------------------------------------
 
@@ -378,8 +408,9 @@ class PoolPartyStarsCommands(GameCommands):
                  options: Options, progress: Any) -> Report:
         from ..models.pool_party_stars.position import DEFAULT_NAMES
         from ..solvers.simulate import simulate
+        from . import simulated
 
-        n = players or 4
+        n = players or self.players
         names = policies or ("hint", "random")
         seat_policies = [names[seat % len(names)] for seat in range(n)]
         deck = _deck(options.extra.get("guest_deck"), n)
@@ -389,7 +420,7 @@ class PoolPartyStarsCommands(GameCommands):
         rotate = options.extra.get("rotate", False)
         result = simulate(NewGame(table_), chosen, games, seed=options.rng_seed, rotate=rotate,
                           stats=final_vips, workers=options.extra.get("workers", 1),
-                          progress=progress)
+                          progress=progress, notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
         figures = result.figures()
         data = simulation_data(
@@ -406,7 +437,7 @@ class PoolPartyStarsCommands(GameCommands):
                                                        result.policy_rates().items()]))
         text.append("mean VIPs: " + ", ".join(
             f"{DEFAULT_NAMES[i]} {figures[f'vips_{i + 1}'].mean:.1f}" for i in range(n)))
-        return Report(data, "\n".join(text))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
 
     # -- render -------------------------------------------------------------------------------
 

@@ -139,6 +139,7 @@ class TeaPartyCommands(GameCommands):
     }
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.02, 0.05, 0.15, "of the chance to win")
+    players = 2
 
     # -- hint ---------------------------------------------------------------------------------
 
@@ -276,15 +277,17 @@ class TeaPartyCommands(GameCommands):
                  options: Options, progress: Any) -> Report:
         from ..solvers import tea_party as solver
         from ..solvers.simulate import simulate
+        from . import simulated
 
-        n = players or 2
+        n = players or self.players
         names = policies or ("greedy",)
         chosen = [make_policy(name) for name in names]
         seat_policies = [names[seat % len(names)] for seat in range(n)]
 
         result = simulate(solver.NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
                           rotate=options.extra.get("rotate", False), stats=final_scores,
-                          workers=options.extra.get("workers", 1), progress=progress)
+                          workers=options.extra.get("workers", 1), progress=progress,
+                          notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
         scores = result.figures()
         rotate = bool(options.extra.get("rotate", False))
@@ -300,7 +303,21 @@ class TeaPartyCommands(GameCommands):
                               [(name, str(rate)) for name, rate in result.policy_rates().items()]))
         text.append("mean final score: " + ", ".join(
             f"{DEFAULT_SEATS[i]} {scores[f'score_{i + 1}'].mean:.1f}" for i in range(n)))
-        return Report(data, "\n".join(text))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.tea_party import load_position
+        from ..models.tea_party.position import describe_position
+
+        return describe_position(load_position(document.data, document.source))
+
+    def seat_names(self, state: TeaPartyState) -> tuple[str, ...]:
+        return tuple(state.name(seat) for seat in range(state.num_players))
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
 
     # -- render -------------------------------------------------------------------------------
 

@@ -424,16 +424,23 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
               help="Policy per seat, repeated (one given: every seat).")
 @click.option("--rotate", is_flag=True,
               help="Move the policies one seat each game (compare policies, not seats).")
+@click.option("--records", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Write each game as a game record, DIR/game-001.record.toml and on (made if "
+                   "missing; a record is never replaced), for partysolver review.")
 @run_options
 @output_options
 def simulate(game: str, players: int | None, count: int, policies: tuple[str, ...],
-             rotate: bool, as_json: bool, seed: int | None, run: RunSettings,
-             **extra: Any) -> None:
+             rotate: bool, records: Path | None, as_json: bool, seed: int | None,
+             run: RunSettings, **extra: Any) -> None:
     """Play many games of GAME; win rates with 95% intervals (progress on stderr).  Each game
     is a unit of work: local processes, a Dask cluster, a journal to resume."""
+    from ..app import simulated
+
     commands = adapter(game, "simulate")
+    if records is not None:
+        simulated.check_folder(records, count)
     options = options_for("simulate", commands, as_json, seed, None, None, extra,
-                          {"rotate": rotate})
+                          {"rotate": rotate, simulated.OPTION: str(records) if records else None})
     app.check_simulation(commands, players, policies, rotate)
     emit(simulate_games(commands, run, players, count, policies, options), as_json, seed)
 
@@ -564,6 +571,48 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
     with click.progressbar(length=steps, label="reviewing", file=sys.stderr) as bar:
         report = playalong.review(record, names, given, commands.review, bar.update)
     emit(report, as_json, seed)
+
+
+@cli.command(cls=GameVerb, verb="hint")
+@click.argument("start", metavar="FILE|GAME")
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="GAME: the number of players of the new game (default: the game's usual "
+                   "table).")
+@click.option("--bot", "bots", multiple=True, metavar="NAME=POLICY",
+              help="A policy plays this seat (a player's name or seat number; the policies "
+                   "of simulate: random, greedy, hint, as the game offers), repeated.")
+@click.option("--auto-chance", is_flag=True,
+              help="Chance outcomes draw themselves (else enter them, or type 'random').")
+@click.option("--time-limit", type=Spec(TIME_LIMIT), default=None,
+              help="Budget of each hint, in seconds.")
+@click.option("--seed", type=Spec(SEED), default=None,
+              help="Seed the new game's set-up, the draws and the bots (default 0); hints "
+                   "then leave wall-clock times out.")
+def play(start: str, players: int | None, bots: tuple[str, ...], auto_chance: bool,
+         time_limit: float | None, seed: int | None, **extra: Any) -> None:
+    """Play the position or record in FILE (or GAME:NAME), or a new game of GAME, move by
+    move in the terminal: moves in the game's notation, hint, moves, undo, redo, show, save
+    FILE, help, quit.  Lines may come from a pipe (no prompts then).  The hint's options
+    (such as --playouts) apply to every hint of the session."""
+    from ..app import session
+    from . import terminal
+
+    ctx = click.get_current_context()
+    options = {"time_limit": time_limit, "seed": seed} | {
+        name: value for name, value in extra.items() if _given(ctx, name)}
+    if start in game_keys() and not Path(start).exists():
+        game_session = session.Session.new_game(start, players, bots, seed or 0, auto_chance,
+                                                options)
+    else:
+        if players is not None:
+            raise BadInput("bad input: --players: only for a new game (GAME); a file says "
+                           "its players")
+        if start == "-":
+            raise BadInput("bad input: FILE: expected a file or GAME:NAME (play reads its "
+                           "commands from standard input)")
+        game_session = session.Session.open(DocumentFile().convert(start, None, None), bots,
+                                            seed or 0, auto_chance, options)
+    terminal.converse(game_session, lambda text_: click.echo(fitted(text_, columns())))
 
 
 @cli.command()
