@@ -74,7 +74,8 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
                          f"\"carry-out\") for a hint", me)
     budget = Budget(time=options.time_limit, nodes=options.extra.get("hint_max_nodes"))
     return hint(position.to_view(document.source), options.extra.get("depth", 1), budget,
-                options.extra.get("playouts", PLAYOUTS), options.rng_seed)
+                options.extra.get("playouts", PLAYOUTS), options.rng_seed,
+                notice=lambda text: click.echo(text, err=True))
 
 
 class PartyTimeCommands(GameCommands):
@@ -95,6 +96,11 @@ class PartyTimeCommands(GameCommands):
         me = position.name(position.me)
         moves = top(found.moves, options.top)
         rows = [{"move": str(m.play), "text": _play_text(m.play), "value": round(m.value, 6),
+                 "interval": _interval_json(m.interval), "exact": m.exact,
+                 "figures": {name: round(value, 6) for name, value in m.figures().items()},
+                 "intervals": None if m.intervals is None else {
+                     name: _interval_json(getattr(m.intervals, name))
+                     for name in ("value", "loss", "before_next", "next_play", "others")},
                  "loss": round(m.loss, 6), "next_play": round(m.next_play, 6),
                  "lose_chance": round(m.lose_chance, 6), "tokens_kept": m.tokens_kept,
                  "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
@@ -104,12 +110,15 @@ class PartyTimeCommands(GameCommands):
             "game": INFO.key, "player": me, "status": found.status, "depth": found.depth,
             "asked_depth": found.asked, "value": "expected strips you lose until your turn at the "
             "horizon and on its play (lower is better)", "tolerance": TOLERANCE,
-            "playouts": found.playouts, "moves": rows, "usage": found.usage,
-            "truncated_chains": found.truncated}
+            "deals": found.deals, "playouts": found.playouts, "moves": rows,
+            "usage": found.usage, "truncated_chains": found.truncated}
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
+        method = ("exact over every deal of the unseen cards" if not found.deals else
+                  f"estimated over {found.deals:,} sampled deals of the unseen cards, "
+                  "with 95% intervals")
         head = [f"{me}: {len(found.moves)} play(s) ranked by the strips you are expected to lose "
-                f"{horizon} ({found.usage.get('nodes', 0):,} views"
+                f"{horizon}, {method} ({found.usage.get('nodes', 0):,} views"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
                 + "; opponents play greedy)"]
         safest = min(found.moves, key=lambda m: m.value, default=None)
@@ -121,15 +130,19 @@ class PartyTimeCommands(GameCommands):
             head.append(f"{moves[0].play} is within {TOLERANCE:g} strips of the safest play "
                         f"({safest.play}, {safest.value:.3f}), and among such near-equal plays "
                         f"it {why} (docs/solvers.md)")
-        if found.status != "optimal":
+        if found.status == "unknown":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
-        lines = [(rank, str(m.play), f"{m.value:.3f}", percent(m.lose_chance),
-                  percent(m.next_play), m.tokens_kept,
+        lines = [(rank, str(m.play), _value_text(m), _strip_text(m.this_turn),
+                  percent(m.before_next), percent(m.next_play), m.tokens_kept,
                   "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
                  for rank, m in enumerate(moves, 1)]
-        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens",
-                      "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6))
+        text = table(["#", "play", "exp. loss", "this turn", "before next", "next turn",
+                      "tokens", "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6, 7))
+        text += ("\nthis turn: strips the play itself costs you; before next: the chance you "
+                 "lose a strip between this turn and your next (a black square); next turn: "
+                 "the chance your next turn costs you one (no safe card in your hand, or a "
+                 "card a question mark makes you carry out)")
         if found.playouts:
             text += ("\ngame end: strips you lose by the end of the game, on average over "
                      f"{found.playouts:,} playouts (everyone greedy after the play, you by the "
@@ -194,12 +207,30 @@ class PartyTimeCommands(GameCommands):
             found = _search(document, position, options)
             if found.best is not None:
                 play = found.best.play
-                caption = (f"hint: {_play_text(play)}, {percent(found.best.lose_chance)} "
-                           "chance you lose a strip before your next turn")
+                best = found.best
+                caption = (f"hint: {_play_text(play)}, "
+                           + ("you lose a strip this turn, " if best.this_turn else "")
+                           + f"{percent(best.before_next)} chance you lose "
+                           + ("another" if best.this_turn else "a")
+                           + " strip before your next turn")
         return render_svg(position, play, caption)
 
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
+
+def _interval_json(interval: Any) -> list[float] | None:
+    return None if interval is None else [round(interval.low, 6), round(interval.high, 6)]
+
+
+def _value_text(move: Any) -> str:
+    if move.interval is None:
+        return f"{move.value:.3f}"
+    return f"{move.value:.3f} [{move.interval.low:.3f}, {move.interval.high:.3f}]"
+
+
+def _strip_text(strips: float) -> str:
+    return "1 strip" if strips == 1.0 else f"{strips:g}"
 
 
 def _play_text(play: Any) -> str:

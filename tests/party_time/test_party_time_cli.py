@@ -41,7 +41,12 @@ def test_every_shipped_example_loads_verifies_and_hints() -> None:
     for item in EXAMPLES.values():
         assert run("verify", str(item)).stdout.startswith("valid")
         data = json.loads(run("hint", str(item), "--json").stdout)
-        assert data["game"] == "party-time" and data["status"] == "optimal"
+        assert data["game"] == "party-time" and data["status"] in ("exact", "estimate")
+        assert (data["status"] == "estimate") == (data["deals"] > 0)
+        for move in data["moves"]:
+            assert set(move["figures"]) == {"this_turn", "before_next", "next_turn", "loss",
+                                            "others"}
+            assert (move["interval"] is None) == move["exact"] == (data["status"] == "exact")
         assert data["moves"] and all({"move", "value", "reason"} <= set(m)
                                      for m in data["moves"])
         values = [m["value"] for m in data["moves"]]
@@ -53,8 +58,10 @@ def test_hint_on_the_rulebook_example() -> None:
     best = data["moves"][0]
     assert best["move"] == "2-2" and "the bottle stays" in best["reason"]
     assert all(m["lose_chance"] == 1.0 for m in data["moves"][1:])
+    assert all(m["figures"]["this_turn"] == 1.0 for m in data["moves"][1:])
+    assert best["figures"]["this_turn"] == 0.0
     text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
-    assert "2-2" in text and "lose before" in text
+    assert "2-2" in text and "before next" in text and "this turn" in text
 
 
 def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
@@ -76,10 +83,24 @@ def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
         assert "--playouts" in refused.output
 
 
-def test_hint_depth_two_and_its_budget() -> None:
-    path = str(EXAMPLES["question-mark"])
+SMALL_TWO = HEAD + """turn = "Ann"
+bottle = 20
+[hands]
+Ann = ["1", "4", "5"]
+[played]
+"2" = 1
+[rules.deck]
+"1" = 3
+"2" = 3
+"4" = 2
+"5" = 2
+"""
+
+
+def test_hint_depth_two_and_its_budget(tmp_path: Path) -> None:
+    path = str(write(tmp_path, SMALL_TWO))
     deep = json.loads(run("hint", path, "--depth", "2", "--json").stdout)
-    assert deep["depth"] == 2 and deep["status"] == "optimal"
+    assert deep["depth"] == 2 and deep["status"] == "exact" and deep["deals"] == 0
     starved = json.loads(run("hint", str(EXAMPLES["default"]), "--depth", "2",
                              "--hint-max-nodes", "300", "--json").stdout)
     assert starved["status"] == "unknown" and starved["asked_depth"] == 2
@@ -237,3 +258,37 @@ def test_one_seat_views_round_trip() -> None:
             text = format_document(document)
             loaded = load_position(parse_document(text, "v.toml"), "v.toml").to_view("v.toml")
             assert loaded.key() == view.key()
+
+
+TOKENS_TWO = HEAD + """turn = "Ann"
+bottle = 0
+untouched = false
+[hands]
+Ann = ["2", "2", "3"]
+[played]
+"1" = 2
+[tokens]
+Ann = 2
+[rules.deck]
+"1" = 10
+"2" = 10
+"3" = 10
+black = 4
+"""
+
+
+def test_hint_announces_a_compile_on_stderr(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the playouts must be compiled first, one line on stderr says so before the wait
+    (the JSON on stdout is unchanged); a position the exact search answers, with one safe
+    play, needs no playouts and says nothing."""
+    from partysolver.solvers.party_time import playouts
+    from partysolver.solvers.party_time.hint import COMPILE_NOTICE
+
+    monkeypatch.setattr(playouts, "needs_compile", lambda: True)
+    result = run("hint", str(EXAMPLES["near-the-star"]), "--json")
+    assert result.stderr.strip() == COMPILE_NOTICE
+    assert json.loads(result.stdout)["game"] == "party-time"
+    quiet = run("hint", str(write(tmp_path, TOKENS_TWO)), "--json")
+    assert quiet.stderr == "" and json.loads(quiet.stdout)["status"] == "exact"
+    assert json.loads(quiet.stdout)["playouts"] == 0
