@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -292,3 +294,17 @@ def test_hint_announces_a_compile_on_stderr(tmp_path: Path,
     quiet = run("hint", str(write(tmp_path, TOKENS_TWO)), "--json")
     assert quiet.stderr == "" and json.loads(quiet.stdout)["status"] == "exact"
     assert json.loads(quiet.stdout)["playouts"] == 0
+
+
+def test_a_position_the_exact_search_answers_needs_no_compiled_code(tmp_path: Path) -> None:
+    """A position the exact search answers, with one safe play (nothing for the long run to
+    order), is answered without loading numba: no compile, even on a first run."""
+    path = write(tmp_path, TOKENS_TWO)
+    code = ("import sys\nfrom click.testing import CliRunner\n"
+            "from partysolver.cli.main import cli\n"
+            f"result = CliRunner().invoke(cli, ['hint', {str(path)!r}, '--json'])\n"
+            "assert result.exit_code == 0, result.output\n"
+            "print('numba' in sys.modules)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "False"

@@ -6,8 +6,9 @@ consistent with what the player has seen, and played forward with greedy opponen
 holding its own hand.  A play's value is the expected strips I lose before my turn at the
 horizon (``depth`` = 1: my next turn) plus the strips I am expected to lose on the play that
 begins that turn.  At depth 1 the deals are enumerated exactly (by type counts) when they fit
-the budget (status ``exact``); otherwise the values are the mean over sampled deals, each
-exact over the pile's order, with 95% intervals (status ``estimate``).  Plays within
+the budget (status ``exact``); otherwise the values are means over sampled deals, each played
+out once (the compiled paired playouts, read until my next turn), with 95% intervals (status
+``estimate``).  Plays within
 :data:`TOLERANCE` of the best are ordered by their long run (the strips I lose by the end of
 the game, by paired playouts on the same deals: :mod:`.playouts`), then by the habits of
 :func:`~.policies.habit_key` (tokens kept above all), then by the strips the others are
@@ -35,7 +36,7 @@ from ..budget import Budget, BudgetExhausted, Interval, Meter
 from ..simulate import Figure
 from ..stats import mean_interval, wilson_interval
 from .belief import MAX_CHAIN, Branch, DealSearch, Value, rank_root
-from .deals import distinct_deals, sample_deals
+from .deals import distinct_deals
 from .policies import habit_key
 
 if TYPE_CHECKING:
@@ -49,10 +50,13 @@ ran out before the horizon asked for (the figures are those of the deepest horiz
 
 @dataclass(frozen=True, slots=True)
 class Intervals:
-    """95% intervals of one play's figures when they are estimates: intervals of the mean over
-    the deals of the unseen cards (each deal's figure is exact over the pile's order), normal,
-    kept within what the figure can be, and never narrower than the rule of three allows (so
-    a figure no sampled deal shows is not claimed to be 0; see :func:`deal_interval`)."""
+    """95% intervals of one play's figures when they are estimates: intervals of the figure's
+    exact value under the model, from its mean over the sampled deals (each played out once,
+    deal and pile order drawn at random): Wilson's for the chances, and for the strips the
+    normal interval kept within what the figure can be and never narrower than the rule of
+    three allows (so a figure no sampled deal shows is not claimed to be 0; see
+    :func:`deal_interval`).  Their coverage is measured by ``benchmarks/party_time.py``
+    (part 4)."""
 
     value: Interval
     loss: Interval
@@ -176,8 +180,8 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
 
     Depth 1 is valued exactly when it fits a share of the budget (:data:`EXACT_SHARE`, at
     most :data:`EXACT_NODES` when the budget sets no limit), else estimated over ``deals``
-    deals sampled from ``seed``: the compiled playouts of every play from the same deals,
-    read until my next turn (outside the budget, like the long run).  Horizons 2, ...
+    deals drawn from ``seed``: the compiled playouts of every play from the same deals, read
+    until my next turn (outside the budget, like the long run).  Horizons 2, ...
     ``depth`` are then searched exactly in turn (iterative deepening) with what is left: when
     it runs out, the deepest finished horizon's ranking is returned, marked ``unknown``.
     Plays within :data:`TOLERANCE` of the safest are ordered by ``playouts`` paired playouts
@@ -294,15 +298,14 @@ def exact_depth_one(view: PartyTimeView, budget: Budget, meter: Meter) -> Valued
 
 def compiled_run(view: PartyTimeView, samples: int, seed: int,
                  notice: Callable[[str], None] | None = None) -> LongRun:
-    """Paired playouts of every play from ``samples`` deals sampled from ``seed``: the long
-    run, and the estimates' windows (:mod:`.playouts`, numba: imported here, and compiled the
-    first time, ``notice`` told before)."""
+    """Paired playouts of every play from ``samples`` deals drawn from ``seed``: the long run,
+    and the estimates' windows (:mod:`.playouts`, numba: imported here, and compiled the first
+    time, ``notice`` told before)."""
     from . import playouts as compiled
 
     if notice is not None and compiled.needs_compile():
         notice(COMPILE_NOTICE)
-    drawn = sample_deals(view, samples, seed)
-    return compiled.long_run(view, view.legal_actions(), samples, seed, drawn)
+    return compiled.long_run(view, view.legal_actions(), samples, seed)
 
 
 def long_run_figures(run: LongRun, playouts: int) -> LongRuns:

@@ -30,7 +30,7 @@ from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeView, plays_for
 from ..budget import Interval
 from ..simulate import Figure
 from ..stats import mean_interval
-from .deals import Deals, sample_deals
+from .deals import Deals
 from .policies import greedy_order, habit_key
 
 _PLAIN, _GAIN, _RETURN = 0, 1, 2
@@ -300,22 +300,30 @@ def _start(s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndar
 @njit(cache=True)
 def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
               scalars: np.ndarray, tokens0: np.ndarray, strips0: np.ndarray,
-              hand0: np.ndarray, hands0: np.ndarray, piles0: np.ndarray, played0: np.ndarray,
-              me: int, from_hand: bool, plays: np.ndarray, samples: int, seed: int,
-              windows: np.ndarray) -> np.ndarray:
+              hand0: np.ndarray, unseen: np.ndarray, sizes: np.ndarray, hands0: np.ndarray,
+              piles0: np.ndarray, played0: np.ndarray, me: int, from_hand: bool,
+              plays: np.ndarray, samples: int, seed: int, windows: np.ndarray) -> np.ndarray:
     """Strips ``me`` loses by the end of the game after each of ``plays`` (from hand, or the
     revealed card carried out), ``samples`` paired playouts each: sample ``k`` of every play
-    starts from deal ``k`` (``hands0[k]``, ``piles0[k]``; the deals are used in turn when there
-    are fewer) and the same random stream.  ``windows[p, k]`` records playout ``k`` of play
-    ``p`` until my next turn (:func:`_close`; zeros when the play ends the game)."""
+    starts from the same deal and the same random stream (seeded ``seed + k``).  The deal is
+    ``hands0[k]`` and ``piles0[k]`` when given (the deals used in turn when there are fewer),
+    else ``unseen`` dealt at random from the stream (``sizes[seat]`` cards to each hand).
+    ``windows[p, k]`` records playout ``k`` of play ``p`` until my next turn (:func:`_close`;
+    zeros when the play ends the game)."""
     lost = np.zeros((plays.shape[0], samples), dtype=np.int64)
     s, tokens, strips, hands, pile, played = _arrays(strips0.shape[0], hand0.shape[0])
     deals = piles0.shape[0]
+    empty = np.zeros((strips0.shape[0], hand0.shape[0]), dtype=np.int64)
     for k in range(samples):
         for p in range(plays.shape[0]):
             np.random.seed((seed + k) & 0x7FFFFFFF)
-            _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0, played0,
-                   hands0[k % deals], piles0[k % deals])
+            if deals:
+                _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0,
+                       played0, hands0[k % deals], piles0[k % deals])
+            else:
+                _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0,
+                       played0, empty, unseen)
+                _deal(unseen, hands, sizes, pile)
             hands[me, :] = hand0
             card, returned = plays[p, 0], plays[p, 1]
             if from_hand:
@@ -398,27 +406,29 @@ def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples:
              seed: int = 0, deals: Deals | None = None) -> LongRun:
     """Strips ``view``'s player loses by the end of the game after each of ``plays``, by
     ``samples`` paired playouts (the opponents greedy, the player their habits after the
-    play).  Playout ``k`` starts from ``deals[k]`` (by default ``samples`` deals sampled from
-    ``seed``: :func:`~.deals.sample_deals`), and its random stream from ``seed + k``.
-    ``view``'s player must be the one to act."""
-    me = view.player
+    play), and what each playout did until the player's next turn (:attr:`LongRun.windows`).
+    Playout ``k`` of every play starts from the same deal of the unseen cards and the same
+    random stream (seeded ``seed + k``): ``deals[k]`` when given (the search can read the same
+    deals: :mod:`.deals`), else a deal drawn from that stream.  ``view``'s player must be the
+    one to act."""
+    me, n = view.player, view.num_players
     view.require_turn()
-    if deals is None:
-        deals = sample_deals(view, samples, seed)
     t = tables(view.rules)
     refill = view.refill if view.phase == CARRY_OUT else -1
     scalars = np.array([view.bottle, view.direction, refill], dtype=np.int64)
     table = np.array([(int(play.card), play.tokens) for play in plays],
                      dtype=np.int64).reshape(len(plays), 2)
-    used = deals.prefix(samples)
-    hands = np.array(used.hands, dtype=np.int64).reshape(len(used), view.num_players, _TYPES)
+    used = deals.prefix(samples) if deals is not None else Deals((), ())
+    hands = np.array(used.hands, dtype=np.int64).reshape(len(used), n, _TYPES)
     piles = np.array(used.piles, dtype=np.int64).reshape(len(used), _TYPES)
-    windows = np.zeros((len(plays), samples, view.num_players + 2), dtype=np.int64)
+    sizes = np.array([0 if seat == me else view.hand_size(seat) for seat in range(n)],
+                     dtype=np.int64)
+    windows = np.zeros((len(plays), samples, n + 2), dtype=np.int64)
     lost = _long_run(t.squares, t.greedy, t.habits, t.reverse, scalars,
                      np.array(view.tokens, dtype=np.int64), np.array(view.strips, dtype=np.int64),
-                     np.array(view.hand, dtype=np.int64), hands, piles,
-                     np.array(view.played, dtype=np.int64), me, view.phase == PLAY, table,
-                     samples, seed, windows)
+                     np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
+                     sizes, hands, piles, np.array(view.played, dtype=np.int64), me,
+                     view.phase == PLAY, table, samples, seed, windows)
     return LongRun(tuple(plays), samples, lost, view.strips[me], windows)
 
 
