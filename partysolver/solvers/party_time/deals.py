@@ -120,8 +120,7 @@ def distinct_deals(view: PartyTimeView, cap: int) -> int:
     for count in unseen:
         grown: dict[tuple[int, ...], int] = {}
         for room, number in ways.items():
-            for split in _splits(room, count):
-                after = tuple(r - k for r, k in zip(room, split, strict=True))
+            for after in _splits(room, count):
                 grown[after] = grown.get(after, 0) + number
         left -= count
         ways = {room: number for room, number in grown.items() if sum(room) <= left}
@@ -130,13 +129,15 @@ def distinct_deals(view: PartyTimeView, cap: int) -> int:
     return min(sum(ways.values()), cap + 1)
 
 
-def _splits(room: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
-    """The ways to give at most ``count`` cards of one type to hands with ``room`` left."""
+@lru_cache(maxsize=4096)
+def _splits(room: tuple[int, ...], count: int) -> tuple[tuple[int, ...], ...]:
+    """The rooms left after giving at most ``count`` cards of one type to hands with ``room``
+    left, one entry per way."""
     found: list[tuple[int, ...]] = [()]
     for space in room:
         found = [split + (k,) for split in found
                  for k in range(min(space, count - sum(split)) + 1)]
-    return found
+    return tuple(tuple(r - k for r, k in zip(room, split, strict=True)) for split in found)
 
 
 def deal_count(pool: Counts, size: int) -> int:

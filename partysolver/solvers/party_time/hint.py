@@ -18,7 +18,6 @@ turn, the chance that I lose a strip before my next turn, and the reason in word
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Hashable
@@ -259,8 +258,10 @@ class Valued:
     """Every play's value at one horizon: exact, or the mean over sampled deals."""
 
     ranked: list[tuple[Play, Value, Outcome]]
-    samples: list[list[Value]] | None
-    """Per play, each sampled deal's value (``None`` when exact)."""
+    samples: list[Any] | None
+    """Per play, each sampled deal's figures (an array, one row per deal: every seat's strips
+    lost, whether I lost one between turns, my next turn's loss, the play's own strip
+    included); ``None`` when exact."""
     deals: int
     truncated: bool
 
@@ -316,61 +317,54 @@ def long_run_figures(run: LongRun, playouts: int) -> LongRuns:
 def estimated(view: PartyTimeView, run: LongRun, deals: int) -> Valued:
     """Every play's value until my next turn, estimated over the first ``deals`` playouts of
     ``run`` (read until my next turn begins): each playout one sampled deal and pile order."""
+    import numpy as np
+
     me, n = view.player, view.num_players
     search = DealSearch(view.rules, n, me, 1)
     node = search.root(view)
     assert node is not None
     ranked: list[tuple[Play, Value, Outcome]] = []
-    samples: list[list[Value]] = []
+    samples: list[Any] = []
     count = min(deals, run.samples)
     for index, (play, _, outcome) in enumerate(search.my_moves(node)):
         assert run.plays[index] == play
-        values: list[Value] = []
-        for window in run.windows[index, :count].tolist():
-            # the play's own strip (mine when it crosses, the next player's for a black
-            # square) is not in the window
-            losses = tuple(float(lost) + (1.0 if seat == outcome.loser else 0.0)
-                           for seat, lost in enumerate(window[:n]))
-            values.append((losses, float(window[n]), float(window[n + 1])))
-        samples.append(values)
-        ranked.append((play, _mean(values, n), outcome))
+        rows = run.windows[index, :count].astype(np.float64)
+        if outcome.loser >= 0:  # the play's own strip is not in the window
+            rows[:, outcome.loser] += 1.0
+        means = rows.mean(axis=0)
+        samples.append(rows)
+        ranked.append((play, (tuple(float(v) for v in means[:n]), float(means[n]),
+                              float(means[n + 1])), outcome))
     return Valued(ranked, samples, count, False)
 
 
-def _mean(values: list[Value], n: int) -> Value:
-    count = len(values)
-    losses = tuple(math.fsum(value[0][seat] for value in values) / count for seat in range(n))
-    return (losses, math.fsum(value[1] for value in values) / count,
-            math.fsum(value[2] for value in values) / count)
-
-
-def deal_interval(values: list[float], low: float, high: float) -> Interval:
-    """The 95% interval of the mean of ``values`` (one per sampled deal), each within
+def deal_interval(values: Any, low: float, high: float) -> Interval:
+    """The 95% interval of the mean of ``values`` (one per sampled deal, an array), each within
     [``low``, ``high``]: the normal interval, widened to the rule of three's reach (if a
     figure differs from the rest on a share ``q`` of the deals, no sample of ``k`` deals shows
     it with probability ``(1 - q) ** k``, so ``q`` up to ``1 - 0.05 ** (1 / k)`` goes unseen
     one time in twenty), kept within [``low``, ``high``]."""
     count = len(values)
-    total = math.fsum(values)
+    total = float(values.sum())
     mean = total / count
-    normal = mean_interval(total, math.fsum(v * v for v in values), count)
+    normal = mean_interval(total, float((values * values).sum()), count)
     unseen = 1.0 - 0.05 ** (1.0 / count)
     return Interval(max(low, min(normal.low, mean - unseen * (mean - low))),
                     min(high, max(normal.high, mean + unseen * (high - mean))))
 
 
-def _intervals(view: PartyTimeView, values: list[Value], this_turn: float) -> Intervals:
-    """The estimates' intervals: Wilson's for the chances (one 0 or 1 per playout),
-    :func:`deal_interval` for the strips."""
-    me, count = view.player, len(values)
+def _intervals(view: PartyTimeView, rows: Any, this_turn: float) -> Intervals:
+    """The estimates' intervals from one play's rows (see :attr:`Valued.samples`): Wilson's
+    for the chances (one 0 or 1 per playout), :func:`deal_interval` for the strips."""
+    me, n, count = view.player, view.num_players, len(rows)
     mine = float(view.strips[me])
     others = float(sum(view.strips) - view.strips[me])
     return Intervals(
-        deal_interval([v[0][me] + v[2] for v in values], this_turn, mine),
-        deal_interval([v[0][me] for v in values], this_turn, mine),
-        _rate_interval(math.fsum(v[1] for v in values) / count, count),
-        _rate_interval(math.fsum(v[2] for v in values) / count, count),
-        deal_interval([sum(v[0]) - v[0][me] for v in values], 0.0, others))
+        deal_interval(rows[:, me] + rows[:, n + 1], this_turn, mine),
+        deal_interval(rows[:, me], this_turn, mine),
+        _rate_interval(float(rows[:, n].sum()) / count, count),
+        _rate_interval(float(rows[:, n + 1].sum()) / count, count),
+        deal_interval(rows[:, :n].sum(axis=1) - rows[:, me], 0.0, others))
 
 
 def _rate_interval(rate: float, count: int) -> Interval:
