@@ -181,8 +181,9 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     most :data:`EXACT_NODES` when the budget sets no limit), else estimated over ``deals``
     deals drawn from ``seed``: the compiled playouts of every play from the same deals, read
     until my next turn (outside the budget, like the long run).  Horizons 2, ...
-    ``depth`` are then searched exactly in turn (iterative deepening) with what is left: when
-    it runs out, the deepest finished horizon's ranking is returned, marked ``unknown``.
+    ``depth`` are then searched exactly in turn (iterative deepening) with what is left, where
+    the exact search fits (:func:`fits_exactly`): when the budget runs out, or the position is
+    too big, the deepest finished horizon's ranking is returned, marked ``unknown``.
     Plays within :data:`TOLERANCE` of the safest are ordered by ``playouts`` paired playouts
     to the end of the game on the same deals (only when two plays or more are that close), or
     by the habits alone when ``playouts`` is 0.  ``notice`` is told, before the playouts run,
@@ -195,16 +196,17 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     samples = max(deals, playouts)
     outside = Outside()
     run: LongRun | None = None
-    if not fits_exactly(view):  # the estimate is certain: its playouts run before the clock
+    fits = fits_exactly(view)
+    if not fits:  # the estimate is certain: its playouts run before the clock
         run = outside.run(view, samples, seed, notice)
     meter = budget.start()
-    valued = exact_depth_one(view, budget, meter) if run is None else None
+    valued = exact_depth_one(view, budget, meter) if fits else None
     if valued is None:
         if run is None:
             run = outside.run(view, samples, seed, notice, meter)
         valued = estimated(view, run, deals)
     reached = 1
-    for horizon in range(2, depth + 1):
+    for horizon in range(2, depth + 1 if fits else 2):  # deeper: exact only, where it fits
         search = DealSearch(view.rules, view.num_players, view.player, horizon, meter=meter)
         node = search.root(view)
         assert node is not None
@@ -282,8 +284,6 @@ def exact_budget(budget: Budget) -> Budget:
 def exact_depth_one(view: PartyTimeView, budget: Budget, meter: Meter) -> Valued | None:
     """Every play's exact value until my next turn, or ``None`` when the exact search does not
     fit its share of the budget.  The nodes spent are added to ``meter``."""
-    if not fits_exactly(view):
-        return None
     share = exact_budget(budget).start()
     search = DealSearch(view.rules, view.num_players, view.player, 1, meter=share)
     node = search.root(view)
@@ -583,7 +583,8 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     budget = budget or Budget()
     meter = budget.start()
     chosen: Play | None = None
-    if fits_exactly(view):
+    fits = fits_exactly(view)
+    if fits:
         share = exact_budget(budget).start()
         try:
             chosen = _lazy_exact(DealSearch(view.rules, n, me, 1, meter=share), view, order)
@@ -599,7 +600,7 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
         moves = sorted(search.my_moves(node), key=order)
         chosen = moves[_lazy(moves, lambda i: scores[moves[i][0]], me)][0]
     reached = 1
-    for horizon in range(2, depth + 1):
+    for horizon in range(2, depth + 1 if fits else 2):  # deeper: exact only, where it fits
         try:
             chosen = _lazy_exact(DealSearch(view.rules, n, me, horizon, meter=meter), view,
                                  order)
