@@ -25,9 +25,11 @@ cards I drew when I look at them.  Nothing else is dealt: what an opponent draws
 undealt until it plays again.  So the search enumerates exactly the distinct deals by type
 counts, as far as they matter, each with its exact probability.
 
-A *sampled deal* (:func:`~.deals.sample_deals`) is the same kind of node with every hand dealt
-and only the pile's order left to chance: its value is exact over the pile's order, and the
-hint's estimate is the mean over sampled deals.
+A *given deal* (:meth:`DealSearch.deal_root`, e.g. one of :func:`~.deals.sample_deals`) is
+the same kind of node with every hand dealt and only the pile's order left to chance: its
+value is exact over the pile's order.  The hint's estimates, where the exact search does not
+fit, are playouts of sampled deals (:mod:`.playouts`); from the same deal they agree with this
+value (``tests/party_time/test_party_time_playouts.py``).
 
 **Values.**  Each node's value is every seat's expected strips lost until the horizon
 (``depth`` turns of mine from the root: 1 = until my next turn), the probability that I lose
