@@ -478,7 +478,7 @@ def risk_coverage(count: int, seeds: int, seed: int) -> None:
             continue
         truth = {move.play: move for move in exact.moves}
         for k in range(seeds):
-            sampled = hint(view, budget=Budget(nodes=1), playouts=0, seed=seed * 1000 + k)
+            sampled = hint(view, playouts=0, seed=seed * 1000 + k, allow_exact=False)
             for move in sampled.moves:
                 assert move.intervals is not None
                 want = truth[move.play]

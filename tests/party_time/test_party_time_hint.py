@@ -337,7 +337,7 @@ def test_long_run_comparison_counts_the_strip_lost_now() -> None:
 
 
 def test_estimates_cover_the_exact_values() -> None:
-    """Where the exact search fits, forcing the estimate (a budget too small for it) gives
+    """Where the exact search fits, forcing the estimate (``allow_exact=False``) gives
     figures whose 95% intervals, over the same positions, hold the exact values (allowing
     twice the interval's half-width: a miss beyond that is a bug, not chance); the estimate
     says so (status, deals, intervals) and the exact hint says it is exact."""
@@ -346,7 +346,7 @@ def test_estimates_cover_the_exact_values() -> None:
         exact = hint(view, playouts=0)
         assert exact.status == "exact" and exact.deals == 0
         assert all(move.exact and move.intervals is None for move in exact.moves)
-        sampled = hint(view, budget=Budget(nodes=1), playouts=0, seed=4)
+        sampled = hint(view, playouts=0, seed=4, allow_exact=False)
         assert sampled.status == "estimate" and sampled.deals == 1000
         truth = by_play(exact.moves)
         for move in sampled.moves:

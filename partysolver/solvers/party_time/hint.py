@@ -174,7 +174,7 @@ COMPILE_NOTICE = "compiling the Party-Time playouts, first run only, about 10 s"
 
 def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
          playouts: int = PLAYOUTS, seed: int = 0, deals: int = DEALS,
-         notice: Callable[[str], None] | None = None) -> Hint:
+         notice: Callable[[str], None] | None = None, allow_exact: bool = True) -> Hint:
     """Rank every play of ``view``'s player, who must be the one to act.
 
     Depth 1 is valued exactly when it fits a share of the budget (:data:`EXACT_SHARE`, at
@@ -188,6 +188,7 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     to the end of the game on the same deals (only when two plays or more are that close), or
     by the habits alone when ``playouts`` is 0.  ``notice`` is told, before the playouts run,
     when they must be compiled first (the first run after an install: :data:`COMPILE_NOTICE`).
+    ``allow_exact=False`` estimates even where the exact search fits (to audit the estimates).
     """
     _check_request(view, depth)
     if deals < 2:
@@ -196,7 +197,7 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     samples = max(deals, playouts)
     outside = Outside()
     run: LongRun | None = None
-    fits = fits_exactly(view)
+    fits = allow_exact and fits_exactly(view)
     if not fits:  # the estimate is certain: its playouts run before the clock
         run = outside.run(view, samples, seed, notice)
     meter = budget.start()
