@@ -106,30 +106,39 @@ class PartyTimeCommands(GameCommands):
         found = _search(document, position, options)
         me = position.name(position.me)
         moves = top(found.moves, options.top)
-        rows = [Move(move_text(m.play), -m.value, m.reason, {
-            "expected_loss": round(m.value, 6), "loss_before": round(m.loss, 6),
-            "loss_on_play": round(m.next_play, 6), "lose_chance": round(m.lose_chance, 6),
-            "tokens_kept": m.tokens_kept,
-            "losses": {position.name(s): round(v, 6) for s, v in enumerate(m.losses)},
-            "long_run": m.long_run.as_json() if m.long_run else None}, text=hint_text(m.play))
-            for m in moves]
+        rows = [Move(move_text(m.play), -m.value, m.reason, _figures(position, m),
+                     text=hint_text(m.play),
+                     interval=None if m.interval is None else (-m.interval.high,
+                                                               -m.interval.low))
+                for m in moves]
         horizon_words = "before your next turn and on its play" if found.depth == 1 else \
             f"before and on your play {found.depth} turns from now"
+        estimated = found.status == "estimate"
+        interval_texts = []
+        if estimated:
+            interval_texts.append(f"interval: 95% normal interval of the value over the "
+                                  f"{found.deals:,} sampled deals of the unseen cards")
+        if found.playouts:
+            interval_texts.append("figures.long_run.interval: 95% normal interval of the mean "
+                                  "strips lost by the end of the game over the playouts")
         data = hint_data(
-            INFO.key, me, "exact" if found.status == "optimal" else "unknown",
+            INFO.key, me, found.status,
             f"minus the strips {me} is expected to lose {horizon_words} (0 is best)", rows,
-            interval_text=("figures.long_run.interval: 95% normal interval of the mean strips "
-                           "lost by the end of the game over the playouts"
-                           if found.playouts else None),
-            search={"method": "expectimax over the unseen card types, opponents greedy",
-                    "depth": found.depth, "asked_depth": found.asked,
+            interval_text="; ".join(interval_texts) or None,
+            search={"method": "expectimax over one deal of the unseen cards (exact over every "
+                              "deal by type counts, or sampled deals), opponents greedy",
+                    "depth": found.depth, "asked_depth": found.asked, "deals": found.deals,
                     "playouts": found.playouts, "truncated_chains": found.truncated,
                     **found.usage},
             tolerance=TOLERANCE)
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
-        head = [f"{me}: {plural(len(found.moves), 'play')} ranked by the strips you are expected to lose "
-                f"{horizon} ({found.usage.get('nodes', 0):,} positions searched"
+        method = ("exact over every deal of the unseen cards" if not found.deals else
+                  f"estimated over {found.deals:,} sampled deals of the unseen cards, "
+                  "with 95% intervals")
+        head = [f"{me}: {plural(len(found.moves), 'play')} ranked by the strips you are "
+                f"expected to lose {horizon}, {method} "
+                f"({found.usage.get('nodes', 0):,} positions searched"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
                 + "; opponents play greedy)"]
         safest = min(found.moves, key=lambda m: m.value, default=None)
@@ -142,23 +151,27 @@ class PartyTimeCommands(GameCommands):
                         f"safest play ({move_text(safest.play)}, {safest.value:.3f}), and among "
                         "such near-equal plays "
                         f"it {why} (docs/solvers.md)")
-        if found.status != "optimal":
+        if found.status == "unknown":
             head.append(f"unknown: the budget ran out at depth {found.asked}; "
                         + (f"showing depth {found.depth}" if found.moves else "no ranking"))
-        lines = [(rank, move_text(m.play), f"{m.value:.3f}", percent(m.lose_chance),
-                  percent(m.next_play), m.tokens_kept,
+        lines = [(rank, move_text(m.play), _value_text(m), _strip_text(m.this_turn),
+                  percent(m.before_next), percent(m.next_play), m.tokens_kept,
                   "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
                  for rank, m in enumerate(moves, 1)]
         legend = ("exp. loss: the strips you are expected to lose before your next turn and on "
-                  "its play; lose before: the chance you lose a strip before your next turn; "
-                  "stuck next: the chance your hand then holds no card that keeps the bottle "
-                  "from crossing the star; tokens: the tokens you keep")
+                  "its play" + (" (with its 95% interval over the sampled deals)"
+                                if estimated else "")
+                  + "; this turn: strips the play itself costs you; before next: the chance "
+                  "you lose a strip between this turn and your next (a black square); next "
+                  "turn: the chance your next turn costs you one (no safe card in your hand, "
+                  "or a card a question mark makes you carry out); tokens: the tokens you keep")
         if found.playouts:
             legend += (f"; game end: the strips you lose by the end of the game, on average "
                        f"over {found.playouts:,} playouts (everyone greedy after the play, you "
                        "by the habits)")
-        text = table(["#", "play", "exp. loss", "lose before", "stuck next", "tokens",
-                      "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6), legend=legend)
+        text = table(["#", "play", "exp. loss", "this turn", "before next", "next turn",
+                      "tokens", "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6, 7),
+                     legend=legend)
         return Report(data, "\n".join(head) + "\n" + text)
 
     # -- verify -------------------------------------------------------------------------------
@@ -244,12 +257,41 @@ class PartyTimeCommands(GameCommands):
             found = _search(document, position, options)
             if found.best is not None:
                 play = found.best.play
-                caption = (f"hint: {hint_text(play)}, {percent(found.best.lose_chance)} "
-                           "chance you lose a strip before your next turn")
+                best = found.best
+                caption = (f"hint: {hint_text(play)}, "
+                           + ("you lose a strip this turn, " if best.this_turn else "")
+                           + f"{percent(best.before_next)} chance you lose "
+                           + ("another" if best.this_turn else "a")
+                           + " strip before your next turn")
         return render_svg(position, play, caption)
 
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
+
+def _figures(position: Position, move: Any) -> dict[str, Any]:
+    """A ranked play's named figures (``intervals``: their 95% intervals when estimated)."""
+    figures: dict[str, Any] = {"expected_loss": round(move.value, 6)}
+    figures |= {name: round(value, 6) for name, value in move.figures().items()}
+    figures |= {"lose_chance": round(move.lose_chance, 6), "tokens_kept": move.tokens_kept,
+                "losses": {position.name(s): round(v, 6) for s, v in enumerate(move.losses)},
+                "long_run": move.long_run.as_json() if move.long_run else None}
+    if move.intervals is not None:
+        figures["intervals"] = {
+            name: [round(getattr(move.intervals, name).low, 6),
+                   round(getattr(move.intervals, name).high, 6)]
+            for name in ("value", "loss", "before_next", "next_play", "others")}
+    return figures
+
+
+def _value_text(move: Any) -> str:
+    if move.interval is None:
+        return f"{move.value:.3f}"
+    return f"{move.value:.3f} [{move.interval.low:.3f}, {move.interval.high:.3f}]"
+
+
+def _strip_text(strips: float) -> str:
+    return "1 strip" if strips == 1.0 else f"{strips:g}"
 
 
 def _rules(options: Options, players: int) -> Rules:

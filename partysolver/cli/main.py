@@ -44,6 +44,7 @@ from ..app.base import (
 from ..app.contract import SCHEMA_VERBS
 from ..models.errors import InputError
 from ..models.registry import game_keys
+from ..solvers import notices
 from ..solvers.notices import listening
 from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
 from .waiting import Screen
@@ -275,8 +276,9 @@ def options_for(verb: str, commands: GameCommands, as_json: bool, seed: int | No
 
 
 def notice(text: str) -> None:
-    """A verb's one-line notice (before a first-run compile, say), on stderr."""
-    click.echo(text, err=True)
+    """A verb's one-line notice (before a first-run compile, say): on stderr, through the
+    listener that prints the searches' own notices, so the same words are said once."""
+    notices.notice(text)
 
 
 def _given(ctx: click.Context, name: str) -> bool:

@@ -48,5 +48,11 @@ def before_compiling(what: str, seconds: float, *kernels: Any) -> bool:
     busy one takes longer).  Returns whether it told."""
     if not needs_compile(*kernels):
         return False
-    notice(f"compiling {what}, first run only (about {seconds:g} s on an idle machine)")
+    notice(compile_notice(what, seconds))
     return True
+
+
+def compile_notice(what: str, seconds: float) -> str:
+    """The one line that says ``what`` is about to be compiled (every kernel says it so, and
+    the same words twice are told once)."""
+    return f"compiling {what}, first run only (about {seconds:g} s on an idle machine)"

@@ -38,6 +38,7 @@ from ..models.tea_party.state import (
     unpack,
 )
 from .budget import Budget, BudgetExhausted, MoveValue, SearchResult
+from .compiled import compile_notice
 from .expectimax import Expectimax, expectimax
 from .mcts import LEAF_NODES, Evaluator, mcts, playout
 from .tea_party_lean import LeanExpectimax
@@ -176,7 +177,10 @@ class Hint:
 Notice = Callable[[str], None]
 """Told one line before a slow step the caller may want to announce (compiling)."""
 
-COMPILE_NOTICE = "compiling the Tea Party search, first run only, about 10 s"
+COMPILE_SECONDS = 15
+"""CPU seconds numba takes to compile the compiled search on its first run (measured: 14)."""
+COMPILE_NOTICE = compile_notice("the Tea Party search", COMPILE_SECONDS)
+"""What the user is told before it compiles (the compiled module says the same words)."""
 COMPILE_WORTH = 1.0
 """Seconds: under this time limit the caller wants a quick answer, and the compiled search is
 used only if it is compiled already (compiling takes some ten seconds, once)."""

@@ -47,6 +47,7 @@ from ..models.tea_party.state import _TOUCHES_CUPS as _TOUCHES
 from .budget import Budget, BudgetExhausted
 from .compiled import before_compiling
 from .expectimax import Expectimax, Values
+from .tea_party import COMPILE_SECONDS
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
 _FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _BARD, _KING, _QUEEN = range(8)
@@ -71,9 +72,6 @@ _EMPTY = -1
 """The first key word of an empty slot (a real key's first word is never negative)."""
 _MAX_LOAD = 0.75
 """The table doubles when its slots are this full."""
-COMPILE_SECONDS = 15
-"""CPU seconds numba takes to compile the search on its first run (measured: 14), which the
-notice before it states."""
 
 
 @njit(cache=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,7 +44,13 @@ def test_every_shipped_example_loads_verifies_and_hints() -> None:
     for item in EXAMPLES.values():
         assert run("verify", str(item)).stdout.startswith("valid")
         data = report_data("hint", item)
-        assert data["game"] == "party-time" and data["status"] == "exact"
+        assert data["game"] == "party-time" and data["status"] in ("exact", "estimate")
+        assert (data["status"] == "estimate") == (data["search"]["deals"] > 0)
+        for move in data["moves"]:
+            assert {"this_turn", "before_next", "next_turn", "loss", "others"} <= \
+                set(move["figures"])
+            assert ("interval" in move) == ("intervals" in move["figures"]) == \
+                (data["status"] == "estimate")
         assert data["moves"] and all({"move", "value", "reason", "figures"} <= set(m)
                                      for m in data["moves"])
         values = [m["value"] for m in data["moves"]]  # minus the expected strips lost
@@ -54,8 +62,10 @@ def test_hint_on_the_rulebook_example() -> None:
     best = data["moves"][0]
     assert best["move"] == "play 2 return 2" and "the bottle stays" in best["reason"]
     assert all(m["figures"]["lose_chance"] == 1.0 for m in data["moves"][1:])
+    assert all(m["figures"]["this_turn"] == 1.0 for m in data["moves"][1:])
+    assert best["figures"]["this_turn"] == 0.0
     text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
-    assert "play 2 return 2" in text and "lose before" in text
+    assert "play 2 return 2" in text and "before next" in text and "this turn" in text
 
 
 def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
@@ -79,10 +89,25 @@ def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
         assert "--playouts" in refused.output
 
 
-def test_hint_depth_two_and_its_budget() -> None:
-    path = str(EXAMPLES["question-mark"])
+SMALL_TWO = HEAD + """turn = "Ann"
+bottle = 20
+[hands]
+Ann = ["1", "4", "5"]
+[played]
+"2" = 1
+[rules.deck]
+"1" = 3
+"2" = 3
+"4" = 2
+"5" = 2
+"""
+
+
+def test_hint_depth_two_and_its_budget(tmp_path: Path) -> None:
+    path = str(write(tmp_path, SMALL_TWO))
     deep = report_data("hint", path, depth=2)
     assert deep["search"]["depth"] == 2 and deep["status"] == "exact"
+    assert deep["search"]["deals"] == 0
     starved = report_data("hint", EXAMPLES["default"], depth=2, hint_max_nodes=300)
     assert starved["status"] == "unknown" and starved["search"]["asked_depth"] == 2
     assert starved["search"]["depth"] < 2
@@ -241,3 +266,51 @@ def test_one_seat_views_round_trip() -> None:
             text = format_document(document)
             loaded = load_position(parse_document(text, "v.toml"), "v.toml").to_view("v.toml")
             assert loaded.key() == view.key()
+
+
+TOKENS_TWO = HEAD + """turn = "Ann"
+bottle = 0
+untouched = false
+[hands]
+Ann = ["2", "2", "3"]
+[played]
+"1" = 2
+[tokens]
+Ann = 2
+[rules.deck]
+"1" = 10
+"2" = 10
+"3" = 10
+black = 4
+"""
+
+
+def test_hint_announces_a_compile_on_stderr(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the playouts must be compiled first, one line on stderr says so before the wait
+    (the JSON on stdout is unchanged); a position the exact search answers, with one safe
+    play, needs no playouts and says nothing."""
+    from partysolver.solvers.party_time import playouts
+    from partysolver.solvers.party_time.playouts import COMPILE_NOTICE
+
+    monkeypatch.setattr(playouts, "needs_compile", lambda: True)
+    result = run("hint", str(EXAMPLES["near-the-star"]), "--json")
+    assert result.stderr.strip() == COMPILE_NOTICE
+    assert json.loads(result.stdout)["game"] == "party-time"
+    quiet = run("hint", str(write(tmp_path, TOKENS_TWO)), "--json")
+    assert quiet.stderr == "" and json.loads(quiet.stdout)["status"] == "exact"
+    assert json.loads(quiet.stdout)["search"]["playouts"] == 0
+
+
+def test_a_position_the_exact_search_answers_needs_no_compiled_code(tmp_path: Path) -> None:
+    """A position the exact search answers, with one safe play (nothing for the long run to
+    order), is answered without loading numba: no compile, even on a first run."""
+    path = write(tmp_path, TOKENS_TWO)
+    code = ("import sys\nfrom click.testing import CliRunner\n"
+            "from partysolver.cli.main import cli\n"
+            f"result = CliRunner().invoke(cli, ['hint', {str(path)!r}, '--json'])\n"
+            "assert result.exit_code == 0, result.output\n"
+            "print('numba' in sys.modules)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "False"
