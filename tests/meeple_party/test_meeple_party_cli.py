@@ -69,6 +69,21 @@ def test_solve_decides_the_shipped_scenarios() -> None:
     assert code == 2 and "ordered" in out
 
 
+def test_a_scenario_line_names_the_photos_it_takes_and_each_push() -> None:
+    """The solved line says which photos each turn takes (a photo dealt at the end of the turn
+    included) and where each pushed or pulled meeple goes; the photos it names add up to the
+    photos the scenario needs."""
+    data = report_data("solve", SCENARIOS["02-both-photos"])
+    line = data["solution"]["line"]
+    assert any("push a Cool from Outside to Front Door" in step for step in line)
+    taken = [step for step in line if "takes photo" in step]
+    assert len(taken) == 1 and "'Velvet Rope' and 'Pillow Talk'" in taken[0]
+    three = report_data("solve", SCENARIOS["03-two-turns"])["solution"]["line"]
+    names = sum(step.split("takes photo")[1].count("'") // 2
+                for step in three if "takes photo" in step)
+    assert names == 3 == report_data("solve", SCENARIOS["03-two-turns"])["objective"]["value"]
+
+
 def test_verify_gives_a_scenario_its_verdict_with_a_witness() -> None:
     code, out = run("verify", str(SCENARIOS["01-last-photo"]), "--json")
     data = json.loads(out)
