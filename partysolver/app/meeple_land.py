@@ -109,7 +109,7 @@ class MeepleLandCommands(GameCommands):
         "verify": [SEARCH_WORKERS],
         "render": [BUILD_ORDER, SEARCH_WORKERS],
     }
-    policies = ("random", "greedy")
+    policies = ("random", "greedy", "hint")
     review = Thresholds(1.0, 3.0, 6.0, "reputation")
     players = 2
 
@@ -595,10 +595,10 @@ def _winners(state: MeepleLandState) -> str:
 
 
 def make_policy(name: str) -> Any:
-    from ..solvers.meeple_land.hint import GreedyPolicy
+    from ..solvers.meeple_land.hint import GreedyPolicy, HintPolicy
     from ..solvers.simulate import RandomPolicy
 
-    return GreedyPolicy() if name == "greedy" else RandomPolicy()
+    return {"greedy": GreedyPolicy, "hint": HintPolicy}.get(name, RandomPolicy)()
 
 
 def describe_game(state: MeepleLandState) -> str:

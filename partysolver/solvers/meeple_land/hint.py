@@ -337,13 +337,36 @@ def best_placement(state: MeepleLandState, tile_id: str) -> tuple[Buy, Estimate]
     return move, estimate(state, after, incoming, can_act)
 
 
+class HintPolicy:
+    """Plays the hint's best action (for ``simulate``): the best estimated end-game
+    reputation."""
+
+    name = "hint"
+
+    def __call__(self, state: MeepleLandState, rng: object) -> Move:
+        return rank_moves(state)[0].move
+
+
 class GreedyPolicy:
-    """Plays the hint's best action (for ``simulate``)."""
+    """Plays for the reputation now (for ``simulate``): the action after which the player's
+    park would score the most if the game ended there, then the most revenue, then the least
+    money spent; the first such action in the engine's order.  No look-ahead: a baseline for
+    the hint."""
 
     name = "greedy"
 
     def __call__(self, state: MeepleLandState, rng: object) -> Move:
-        return rank_moves(state)[0].move
+        seat = state.current
+        money = state.parks[seat].money
+        best: tuple[tuple[int, int, int], Move] | None = None
+        for move in state.legal_actions():
+            park, incoming, can_act = _after(state, move)  # type: ignore[arg-type]
+            value = estimate(state, park, incoming, can_act)
+            key = (value.score_now, value.revenue, park.money - money)
+            if best is None or key > best[0]:
+                best = (key, move)  # type: ignore[assignment]
+        assert best is not None, "greedy asked to act where no action is legal"
+        return best[1]
 
 
 COLOUR_NAMES = COLOURS
