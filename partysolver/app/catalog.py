@@ -114,10 +114,13 @@ def reference(text: str) -> Shipped | None:
 # -- reports ------------------------------------------------------------------------------------
 
 
-def games_report() -> Report:
-    """The games, their verbs, their players and the house data each ships."""
+def games_report(only: str | None = None) -> Report:
+    """The games (or the game ``only``), their verbs, their players and the house data each
+    ships."""
     rows: list[dict[str, Any]] = []
     for key, game in all_games().items():
+        if only is not None and key != only:
+            continue
         commands = all_commands().get(key)
         verbs = sorted(commands.verbs) if commands else []
         info = game.info
@@ -137,6 +140,18 @@ def games_report() -> Report:
         house = row["house_data"]
         lines.append(f"{'':<18} house data: {house if house else 'none (all components public)'}")
     return Report({"games": rows}, "\n".join(lines))
+
+
+def tiles_report(game: str, source: str | None) -> Report:
+    """The components of ``game`` that positions name by code (Meeple Land's tiles: S30 is a
+    small tile), from the house data or from the file ``source`` in the same format."""
+    commands = all_commands().get(game)
+    lister = getattr(commands, "tiles", None)
+    if lister is None:
+        raise BadRequest(f"bad input: --tiles: {game} has no tile codes to list (only "
+                         "meeple-land names its tiles by code)")
+    report: Report = lister(source)
+    return report
 
 
 def listing_report(game: str | None) -> Report:

@@ -28,6 +28,7 @@ from .base import (
     Report,
     Thresholds,
     problems_report,
+    read,
     require_valid,
 )
 from .contract import (
@@ -112,6 +113,42 @@ class MeepleLandCommands(GameCommands):
     policies = ("random", "greedy", "hint")
     review = Thresholds(1.0, 3.0, 6.0, "reputation")
     players = 2
+
+    # -- tiles (partysolver games meeple-land --tiles) ---------------------------------------
+
+    def tiles(self, source: str | None) -> Report:
+        """Every tile of the house catalogue (or of the catalogue file ``source``) by code:
+        size, what it is, cost, paths, visitor spaces and the advert on its back."""
+        from ..models.meeple_land.catalogue import (
+            house_catalogue,
+            load_catalogue,
+            tile_document,
+        )
+
+        if source is None:
+            catalogue = house_catalogue()
+        else:
+            document = read(source)
+            catalogue = load_catalogue(document.data, document.source, document.source)
+        rows, tiles = [], []
+        for tile in catalogue.tiles.values():
+            tiles.append(tile_document(tile) | {"size": tile.size})
+            what = tile.attraction or "service: " + ", ".join(tile.services)
+            spaces = ", ".join(str(space) for space in tile.spaces) or "-"
+            paths = " ".join(tiles[-1]["paths"]) or "-"
+            rows.append((tile.id, f"{tile.size} {tile.shape}", what, f"${tile.cost}", paths,
+                         spaces, tile.advert or "-"))
+        origin = ("house data, not the publisher's" if catalogue.house else
+                  f"from {source}")
+        head = f"{catalogue.name}: {plural(len(rows), 'tile')} ({origin})"
+        data = {"game": INFO.key, "catalogue": catalogue.name, "house": catalogue.house,
+                "tiles": tiles}
+        return Report(data, head + "\n" + table(
+            ["code", "size", "what", "cost", "paths", "spaces", "advert"], rows,
+            legend="size: small, medium or large, and the shape in rows x columns; paths: "
+                   "the sides a path leaves by (N, E, S, W; on larger tiles the cell too); "
+                   "spaces: a visitor colour each (any: a fountain joker; :service, the service "
+                   "it must be linked to for $1 more)"))
 
     # -- play ---------------------------------------------------------------------------------
 

@@ -334,12 +334,25 @@ def cli() -> None:
 
 
 @cli.command()
+@click.argument("game", type=GAME, required=False)
+@click.option("--tiles", "tiles", is_flag=True,
+              help="GAME's tiles by code (meeple-land: S30 and the rest), from the house data "
+                   "or --catalogue FILE.")
+@click.option("--catalogue", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="With --tiles: list the tiles of this catalogue file instead.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def games(as_json: bool) -> None:
-    """List the games, the verbs each supports and the house data it ships."""
+def games(game: str | None, tiles: bool, catalogue: str | None, as_json: bool) -> None:
+    """List the games, the verbs each supports and the house data it ships; with GAME
+    --tiles, the components GAME's files name by code."""
     from ..app import catalog
 
-    emit(catalog.games_report(), as_json)
+    if tiles or catalogue:
+        if game is None or not tiles:
+            raise BadInput("bad input: --tiles and --catalogue: expected GAME --tiles "
+                           "[--catalogue FILE], e.g. partysolver games meeple-land --tiles")
+        emit(catalog.tiles_report(game, catalogue), as_json)
+        return
+    emit(catalog.games_report(game), as_json)
 
 
 @cli.command()

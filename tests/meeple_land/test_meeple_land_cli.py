@@ -178,3 +178,30 @@ def test_simulate_lists_the_hint_policy_it_played() -> None:
 
     data = simulation("meeple-land", 2, "hint", "random", players=2, seed=1)
     assert set(data["by_policy"]) == {"hint", "random"}
+
+
+def test_games_lists_the_tiles_by_code(tmp_path: Path) -> None:
+    """`games meeple-land --tiles` looks up tile codes such as S30: the house catalogue, or a
+    catalogue file in the same format; another game or a bad file is one line, exit 2."""
+    from partysolver.models.meeple_land.catalogue import house_text
+
+    def cli_run(*args: str) -> tuple[int, str]:
+        result = run(*args)
+        return result.exit_code, result.output
+
+    code, out = cli_run("games", "meeple-land", "--tiles", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["house"] is True and len(data["tiles"]) == 101
+    s30 = next(t for t in data["tiles"] if t["id"] == "S30")
+    assert s30["size"] == "small" and s30["cost"] >= 1
+    code, text = cli_run("games", "meeple-land", "--tiles")
+    assert code == 0 and "house data, not the publisher's" in text and "\nS30 " in text
+    own = tmp_path / "mine.toml"
+    own.write_text(house_text().replace("house = true", "house = false"), encoding="utf-8")
+    code, text = cli_run("games", "meeple-land", "--tiles", "--catalogue", str(own))
+    assert code == 0 and f"from {own}" in text
+    own.write_text('game = "meeple-land"\nkind = "catalogue"\n', encoding="utf-8")
+    code, text = cli_run("games", "meeple-land", "--tiles", "--catalogue", str(own))
+    assert code == 2 and str(own) in text and "name" in text and "Traceback" not in text
+    code, text = cli_run("games", "tea-party", "--tiles")
+    assert code == 2 and "no tile codes" in text
