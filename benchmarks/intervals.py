@@ -125,8 +125,12 @@ def pattern(path: str) -> str:
 
 
 def method(path: str) -> str:
+    """How the interval is computed: Wilson for rates, Student's t for Party-Time's strips, and
+    ``figure_interval`` for a simulation's figures (Wilson within [0, 1], else t)."""
     last = path.rsplit(".", 1)[-1]
-    return "Wilson" if last in ("win", "first_out") else "normal"
+    if last in ("win", "first_out"):
+        return "Wilson"
+    return "t" if last == "strips_lost" else "t/Wilson"
 
 
 @dataclass(frozen=True)
