@@ -150,8 +150,17 @@ def verify_data(game: str, problems: Sequence[Problem], verdict: str | None = No
             "verdict": verdict} | extra
 
 
-WIN_INTERVAL_TEXT = ("win rates: 95% Wilson score interval (ties share the win); means: 95% "
-                     "normal-approximation interval of the mean over the games")
+WIN_INTERVAL_TEXT = ("win rates: 95% Wilson score interval of the expected win share (a tie "
+                     "shares the win) of that seat or policy in games drawn like these (the "
+                     "same set-up, seats, policies and options), not of any one game's "
+                     "outcome; means: 95% interval of the expected value of that figure over "
+                     "games drawn like these (Student's t; Wilson's for a figure within 0 and "
+                     "1)")
+"""What a simulation's intervals are intervals of (``interval_text`` of the JSON)."""
+
+WIN_RATE_HEADER = ("win rate with the 95% interval of its expected value over games like "
+                   "these; ties share")
+"""The same, in a simulation table's heading."""
 
 
 def simulation_data(game: str, result: Any, seat_names: Sequence[str], policies: Sequence[str],

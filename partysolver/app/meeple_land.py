@@ -32,6 +32,7 @@ from .base import (
     require_valid,
 )
 from .contract import (
+    WIN_RATE_HEADER,
     HintStatus,
     Move,
     Objective,
@@ -492,7 +493,7 @@ class MeepleLandCommands(GameCommands):
                           for i in range(n)])
         rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate),
                  f"{figures[f'reputation_{i + 1}'].mean:.1f}") for i, rate in enumerate(seats)]
-        text = [f"{games} games, {n} players (win rate with 95% interval; ties share)",
+        text = [f"{games} games, {n} players ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate", "mean reputation"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"],

@@ -501,7 +501,8 @@ class MeeplePartyCommands(GameCommands):
             out["solvable"] = "solvable" if wins else "unknown"
             if wins:
                 out["witness"] = {"game": wins[0], "seed": options.rng_seed}
-            lines.append(f"hint policy from this position: win {rate} over {plural(games, 'game')}; "
+            lines.append(f"hint policy from this position: win {rate} over {plural(games, 'game')} "
+                         "(95% interval of its chance to win from here); "
                          + (f"solvable (game {wins[0]} won with --seed {options.rng_seed})"
                             if wins else "no win seen: unknown"))
         verdict = None if problems else "valid: " + lines[1]
@@ -682,12 +683,13 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
              f"{factory.difficulty} {factory.length}, house {house}, "
              f"policy {'/'.join(names)}"]
     if not hot_tub:
-        lines.append(f"win rate: {rate} (95% interval)")
+        lines.append(f"win rate: {rate} (95% interval of the chance to win a party like "
+                     "these)")
     rows = [(k, v, f"{100 * v / games:.1f}%") for k, v in sorted(counts.items(),
                                                                    key=lambda kv: -kv[1])]
     lines.append(table(["score", "games", "share"], rows, right=(1, 2)))
     shown = ["photos", "max_stress", "mean_stress", "turns"] + (["hot_tub"] if hot_tub else [])
-    lines.append("means (95% interval): " + "; ".join(
+    lines.append("means over the games (95% interval of each expected value): " + "; ".join(
         f"{name.replace('_', ' ')} {figures[name].mean:.2f} "
         f"[{figures[name].interval.low:.2f}, {figures[name].interval.high:.2f}]"
         for name in shown if name in figures))
@@ -740,7 +742,7 @@ def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> N
     seats = f"{factory.players} player" + ("s" if factory.players != 1 else "")
     fig.suptitle(f"Meeple Party: {result.games} games, {seats}, "
                  f"{factory.difficulty} {factory.length}; won {percent(rate.rate)} "
-                 f"(95% interval {percent(low)} to {percent(high)})")
+                 f"(95% interval of the win chance: {percent(low)} to {percent(high)})")
     fig.tight_layout()
     data = figure_bytes(fig, fmt)
     plt.close(fig)

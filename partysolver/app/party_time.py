@@ -221,7 +221,8 @@ class PartyTimeCommands(GameCommands):
                  _mean_text(seats[i]["strips_lost"]), _rate_text(seats[i]["first_out"]),
                  _rate_text(seats[i]["win"])) for i in range(n)]
         text = [f"{games} games, {n} players ({'house' if rules.is_house() else 'custom'} "
-                f"board and deck, R card: {rules.r_card}); 95% intervals"
+                f"board and deck, R card: {rules.r_card}); 95% intervals of the expected values "
+                "over games like these (Wilson for rates, Student's t for strips)"
                 + (f"; the hint at depth {hinted[0].depth} with {hinted[0].playouts:,} "
                    "playouts per play" if hinted else ""),
                 table(["seat", "policy", "strips lost", "first out", "win (ties share)"], rows)]
@@ -352,11 +353,11 @@ def figures(state: PartyTimeState) -> dict[str, float]:
 
 def _summary(lost: list[float], out: list[float], win: list[float]) -> dict[str, Any]:
     from ..solvers.simulate import rate_of
-    from ..solvers.stats import mean_interval
+    from ..solvers.stats import student_interval
 
     n = len(lost)
     mean = sum(lost) / n
-    spread = mean_interval(sum(lost), sum(v * v for v in lost), n)
+    spread = student_interval(sum(lost), sum(v * v for v in lost), n)
     out_rate = sum(out) / n
     return {"strips_lost": {"mean": round(mean, 6),
                             "interval": [round(spread.low, 6), round(spread.high, 6)]},

@@ -12,6 +12,7 @@ from ..models.pool_party_stars import INFO, Table
 from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
 from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
 from .contract import (
+    WIN_RATE_HEADER,
     Move,
     Objective,
     fraction_text,
@@ -430,7 +431,7 @@ class PoolPartyStarsCommands(GameCommands):
         rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate))
                 for i, rate in enumerate(seats)]
         text = [f"{games} games, {n} players, {'competitive' if competitive else 'friendly'} "
-                "mode (win rate with 95% interval; ties share)",
+                f"mode ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"], [(name, str(rate)) for name, rate in

@@ -20,6 +20,7 @@ from .base import (
     require_valid,
 )
 from .contract import (
+    WIN_RATE_HEADER,
     HintStatus,
     Move,
     Objective,
@@ -296,7 +297,7 @@ class TeaPartyCommands(GameCommands):
             seat_figures=[{"score": scores[f"score_{i + 1}"].as_json()} for i in range(n)])
         rows = [(DEFAULT_SEATS[i], "rotating" if options.extra.get("rotate") else
                  seat_policies[i], str(rate)) for i, rate in enumerate(seats)]
-        text = [f"{games} games, {n} players (win rate with 95% interval; ties share)",
+        text = [f"{games} games, {n} players ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"],

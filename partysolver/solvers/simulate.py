@@ -19,7 +19,7 @@ from ..models.protocol import CHANCE, TERMINAL, State, sample_chance
 from ..models.registry import get_game
 from .budget import Interval
 from .runner import Outcome, RunPlan, executor_for, run
-from .stats import mean_interval, wilson_interval
+from .stats import figure_interval, wilson_interval
 
 
 class Policy(Protocol):
@@ -188,7 +188,8 @@ class GamesFailed(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Rate:
-    """A win rate (mean share of the win) over ``games`` games with its 95% interval."""
+    """A win rate (mean share of the win) over ``games`` games with the 95% Wilson interval of
+    the expected win share in games like these (not of one game's outcome)."""
 
     rate: float
     games: int
@@ -211,7 +212,9 @@ def rate_of(shares: Sequence[float]) -> Rate:
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """The mean of a game figure with its 95% interval."""
+    """The mean of a game figure with the 95% interval of its expected value over games like
+    these (:func:`~partysolver.solvers.stats.figure_interval`: Wilson's for a figure within
+    [0, 1], Student's t otherwise)."""
 
     mean: float
     interval: Interval
@@ -269,10 +272,7 @@ class SimulationResult:
         result = {}
         for name in names:
             values = [r.figures[name] for r in self.records]
-            total = sum(values)
-            squares = sum(v * v for v in values)
-            interval = mean_interval(total, squares, len(values))
-            result[name] = Figure(total / len(values), interval)
+            result[name] = Figure(sum(values) / len(values), figure_interval(values))
         return result
 
 
