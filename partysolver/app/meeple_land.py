@@ -233,8 +233,15 @@ class MeepleLandCommands(GameCommands):
         layout = result.layout
         order = [k for k in result.build_order if k >= len(puzzle.placed)]
         if not order:
-            note = "nothing to place: the pre-placed tiles are already the best layout"
-            return Report(hint_data(INFO.key, "you", "exact", value_text, [], note=note,
+            if result.status == "optimal":
+                note = "nothing to place: the pre-placed tiles are already the best layout"
+                status = "exact"
+            else:
+                note = (f"no step to suggest: the best layout found within the budget places "
+                        f"no tile ({goal} {result.objective}; no layout beats {result.bound}, "
+                        "not proven: give it more time)")
+                status = "unknown"
+            return Report(hint_data(INFO.key, "you", status, value_text, [], note=note,
                                     search=search, puzzle=True), note)
         piece = layout.pieces[order[0]]
         p = piece.placement

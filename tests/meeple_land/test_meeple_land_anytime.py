@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
@@ -198,3 +199,46 @@ def test_the_default_threads_follow_the_model_size() -> None:
     assert solve_layout(small).usage["workers"] == 1
     assert solve_layout(small, workers=3).usage["workers"] == 3
     assert solve_layout(small, workers=3, seed=1).usage["workers"] == 1
+
+
+def test_a_puzzle_hint_out_of_time_claims_no_best_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the budget leaves only the pre-placed tiles (a feasible layout, not proven), the
+    hint says it has no step and why, status unknown: never "already the best layout"."""
+    from reports import data as report_data
+
+    from partysolver.solvers.meeple_land import layout as layout_module
+
+    real = layout_module.solve_layout
+
+    def starved(puzzle: Any, **kwargs: Any) -> Any:
+        found = real(puzzle)
+        empty = puzzle.layout_of(())
+        return replace(found, status="feasible", objective=-4, bound=8, placements=(),
+                       layout=empty, build_order=tuple(range(len(puzzle.placed))))
+
+    monkeypatch.setattr(layout_module, "solve_layout", starved)
+    data = report_data("hint", "meeple-land:puzzle")
+    assert data["status"] == "unknown" and data["moves"] == []
+    assert "not proven" in data["note"] and "already the best" not in data["note"]
+
+
+def test_the_seating_library_loads_before_the_clock() -> None:
+    """The layout search imports the seating's flow library before its time limit starts (a
+    third of a second that is not search)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom partysolver.app.catalog import open_document\n"
+            "from partysolver.models.meeple_land.puzzle import load_puzzle\n"
+            "from partysolver.solvers.meeple_land import layout\n"
+            "assert 'networkx' not in sys.modules\n"
+            "seen = []\n"
+            "original = layout.greedy_layout\n"
+            "layout.greedy_layout = lambda *a: (seen.append('networkx' in sys.modules), "
+            "original(*a))[1]\n"
+            "doc = open_document('meeple-land:puzzle')\n"
+            "layout.solve_layout(load_puzzle(doc.data, doc.source), time_limit=5)\n"
+            "print(seen)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "[True]"

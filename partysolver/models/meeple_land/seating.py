@@ -78,6 +78,12 @@ def seating_plan(capacity: tuple[int, ...], visitors: Counts) -> tuple[tuple[int
     return _transport(capacity, visitors, "points")
 
 
+def load() -> None:
+    """Import the flow library the seating uses now (a third of a second, once), so that a
+    search with a time limit does not pay it on the clock."""
+    import networkx  # noqa: F401
+
+
 def clear_seating_cache() -> None:
     """Forget every cached seating (benchmarks time each run as a fresh process would)."""
     _transport.cache_clear()
