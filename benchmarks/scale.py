@@ -27,6 +27,7 @@
         --out headline.jsonl --resume                            # part 2 (hours)
     python benchmarks/scale.py --skip-throughput --headline 5000 --scheduler tcp://HOST:8786 \\
         --out headline.jsonl --resume                            # part 2 on a cluster
+    python benchmarks/scale.py --so-far headline.jsonl          # part 2's figures so far
 """
 
 from __future__ import annotations
@@ -207,6 +208,12 @@ def headline(deals: int, seed: int, executor: Executor, out: Path | None, resume
     print(f"   {len(rows)} deals in {time.perf_counter() - started:.0f} s "
           f"({result.resumed} resumed from {out})" if result.resumed else
           f"   {len(rows)} deals in {time.perf_counter() - started:.0f} s")
+    summarise(rows)
+
+
+def summarise(rows: list[dict[str, float]]) -> None:
+    """Each policy's mean strips lost and first-out rate, and the paired difference, over the
+    deals in ``rows``, with 95% intervals."""
     for name in ("hint", "greedy"):
         lost = [row[name] for row in rows]
         spread = mean_interval(sum(lost), sum(v * v for v in lost), len(lost))
@@ -217,6 +224,29 @@ def headline(deals: int, seed: int, executor: Executor, out: Path | None, resume
     spread = mean_interval(sum(diffs), sum(d * d for d in diffs), len(diffs))
     print(f"   paired difference, hint less greedy, strips lost per deal: "
           f"{statistics.mean(diffs):+.3f} [{spread.low:+.3f}, {spread.high:+.3f}]")
+
+
+def so_far(journal: Path) -> None:
+    """The headline's figures over the deals a journal holds so far (a run still going, or
+    one that was stopped): each finished deal once, in index order."""
+    import json
+
+    rows: dict[int, dict[str, float]] = {}
+    planned = None
+    with journal.open(encoding="utf-8") as lines:
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:  # the line being written when we read
+                continue
+            if "partysolver_run" in entry:
+                planned = entry.get("parameters", {}).get("units")
+            elif "result" in entry and entry.get("result") is not None:
+                rows[entry["index"]] = entry["result"]
+    print(f"2. Party-Time headline so far: {len(rows)} of {planned} deals finished in "
+          f"{journal} (95% intervals)")
+    if len(rows) >= 2:
+        summarise([rows[index] for index in sorted(rows)])
 
 
 def main() -> None:
@@ -233,7 +263,13 @@ def main() -> None:
     parser.add_argument("--scheduler", default=None, help="part 2: a Dask scheduler")
     parser.add_argument("--out", type=Path, default=None, help="part 2: the journal")
     parser.add_argument("--resume", action="store_true", help="part 2: continue --out")
+    parser.add_argument("--so-far", type=Path, default=None, metavar="JOURNAL",
+                        help="print part 2's figures over the deals JOURNAL holds so far, "
+                             "and nothing else")
     args = parser.parse_args()
+    if args.so_far is not None:
+        so_far(args.so_far)
+        return
     if not args.skip_throughput:
         print("1. Units a second on each executor (two cores; the load of the machine is "
               "in every figure)", flush=True)
