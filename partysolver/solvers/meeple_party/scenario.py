@@ -244,6 +244,10 @@ def _turn_end(before: MeeplePartyState, action: Action, after: MeeplePartyState)
     append: photos taken (by name) and party fouls (by name), or nothing."""
     cards, seat = before.setup.cards, before.active
     said = []
+    fouls = [cards.disasters[card].name for card in before.ending_fouls(action)]
+    if fouls:  # step 3 comes before the photos
+        said.append("party foul: " + ", ".join(f"'{name}'" for name in fouls)
+                    + " (every player +1 stress for each)")
     if after.taken > before.taken:
         held = [card for card in before.photos[seat] if card >= 0]
         if isinstance(action, Dealt) and action.deck == "photo":  # a photo dealt just now
@@ -252,11 +256,4 @@ def _turn_end(before: MeeplePartyState, action: Action, after: MeeplePartyState)
         names = " and ".join(f"'{name}'" for name in taken)
         said.append(f"takes {'photos' if len(taken) > 1 else 'photo'} {names}"
                     + (" (both: 1 stress off)" if len(taken) == 2 else ""))
-    fouls = [cards.disasters[card].name
-             for card, now in zip((*before.disasters, before.communal),
-                                  (*after.disasters, after.communal), strict=True)
-             if card >= 0 and now < 0]
-    if fouls:
-        said.append("party foul: " + ", ".join(f"'{name}'" for name in fouls)
-                    + " (1 stress each)")
     return "; then " + "; ".join(said) if said else ""
