@@ -67,6 +67,7 @@ from partysolver.app.party_time import NewGame, figures  # noqa: E402
 from partysolver.models.documents import parse_document  # noqa: E402
 from partysolver.models.party_time import GAME, HOUSE_RULES, Rules, load_position  # noqa: E402
 from partysolver.models.party_time.game import Play  # noqa: E402
+from partysolver.models.party_time.notation import move_text  # noqa: E402
 from partysolver.models.party_time.state import PartyTimeView  # noqa: E402
 from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
 from partysolver.solvers.budget import Budget, BudgetExhausted, Interval  # noqa: E402
@@ -177,7 +178,7 @@ def compare_models(view: PartyTimeView, label: str, old_seconds: float, seed: in
     for play in view.legal_actions():
         move = new_by[play]
         spans = move.intervals
-        line = (f"      {str(play):<6} new value {move.value:.3f}{_spread(move.interval)}: this "
+        line = (f"      {move_text(play):<17} new value {move.value:.3f}{_spread(move.interval)}: this "
                 f"turn {move.this_turn:g}, before next {_pct(move.before_next)}"
                 f"{_spread(spans.before_next if spans else None, True)}, next turn "
                 f"{_pct(move.next_play)}{_spread(spans.next_play if spans else None, True)}")

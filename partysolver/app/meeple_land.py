@@ -288,7 +288,8 @@ class MeepleLandCommands(GameCommands):
         objective = Objective(puzzle.objective, OBJECTIVE_TEXT[puzzle.objective],
                               result.objective, result.bound)
         search = {"workers": result.usage.get("workers"), **result.usage}
-        workers = int(result.usage.get("workers") or 0)
+        workers = int(result.usage.get("workers") or 0) \
+            if result.usage.get("cp_sat_started", True) else 0
         how = (f"{result.usage.get('seconds', 0):.2f} s, " if options.timings else "") + \
             (plural(workers, "CP-SAT worker") if workers else "the greedy layout only")
         if result.usage.get("source") == "greedy":

@@ -113,32 +113,40 @@ class PartyTimeCommands(GameCommands):
                 for m in moves]
         horizon_words = "before your next turn and on its play" if found.depth == 1 else \
             f"before and on your play {found.depth} turns from now"
-        estimated = found.status == "estimate"
+        estimated = found.deals > 0  # depth 1 estimated (its status may be unknown, deeper)
         interval_texts = []
         if estimated:
-            interval_texts.append(f"interval: 95% normal interval of the value over the "
-                                  f"{found.deals:,} sampled deals of the unseen cards")
+            interval_texts.append(
+                "interval: 95% confidence interval of the value the exact search would give "
+                f"(every deal of the unseen cards), from {found.deals:,} sampled deals (normal, "
+                "widened to the rule of three's reach; figures.intervals: the same for each "
+                "figure, Wilson's for the chances)")
         if found.playouts:
-            interval_texts.append("figures.long_run.interval: 95% normal interval of the mean "
-                                  "strips lost by the end of the game over the playouts")
+            interval_texts.append("figures.long_run.interval: 95% interval of the expected "
+                                  "strips lost by the end of the game when everyone plays as "
+                                  "the playouts do (normal, over the paired playouts)")
+        method = ("expectimax over every deal of the unseen cards (by type counts), opponents "
+                  "greedy" if not estimated else
+                  f"{found.deals:,} sampled deals of the unseen cards, each played out once "
+                  "(compiled paired playouts), opponents greedy")
         data = hint_data(
             INFO.key, me, found.status,
             f"minus the strips {me} is expected to lose {horizon_words} (0 is best)", rows,
             interval_text="; ".join(interval_texts) or None,
-            search={"method": "expectimax over one deal of the unseen cards (exact over every "
-                              "deal by type counts, or sampled deals), opponents greedy",
+            search={"method": method,
                     "depth": found.depth, "asked_depth": found.asked, "deals": found.deals,
                     "playouts": found.playouts, "truncated_chains": found.truncated,
                     **found.usage},
             tolerance=TOLERANCE)
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
-        method = ("exact over every deal of the unseen cards" if not found.deals else
-                  f"estimated over {found.deals:,} sampled deals of the unseen cards, "
-                  "with 95% intervals")
+        how = ("exact over every deal of the unseen cards" if not estimated else
+               f"estimated over {found.deals:,} sampled deals of the unseen cards, each played "
+               "out once, with 95% intervals")
+        work = (f"{found.usage.get('nodes', 0):,} positions searched" if not estimated else
+                "the playouts run outside the time limit")
         head = [f"{me}: {plural(len(found.moves), 'play')} ranked by the strips you are "
-                f"expected to lose {horizon}, {method} "
-                f"({found.usage.get('nodes', 0):,} positions searched"
+                f"expected to lose {horizon}, {how} ({work}"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")
                 + "; opponents play greedy)"]
         safest = min(found.moves, key=lambda m: m.value, default=None)
@@ -152,8 +160,14 @@ class PartyTimeCommands(GameCommands):
                         "such near-equal plays "
                         f"it {why} (docs/solvers.md)")
         if found.status == "unknown":
-            head.append(f"unknown: the budget ran out at depth {found.asked}; "
-                        + (f"showing depth {found.depth}" if found.moves else "no ranking"))
+            shown = f"showing depth {found.depth}" if found.moves else "no ranking"
+            if estimated:
+                head.append(f"unknown at depth {found.asked}: deeper horizons are searched "
+                            "exactly only, and the exact search does not fit this position "
+                            f"within the budget; {shown} (estimated)")
+            else:
+                head.append(f"unknown at depth {found.asked}: the budget ran out before depth "
+                            f"{found.depth + 1} finished; {shown}")
         lines = [(rank, move_text(m.play), _value_text(m), _strip_text(m.this_turn),
                   percent(m.before_next), percent(m.next_play), m.tokens_kept,
                   "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
@@ -279,9 +293,11 @@ def _figures(position: Position, move: Any) -> dict[str, Any]:
                 "long_run": move.long_run.as_json() if move.long_run else None}
     if move.intervals is not None:
         figures["intervals"] = {
-            name: [round(getattr(move.intervals, name).low, 6),
-                   round(getattr(move.intervals, name).high, 6)]
-            for name in ("value", "loss", "before_next", "next_play", "others")}
+            key: [round(getattr(move.intervals, name).low, 6),
+                  round(getattr(move.intervals, name).high, 6)]
+            for key, name in (("expected_loss", "value"), ("loss", "loss"),
+                              ("before_next", "before_next"), ("next_turn", "next_play"),
+                              ("others", "others"))}
     return figures
 
 

@@ -314,3 +314,23 @@ def test_a_position_the_exact_search_answers_needs_no_compiled_code(tmp_path: Pa
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert found.stdout.strip() == "False"
+
+
+def test_an_estimated_hint_names_its_intervals_and_why_deeper_is_unknown() -> None:
+    """Depth 2 on a position the exact search does not fit: status unknown, depth 1 shown as
+    estimated, and the text says why (not 'the budget ran out'); the intervals keep their
+    text and carry the figures' names, signed as the figures are."""
+    data = report_data("hint", EXAMPLES["default"], depth=2)
+    assert data["status"] == "unknown" and data["search"]["depth"] == 1
+    assert data["search"]["deals"] > 0 and "sampled deals" in data["interval_text"]
+    for move in data["moves"]:
+        low, high = move["interval"]
+        assert low <= move["value"] <= high <= 0
+        figures = move["figures"]
+        assert set(figures["intervals"]) == {"expected_loss", "loss", "before_next",
+                                             "next_turn", "others"}
+        low, high = figures["intervals"]["expected_loss"]
+        assert low <= figures["expected_loss"] <= high and (low, high) == (-move["interval"][1],
+                                                                          -move["interval"][0])
+    text = run("hint", str(EXAMPLES["default"]), "--depth", "2").stdout
+    assert "does not fit" in text and "budget ran out" not in text

@@ -770,12 +770,22 @@ def objective_ceiling(puzzle: Puzzle) -> int:
 
 
 MIN_SEARCH = 0.1
-"""Seconds that must be left of a time limit after the greedy to build the model and search;
-with less, the greedy layout is the answer at once.  Building takes about 0.15 ms a placement
+"""Seconds that must be left of a time limit after the greedy, besides the model's building
+(:func:`build_estimate`), to build it and search; with less, the greedy layout is the answer
+at once.  Building takes about 0.15 ms a placement
 literal (0.5 s for the 7x7 puzzles' 3,300), and CP-SAT proves the small puzzles in a few
 hundredths of a second, so a short limit still searches."""
 MIN_SOLVE = 0.02
 """Seconds that must be left after building the model for CP-SAT to be started at all."""
+BUILD_SECONDS = 0.00015
+"""Seconds the model takes to build per placement literal (measured on the 7x7 puzzles)."""
+
+
+def build_estimate(puzzle: Puzzle) -> float:
+    """Seconds the model will take to build, at most: every pool tile at every cell of the
+    plot's bounding box in every rotation (the literals are fewer: a tile must fit)."""
+    x0, y0, x1, y1 = puzzle.plot.bounds()
+    return BUILD_SECONDS * len(puzzle.pool_tiles()) * (x1 - x0 + 1) * (y1 - y0 + 1) * 4
 
 
 def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
@@ -812,9 +822,11 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
             tracker.offer(warm.value, None, "greedy")
     usage["greedy_seconds"] = round(time.perf_counter() - started, 3)
     remaining = left()
-    if warm is not None and warm.legal and remaining is not None and remaining < MIN_SEARCH:
+    if warm is not None and warm.legal and remaining is not None \
+            and remaining < MIN_SEARCH + build_estimate(puzzle):
         tracker.offer(None, objective_ceiling(puzzle), "bound")
         usage["workers"] = 0  # CP-SAT not started
+        usage["cp_sat_started"] = False
         usage["seconds"] = round(time.perf_counter() - started, 3)
         return _answer(puzzle, [_verified(puzzle, warm.placements, "greedy")], tracker.proven,
                        False, usage)
@@ -830,7 +842,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
                  constraints=len(built.model.proto.constraints),
                  placements=len(built.candidates))
     # 3. The search (skipped when the greedy layout already reaches the first bound).
-    code = cp_model.UNKNOWN
+    code, ran = cp_model.UNKNOWN, False
     solver = cp_model.CpSolver()
     remaining = left()
     out_of_time = remaining is not None and remaining < MIN_SOLVE and warm is not None \
@@ -838,10 +850,11 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     if (tracker.best is None or tracker.best != tracker.proven) and not out_of_time:
         chosen.apply(solver.parameters, seed, left())  # the limit covers steps 1 and 2 too
         solver.best_bound_callback = tracker.on_bound
-        code = solver.solve(built.model, tracker)
+        code, ran = solver.solve(built.model, tracker), True
         usage.update(conflicts=solver.num_conflicts, branches=solver.num_branches,
                      wall_time=round(solver.wall_time, 3),
                      deterministic_time=round(solver.deterministic_time, 3))
+    usage["cp_sat_started"] = ran
     usage["seconds"] = round(time.perf_counter() - started, 3)
     # 4. The answer: the better of CP-SAT's layout and the greedy's, both verified.
     if code == cp_model.INFEASIBLE:
@@ -913,7 +926,8 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
                 seed: int | None = None) -> Feasibility:
     """Any layout meeting every requirement (no objective), or the requirements that
     conflict; ``unknown`` when the time runs out first.  The greedy layout is tried first: a
-    legal one is a witness at once."""
+    legal one is a witness at once (the seating's library loaded before the clock starts)."""
+    seating.load()
     started = time.perf_counter()
     warm = greedy_layout(puzzle, None if time_limit is None else time_limit * GREEDY_SHARE)
     if warm.legal:
