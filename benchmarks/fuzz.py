@@ -6,8 +6,9 @@ scenario or position; for ``simulate``, a house, guest deck or rules file), pars
 (a wrong type, a deleted or unknown field, an out-of-range or huge number, NaN, deep nesting,
 odd unicode, a list emptied or repeated, a value moved to another field) or mutated as text
 (truncated, a byte changed), written as TOML or JSON, and run through one verb (``hint``,
-``solve``, ``verify``, ``render``, or ``simulate`` with the file) by ``click.testing.CliRunner``
-with a short ``--time-limit``.  Every run is classified:
+``solve``, ``verify``, ``render``, ``apply --random``, or ``simulate`` with the file) by
+``click.testing.CliRunner`` with a short ``--time-limit``.  (``apply`` joined on 2026-12-02:
+since then an index draws another mutant than it did before.)  Every run is classified:
 
 * ``clean``: exit 0 or 1 (``verify`` lists problems), nothing unexpected written;
 * ``clean error``: exit 2 and one line on stderr, no traceback, nothing written;
@@ -49,11 +50,11 @@ from partysolver.models.documents import format_document, parse_document
 
 GAMES = ("meeple-party", "meeple-land", "pool-party-stars", "party-time", "tea-party")
 FOLDERS = ("examples", "puzzles", "scenarios", "positions")
-VERBS = {"meeple-party": ("hint", "solve", "verify", "render"),
-         "meeple-land": ("hint", "solve", "verify", "render"),
-         "pool-party-stars": ("hint", "solve", "verify", "render"),
-         "party-time": ("hint", "verify", "render"),
-         "tea-party": ("hint", "solve", "verify", "render")}
+VERBS = {"meeple-party": ("hint", "solve", "verify", "render", "apply"),
+         "meeple-land": ("hint", "solve", "verify", "render", "apply"),
+         "pool-party-stars": ("hint", "solve", "verify", "render", "apply"),
+         "party-time": ("hint", "verify", "render", "apply"),
+         "tea-party": ("hint", "solve", "verify", "render", "apply")}
 SIMULATE_FILES = {"meeple-party": ("houses", "--house"),
                   "pool-party-stars": ("decks", "--guest-deck")}
 """Files ``simulate`` reads: the folder they ship in and the option (Party-Time's rules file is
@@ -257,6 +258,10 @@ def make(index: int, seeds: list[tuple[str, str, str]],
                 "--policy", policy, "--seed", str(rng.randrange(100)), *options)
         return Mutant(index, game, base, name + kind, text, suffix, args)
     verb = rng.choice(VERBS[game])
+    if verb == "apply":  # the next chance outcome drawn, the position written to stdout
+        return Mutant(index, game, base, name + kind, text, suffix,
+                      ("apply", "{file}", "--random", "--seed", str(rng.randrange(100)),
+                       *options))
     args_: list[str] = [verb, "{file}", "--time-limit", TIME_LIMIT,
                         "--seed", str(rng.randrange(100)), *options]
     if verb == "render":
