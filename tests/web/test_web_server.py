@@ -20,8 +20,10 @@ from partysolver.cli.main import cli
 from partysolver.web import server as web_server
 from partysolver.web.app import create_app
 
-SLOW = {"example": "near-the-star", "options": {"depth": 2, "time_limit": 40}}
-"""A Party-Time hint two turns deep from four seats: it uses its whole budget (README)."""
+SLOW_PATH = "/api/meeple-party/verify"
+SLOW = {"example": "default", "options": {"games": 500, "time_limit": 40}}
+"""Meeple Party's verify playing 500 games from its example: minutes of work, cut by the time
+limit (a request that surely outlasts the test's waits)."""
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> bool:
@@ -56,7 +58,7 @@ def test_the_real_server_answers(server: Server) -> None:
 
 def test_a_client_that_goes_away_cancels_its_job(server: Server) -> None:
     before = server.status()
-    connection = raw_post(server, "/api/party-time/hint", SLOW)
+    connection = raw_post(server, SLOW_PATH, SLOW)
     assert wait_for(lambda: server.status()["running"] == 1), "the slow job never started"
     busy = [pid for pid in before["pids"]]  # type: ignore[union-attr]
     connection.close()  # the client goes away
@@ -73,8 +75,8 @@ def test_a_client_that_goes_away_cancels_its_job(server: Server) -> None:
 
 def test_a_full_pool_answers_503_with_retry_after() -> None:
     with TestClient(create_app(workers=1, queue=0, grace=1.0)) as client:
-        slow = threading.Thread(target=client.post, args=("/api/party-time/hint",),
-                                kwargs={"json": SLOW | {"options": {"depth": 2,
+        slow = threading.Thread(target=client.post, args=(SLOW_PATH,),
+                                kwargs={"json": SLOW | {"options": {"games": 500,
                                                                     "time_limit": 3}}})
         slow.start()
         assert wait_for(lambda: client.get("/api/status").json()["running"] == 1)
