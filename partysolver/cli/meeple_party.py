@@ -37,7 +37,7 @@ from ..models.meeple_party.state import (
 from ..models.protocol import CHANCE, Action
 from ..solvers.budget import Budget, BudgetExhausted
 from ..solvers.meeple_party import policies
-from ..solvers.meeple_party.evaluate import Value
+from ..solvers.meeple_party.evaluate import VALUE_FIGURES, Value, figures
 from ..solvers.meeple_party.turn import (
     TurnHint,
     TurnOption,
@@ -91,9 +91,7 @@ def _budget(options: Options) -> Budget:
 
 
 def _figures(value: Value) -> dict[str, float]:
-    win, loss, stress, photos, table_score = value
-    return {"win": round(win, 6), "loss": round(-loss, 6) + 0.0, "stress": round(-stress, 6) + 0.0,
-            "photos": round(photos, 6), "table": round(table_score, 6) + 0.0}
+    return figures(value)
 
 
 def _card_name(state: MeeplePartyState, deck: str, card: int) -> str:
@@ -288,7 +286,7 @@ class MeeplePartyCommands(GameCommands):
         if met:
             lines.append("met before the turn: " + ", ".join(met))
         column = "hot tub" if state.setup.variant == "hot-tub" else "photos"
-        lines.append(f"alternatives (ranked: win, loss, stress, {column}, table score):")
+        lines.append(f"alternatives (ranked: win, loss, stress, fouls, {column}, table score):")
         lines.append(table(["#", "turn", "stress", column, "table", "win"], rows,
                            right=(0, 2, 3, 4, 5)))
         return Report(out, "\n".join(lines))
@@ -297,7 +295,7 @@ class MeeplePartyCommands(GameCommands):
                      out: dict[str, Any]) -> Report:
         """Before a draw: the best turn for each thing that can be drawn."""
         rows, draws = [], []
-        total = [0.0] * 5
+        total = [0.0] * len(VALUE_FIGURES)
         exact = True
         for outcome, p in state.chance_outcomes():
             child = state.apply(outcome)
@@ -322,7 +320,7 @@ class MeeplePartyCommands(GameCommands):
                 rows.append((label, percent(float(p)), "?", "?",
                              "not searched: the budget ran out"))
                 continue
-            for i in range(5):
+            for i in range(len(VALUE_FIGURES)):
                 total[i] += float(p) * value[i]
             figures = _figures(value)
             draws.append({"outcome": label, "probability":
@@ -333,7 +331,7 @@ class MeeplePartyCommands(GameCommands):
         who = state.setup.players[state.active]
         if exact:
             expected: dict[str, Any] | None = _figures(
-                (total[0], total[1], total[2], total[3], total[4]))
+                (total[0], total[1], total[2], total[3], total[4], total[5]))
             assert expected is not None
             head = (f"{who} has not drawn yet: the best turn for each draw (expected "
                     f"{expected['stress']:+.2f} stress, {expected['photos']:.2f} photos)")

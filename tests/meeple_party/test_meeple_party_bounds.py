@@ -19,7 +19,14 @@ from partysolver.models.meeple_party.board import mingle_boards
 from partysolver.models.meeple_party.game import WHITE
 from partysolver.models.meeple_party.state import MINGLE, MeeplePartyState
 from partysolver.solvers.meeple_party.brute import brute_force
-from partysolver.solvers.meeple_party.evaluate import Evaluator, rank_key
+from partysolver.solvers.meeple_party.evaluate import (
+    FOULS,
+    PHOTOS,
+    STRESS,
+    TABLE,
+    Evaluator,
+    rank_key,
+)
 from partysolver.solvers.meeple_party.turn import (
     TurnOption,
     TurnSearch,
@@ -308,9 +315,10 @@ def below_ceiling(value: tuple[float, ...], ceiling: tuple[float, ...], traded: 
     in every component, or (traded) with every photo above it paid for in stress."""
     if not traded:
         return all(v <= c + 1e-12 for v, c in zip(value, ceiling, strict=True))
-    above = value[3] - ceiling[3]
+    above = value[PHOTOS] - ceiling[PHOTOS]
     return (all(v <= c + 1e-12 for v, c in zip(value[:2], ceiling[:2], strict=True))
-            and value[2] <= ceiling[2] - max(0.0, above) + 1e-12 and value[4] <= ceiling[4])
+            and value[STRESS] <= ceiling[STRESS] - max(0.0, above) + 1e-12
+            and value[FOULS] <= ceiling[FOULS] and value[TABLE] <= ceiling[TABLE])
 
 
 def calm_in_the_hot_tub(root: MeeplePartyState) -> MeeplePartyState:

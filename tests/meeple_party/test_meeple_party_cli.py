@@ -42,7 +42,7 @@ def test_hint_json_follows_the_conventions() -> None:
     assert 1 <= len(data["moves"]) <= 3 and data["outcomes"] >= len(data["moves"])
     for move in data["moves"]:
         assert {"move", "value", "reason", "steps"} <= set(move)
-        assert set(move["value"]) == {"win", "loss", "stress", "photos", "table"}
+        assert set(move["value"]) == {"win", "loss", "stress", "fouls", "photos", "table"}
     assert data["best"]["steps"] == data["moves"][0]["steps"]
     assert data["moves"][0]["value"]["win"] == 1.0
     code, text = run("hint", str(EXAMPLES["last-photo"]))

@@ -72,7 +72,7 @@ from ...models.meeple_party.state import (
 )
 from ...models.protocol import CHANCE, Action
 from ..budget import Budget, BudgetExhausted, Meter
-from .evaluate import Evaluator, NearBoard, Outcome, Value, mean, rank_key
+from .evaluate import PHOTOS, Evaluator, NearBoard, Outcome, Value, figures, mean, rank_key
 
 SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
 """Phases of the turn before step 3 (with the turn's own stage)."""
@@ -81,9 +81,9 @@ TRADE = 1.5e-9
 """Added to the photos of a ceiling that leaves out a refresh trading stress for a photo (see
 :meth:`TurnSearch._card_ceiling`): a mean that takes that trade by less is within it, one that
 takes it by more is at least one rounding step lower in stress."""
-TRADE_AT = 3
+TRADE_AT = PHOTOS
 """Where the photos stand in a value when trades happen: only when stress ranks before photos
-(not ``photos_first``), so at index 3."""
+(not ``photos_first``), so at :data:`~.evaluate.PHOTOS`."""
 
 SLACK = 4e-10
 """Added to each component of a ceiling before :func:`rank_key` rounds it to 9 decimals: more
@@ -294,10 +294,11 @@ class TurnSearch:
         if phase == OVER:
             added = float(sum(state.stress) - self.evaluator.sum0)
             won = state.outcome == "won"
+            # over before step 3: a surprise stressed everyone out (no foul, no photo)
             value = (1.0 if won else 0.0, -1.0 if state.outcome == "lost" else 0.0, -added,
-                     0.0, 0.0)
+                     0.0, 0.0, 0.0)
             if self.photos_first:
-                value = (0.0, value[0], value[1], value[2], 0.0)
+                value = (0.0, value[0], value[1], value[2], 0.0, 0.0)
             return value, None
         if phase == REFRESH:
             value, slot = self.end(state.board, state.stress)
@@ -531,7 +532,7 @@ class TurnSearch:
                         self._single_move(state, card) is None)
 
             order.sort(key=cheap)
-            total = [0.0] * 5
+            total = [0.0] * 6
             traded = False
             for i in reversed(order):
                 rest = total[:]
@@ -544,7 +545,7 @@ class TurnSearch:
                 traded = traded or trade
             after.reverse()
         values: dict[int, Value] = {}
-        done = [0.0] * 5
+        done = [0.0] * 6
         for step, i in enumerate(order):
             outcome, p = outcomes[i]
             assert isinstance(outcome, Dealt)
@@ -756,8 +757,8 @@ class TurnSearch:
         """A value no end of the turn reaches after the surprise ``card`` (``-1``: none): the
         win if the active player's photos could win, no loss, the most stress any relief
         could take away (the Hot Tub, the photo bonus, the card's own relief; never more than
-        the roommates have), a table score of 0, and, without ``board``, every own photo and
-        the photo bonus.  ``relieved``: which roommates are in the Hot Tub before the card (a
+        the roommates have), no party foul, a table score of 0, and, without ``board``, every
+        own photo and the photo bonus.  ``relieved``: which roommates are in the Hot Tub before the card (a
         card that moves no meeple from room to room leaves them there; one that does may
         bring anyone).
 
@@ -819,11 +820,11 @@ class TurnSearch:
             stress = float(evaluator.sum0 - max(0, now + added - relief - bonus))
             if evaluator.party:
                 win = 1.0 if evaluator.taken0 + photos >= evaluator.target else 0.0
-                value: Value = (win, 0.0, stress, float(photos), 0.0)
+                value: Value = (win, 0.0, stress, 0.0, float(photos), 0.0)
             else:
-                value = (0.0, 0.0, stress, 1e6, 0.0)
+                value = (0.0, 0.0, stress, 0.0, 1e6, 0.0)
             if self.photos_first:
-                value = (value[3], value[0], value[1], value[2], value[4])
+                value = (value[4], value[0], value[1], value[2], value[3], value[5])
             return value
 
         if meetable < 0:
@@ -1025,7 +1026,7 @@ class TurnSearch:
 
     def _lost(self, stress: tuple[int, ...]) -> Value:
         """The value of a surprise that stresses every roommate out (the party is lost)."""
-        return (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0)
+        return (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0, 0.0)
 
     def _surprise_end(self, board: Board, stress: tuple[int, ...], white: int, stays: bool
                       ) -> Value:
@@ -1353,7 +1354,7 @@ def anytime_action(state: MeeplePartyState, max_nodes: int,
         if child.phase in (MINGLE, REFRESH) and child.turn == state.turn:
             static, _ = search.end(child.board, child.stress)
         else:
-            static = (0.0, -1.0, -9.0, 0.0, -99.0)
+            static = (0.0, -1.0, -9.0, -2.0, 0.0, -99.0)
         ranked.append((rank_key(static), -index, action, child))
     ranked.sort(key=lambda item: (item[0], item[1]), reverse=True)
     search.meter = Budget(nodes=max_nodes).start()
@@ -1383,7 +1384,5 @@ def describe_plan(state: MeeplePartyState, plan: tuple[Action, ...]) -> list[str
 
 
 def option_summary(hint: TurnHint, option: TurnOption) -> dict[str, Any]:
-    """The option's figures, for text and JSON."""
-    win, loss, stress, photos, table = option.value
-    return {"win": round(win, 6), "loss": round(-loss, 6), "stress": round(-stress, 6),
-            "photos": round(photos, 6), "table": round(table, 6)}
+    """The option's figures, for text and JSON (see :func:`~.evaluate.figures`)."""
+    return figures(option.value)
