@@ -207,7 +207,7 @@ class Kernel:
         """The exact value of ending the turn on ``board``, and its refresh."""
         value, row = self.kernel.end_value(self.tables, self._work, self._floats,
                                            encode(board), np.array(stress, dtype=np.int64))
-        return tuple(value), (self.refresh[row] if row >= 0 else None)  # type: ignore[return-value]
+        return tuple(value), (self.refresh[row] if row >= 0 else None)
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -364,17 +364,17 @@ def _tables(evaluator: Evaluator) -> np.ndarray:
                  k.T_N_REST_CLAUSES)
     blob.section(k.T_TERM_CLAUSES, [c for t in range(n_terms) for c in clause_ranges[t]],
                  k.T_N_TERM_CLAUSES)
-    for deck, (first_field, count_field) in ((photo_deck, (k.T_PHOTO_CLAUSE0,
-                                                           k.T_PHOTO_CLAUSES)),
-                                             (disaster_deck, (k.T_DISASTER_CLAUSE0,
-                                                              k.T_DISASTER_CLAUSES))):
-        start = n_terms if deck is photo_deck else n_terms + len(photo_deck)
-        clauses = sum(len(c.clauses) for c in deck)
-        if clauses > k.MEMO_CLAUSES:
+    for cards, (first_field, count_field) in ((photo_deck, (k.T_PHOTO_CLAUSE0,
+                                                            k.T_PHOTO_CLAUSES)),
+                                              (disaster_deck, (k.T_DISASTER_CLAUSE0,
+                                                               k.T_DISASTER_CLAUSES))):
+        first = n_terms if cards is photo_deck else n_terms + len(photo_deck)
+        in_deck = sum(len(c.clauses) for c in cards)
+        if in_deck > k.MEMO_CLAUSES:
             raise Unsupported(f"the compiled search takes decks of at most "
-                              f"{k.MEMO_CLAUSES} clauses (this one has {clauses})")
-        blob[first_field] = clause_ranges[start].start if deck else 0
-        blob[count_field] = clauses
+                              f"{k.MEMO_CLAUSES} clauses (this one has {in_deck})")
+        blob[first_field] = clause_ranges[first].start if cards else 0
+        blob[count_field] = in_deck
     icons = evaluator.refresh_icon
     for field, value in ((k.T_ACTIVE, evaluator.active), (k.T_SUM0, evaluator.sum0),
                          (k.T_TAKEN0, evaluator.taken0), (k.T_TARGET, evaluator.target),

@@ -46,6 +46,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+compiled = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+"""The decorator of every kernel function: cached on disk, no reference counting (above)."""
+
 # -- the packed board ---------------------------------------------------------------------------
 
 OFFSETS = np.array([0, 3, 6, 9, 12, 15,            # standing guests 0-4, white 5
@@ -143,7 +146,7 @@ HASH_A = -7046029254386353131
 HASH_B = 7640891576956012809
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _type_counts(room: int, W: np.ndarray) -> int:
     """Counted meeples of each card type in a packed room (standing and laid down together,
     no pets) into ``W[W_COUNTS:]``; returns their total."""
@@ -160,7 +163,7 @@ def _type_counts(room: int, W: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _counted(room: int) -> int:
     """Counted meeples in a packed room (every piece but the pets)."""
     total = 0
@@ -174,7 +177,7 @@ def _counted(room: int) -> int:
 # -- cards on a board ---------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _clause_cost(T: np.ndarray, W: np.ndarray, k: int, total: int) -> int:
     """The cost of clause ``k`` in a room whose type counts are in ``W[W_COUNTS:]`` (capped at
     ``CAP``): the missing meeples, plus every meeple left over for EXACTLY, plus every meeple
@@ -205,7 +208,7 @@ def _clause_cost(T: np.ndarray, W: np.ndarray, k: int, total: int) -> int:
     return cost if cost < CAP else CAP
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _fill_room(T: np.ndarray, W: np.ndarray, clauses: int, n: int, room: int, content: int,
                costs: int, types: int) -> None:
     """The per-room cost in ``room`` (holding ``content``) of the ``n`` clauses listed at
@@ -224,7 +227,7 @@ def _fill_room(T: np.ndarray, W: np.ndarray, clauses: int, n: int, room: int, co
             W[costs + k * rooms + room] = _clause_cost(T, W, k, total)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _condition_cost(T: np.ndarray, W: np.ndarray, c: int, costs: int) -> int:
     """The cost of condition ``c`` (capped at ``CAP``) from its clauses' per-room costs in the
     matrix at ``W[costs:]``."""
@@ -271,7 +274,7 @@ def _condition_cost(T: np.ndarray, W: np.ndarray, c: int, costs: int) -> int:
     return _different_rooms(T, W, first, n, costs)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _different_rooms(T: np.ndarray, W: np.ndarray, first: int, n: int, costs: int) -> int:
     """The least total cost of giving each of ``n`` clauses its own room: depth first, clause
     by clause, each trying its rooms in order, cut as soon as the partial sum reaches the best
@@ -311,7 +314,7 @@ def _different_rooms(T: np.ndarray, W: np.ndarray, first: int, n: int, costs: in
     return best
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -319,7 +322,7 @@ def _popcount(x: int) -> int:
     return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _room_met(T: np.ndarray, W: np.ndarray, deck: int, room: int, content: int) -> int:
     """The deck memo's slot for a deck (0 photos, 1 disasters) in ``room`` holding
     ``content`` (see :data:`MEMO_WIDTH`), past its key: the bits of the clauses met there.  A
@@ -345,12 +348,12 @@ def _room_met(T: np.ndarray, W: np.ndarray, deck: int, room: int, content: int) 
     return met
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _met(W: np.ndarray, at: int, i: int) -> bool:
     return (W[at + i // 64] >> (i % 64)) & 1 == 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _deck_met(T: np.ndarray, W: np.ndarray, board: np.ndarray, deck: int) -> int:
     """How many cards of a deck (0 photos, 1 disasters) are met on ``board``, from the
     clauses met in each room (:func:`_room_met`): a one-clause card where its clause is met
@@ -398,7 +401,7 @@ def _deck_met(T: np.ndarray, W: np.ndarray, board: np.ndarray, deck: int) -> int
     return count
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _distinct_rooms(W: np.ndarray, masks: int, rooms: int, c0: int, n: int) -> bool:
     """Whether clauses ``c0`` ... of a deck can each be met in a room of its own (depth
     first over the rooms, with the per-room masks at ``W[masks:]``)."""
@@ -428,7 +431,7 @@ def _distinct_rooms(W: np.ndarray, masks: int, rooms: int, c0: int, n: int) -> b
 # -- values ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _compare(a: tuple, b: tuple) -> int:
     """-1, 0 or 1 as value ``a`` ranks below, equal to or above ``b`` (9 decimals)."""
     for i in range(6):
@@ -441,18 +444,18 @@ def _compare(a: tuple, b: tuple) -> int:
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _read(F: np.ndarray, at: int) -> tuple:
     return (F[at], F[at + 1], F[at + 2], F[at + 3], F[at + 4], F[at + 5])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _write(F: np.ndarray, at: int, value: tuple) -> None:
     for i in range(6):
         F[at + i] = value[i]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _value(T: np.ndarray, win: float, loss: float, stress: float, fouls: float,
            photos: float, table: float) -> tuple:
     if T[T_PHOTOS_FIRST]:
@@ -460,7 +463,7 @@ def _value(T: np.ndarray, win: float, loss: float, stress: float, fouls: float,
     return (win, loss, stress, fouls, photos, table)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _relieved(T: np.ndarray, board: np.ndarray) -> int:
     """A bit per seat whose roommate (standing or laid down) is in a room that relieves
     stress (the Hot Tub)."""
@@ -476,7 +479,7 @@ def _relieved(T: np.ndarray, board: np.ndarray) -> int:
     return found
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _hot_tub(T: np.ndarray, board: np.ndarray) -> int:
     """Counted meeples in the Hot Tub (the Hot Tub challenge's score)."""
     tubs = T[T_HOT_TUB]
@@ -487,7 +490,7 @@ def _hot_tub(T: np.ndarray, board: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _assemble(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray, refreshed: bool,
               relieved: int, tub: int) -> tuple:
     """The value of ending the turn with the card costs at ``W[m:]`` (see
@@ -567,7 +570,7 @@ def _assemble(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray, refreshe
                   -float(W_DISASTER * disasters + distance))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _candidates(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray, relieved: int,
                 photo_count: int) -> int:
     """The refreshes that can beat not refreshing, as rows of the refresh table into
@@ -616,7 +619,7 @@ def _candidates(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray, reliev
     return found
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _photo_gate(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray) -> bool:
     """Whether a refresh of an unmet own photo could matter (the bonus or the win), so that the
     deck photos met on the board are worth counting (:meth:`~.evaluate.Evaluator._photo_gate`)."""
@@ -632,7 +635,7 @@ def _photo_gate(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray) -> boo
                           or T[T_PHOTOS_FIRST] != 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _upper(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray, relieved: int,
            tub: int) -> tuple:
     """A bound on the end's value from the card costs at ``W[m:]``: not refreshing, and each
@@ -658,7 +661,7 @@ def _upper(T: np.ndarray, W: np.ndarray, m: int, stress: np.ndarray, relieved: i
     return (b0, b1, b2, b3, b4, b5)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _key_bound(T: np.ndarray, W: np.ndarray, F: np.ndarray, stress: np.ndarray,
                relieved: int, tub: int) -> tuple:
     """:func:`_upper` of the key cards' costs at ``W[W[W_BOUND_M]:]`` (the other cards at
@@ -680,7 +683,7 @@ def _key_bound(T: np.ndarray, W: np.ndarray, F: np.ndarray, stress: np.ndarray,
     return bound, key
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _refreshed(T: np.ndarray, W: np.ndarray, stress: np.ndarray, relieved: int, tub: int,
                t: int, cost: int, k: int, n: int, v: tuple) -> tuple:
     """``v`` plus ``k / n`` times the value of refreshing term ``t`` into a card of ``cost``
@@ -693,7 +696,7 @@ def _refreshed(T: np.ndarray, W: np.ndarray, stress: np.ndarray, relieved: int, 
             v[4] + p * part[4], v[5] + p * part[5])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _card_cost(T: np.ndarray, W: np.ndarray, board: np.ndarray, c: int) -> int:
     """The cost of condition ``c`` on the whole ``board`` (its clauses' per-room costs go to
     the matrix at ``W[W_COSTS:]``)."""
@@ -712,7 +715,7 @@ def _card_cost(T: np.ndarray, W: np.ndarray, board: np.ndarray, c: int) -> int:
     return _condition_cost(T, W, c, costs)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _worth(W: np.ndarray, F: np.ndarray, bound: tuple, best: tuple, order: int) -> bool:
     """Whether a refresh bounded by ``bound`` is worth valuing: it could beat not refreshing
     (``best``; the rows come in the game's order, so an equal value keeps the earlier) and
@@ -720,7 +723,7 @@ def _worth(W: np.ndarray, F: np.ndarray, bound: tuple, best: tuple, order: int) 
     return _compare(bound, best) > 0 and _beats(W, F, bound, order)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _end(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray, m: int,
          stress: np.ndarray, order: int) -> tuple:
     """The value of ending the turn on ``board`` with the card costs at ``W[m:]``, and the
@@ -812,12 +815,12 @@ def _end(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray, m: int,
 # -- moves ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _field(room: int, piece: int) -> int:
     return (room >> OFFSETS[piece]) & MASKS[piece]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _put(W: np.ndarray, out: int, p1: int, s1: int, d1: int, p2: int, s2: int, d2: int
          ) -> int:
     W[out], W[out + 1], W[out + 2] = p1, s1, d1
@@ -825,7 +828,7 @@ def _put(W: np.ndarray, out: int, p1: int, s1: int, d1: int, p2: int, s2: int, d
     return out + 6
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _pull_one(T: np.ndarray, W: np.ndarray, board: np.ndarray, sources: int, n_sources: int,
               room: int, out: int) -> int:
     """Every standing meeple of the rooms listed at ``T[sources:]`` pulled into ``room``, one
@@ -842,7 +845,7 @@ def _pull_one(T: np.ndarray, W: np.ndarray, board: np.ndarray, sources: int, n_s
     return out
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _pull_two(T: np.ndarray, W: np.ndarray, board: np.ndarray, sources: int, n_sources: int,
               room: int, out: int) -> int:
     """Two standing meeples of the listed rooms pulled into ``room`` (the same kind twice when
@@ -871,7 +874,7 @@ def _pull_two(T: np.ndarray, W: np.ndarray, board: np.ndarray, sources: int, n_s
     return out
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _push_one(T: np.ndarray, W: np.ndarray, board: np.ndarray, room: int, dests: int,
               n_dests: int, actor: int, out: int) -> int:
     """One other standing meeple of ``room`` pushed to each of the listed rooms."""
@@ -887,7 +890,7 @@ def _push_one(T: np.ndarray, W: np.ndarray, board: np.ndarray, room: int, dests:
     return out
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _action(T: np.ndarray, W: np.ndarray, board: np.ndarray, kind: int, room: int,
             actor: int, out: int) -> int:
     """Every distinct outcome of the action of ``kind`` by ``actor`` just arrived in ``room``,
@@ -913,7 +916,7 @@ def _action(T: np.ndarray, W: np.ndarray, board: np.ndarray, kind: int, room: in
     return (end - out) // 6
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _mingle_moves(T: np.ndarray, W: np.ndarray, board: np.ndarray) -> int:
     """Every mingle move ``(piece, src, dst)`` into ``W[W_MOVES:]`` in the engine's order (a
     Dog goes to any other room holding a roommate, everyone else to an adjacent room), white
@@ -952,7 +955,7 @@ def _mingle_moves(T: np.ndarray, W: np.ndarray, board: np.ndarray) -> int:
     return found
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _acting(piece: int) -> int:
     """The action of a moved piece: a personality, the Dog's pull, -1 for a white meeple (its
     surprise is Python's), -2 for the Cat (each personality in turn)."""
@@ -965,7 +968,7 @@ def _acting(piece: int) -> int:
     return piece if piece < 5 else piece - 12
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _type_bit(piece: int) -> int:
     """The card type of a standing piece as a bit (pets count for no card: 0)."""
     if piece < 6:
@@ -975,7 +978,7 @@ def _type_bit(piece: int) -> int:
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _step(board: np.ndarray, piece: int, src: int, dst: int, sign: int) -> None:
     unit = 1 << OFFSETS[piece]
     board[src] -= sign * unit
@@ -985,7 +988,7 @@ def _step(board: np.ndarray, piece: int, src: int, dst: int, sign: int) -> None:
 # -- the search -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _base_costs(T: np.ndarray, W: np.ndarray, board: np.ndarray) -> None:
     """Every clause of every card at the table in every room of ``board`` (the board the
     mingle starts from) into the matrix at ``W[W_BASE:]``, copied to ``W[W_COSTS:]``."""
@@ -1000,7 +1003,7 @@ def _base_costs(T: np.ndarray, W: np.ndarray, board: np.ndarray) -> None:
             W[costs + row + r] = W[base + row + r]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _terms(T: np.ndarray, W: np.ndarray, which: int, n: int, m: int) -> None:
     """The costs of the ``n`` cards (terms) listed at ``T[which:]`` into ``W[m:]``, from the
     clauses' per-room costs at ``W[W_COSTS:]`` (a term ``t`` is condition ``t``)."""
@@ -1010,7 +1013,7 @@ def _terms(T: np.ndarray, W: np.ndarray, which: int, n: int, m: int) -> None:
         W[m + t] = _condition_cost(T, W, t, costs)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _refill(T: np.ndarray, W: np.ndarray, board: np.ndarray, clauses: int, n: int,
             n_changed: int, types: int) -> None:
     """The listed clauses that read one of ``types`` in the rooms that changed
@@ -1021,7 +1024,7 @@ def _refill(T: np.ndarray, W: np.ndarray, board: np.ndarray, clauses: int, n: in
         _fill_room(T, W, clauses, n, r, board[r], W[W_COSTS], types)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _restore(T: np.ndarray, W: np.ndarray, clauses: int, n: int, n_changed: int) -> None:
     """The listed clauses in the rooms that changed back to their base costs."""
     rooms = T[T_ROOMS]
@@ -1033,7 +1036,7 @@ def _restore(T: np.ndarray, W: np.ndarray, clauses: int, n: int, n_changed: int)
             W[costs + at] = W[base + at]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _is_new(W: np.ndarray, board: np.ndarray) -> bool:
     """Whether ``board`` is seen for the first time: a set of boards by two independent 64-bit
     hashes (open addressing at ``W[W_SLOTS:]``, sized by the caller at least twice the ends it
@@ -1060,19 +1063,19 @@ def _is_new(W: np.ndarray, board: np.ndarray) -> bool:
         i = (i + 1) & mask
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _order(welcome: int, move: int, outcome: int) -> int:
     """An end's place in the game's order (welcome, mingle move, outcome) as one int (the
     order :func:`~.turn.option_order` gives options)."""
     return ((welcome + 1) << 40) + (move << 12) + outcome
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _code_order(W: np.ndarray, at: int) -> int:
     return _order(W[at + P_WELCOME], W[at + P_MOVE], W[at + P_OUTCOME])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _beats(W: np.ndarray, F: np.ndarray, value: tuple, order: int) -> bool:
     """Whether an end of this value (or bound), listed at ``order``, could be kept: it ranks
     above the best (or equal and earlier in the game's order), and above ``alpha`` when given;
@@ -1090,7 +1093,7 @@ def _beats(W: np.ndarray, F: np.ndarray, value: tuple, order: int) -> bool:
     return c > 0 or (c == 0 and order < _code_order(W, W[W_TOP_INFO] + INFO * (k - 1)))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _keep(W: np.ndarray, F: np.ndarray, value: tuple, choice: int, order: int) -> None:
     """Keep an end valued exactly (its plan at ``W[W_CODE:]``): as the best, or in its place
     among the ``k`` best (after those it does not beat, and those equal and earlier)."""
@@ -1126,7 +1129,7 @@ def _keep(W: np.ndarray, F: np.ndarray, value: tuple, choice: int, order: int) -
         W[W_TOP_N] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _collect(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
              n_changed: int, stress: np.ndarray, types: int) -> None:
     """One end of the turn (its plan at ``W[W_CODE:]``), in the game's order: counted (mode
@@ -1181,7 +1184,7 @@ def _collect(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
     _restore(T, W, key_clauses, n_key, n_changed)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _settle(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray, n_changed: int,
             stress: np.ndarray, types: int, order: int) -> None:
     """An end whose key cards' clauses are recomputed already: every card at the table gives
@@ -1203,7 +1206,7 @@ def _settle(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray, n_ch
     _restore(T, W, rest, n_rest, n_changed)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _replay(W: np.ndarray, board: np.ndarray, entry: int, sign: int) -> int:
     """Play (``sign`` 1) or take back (-1) a buffered end's mingle on ``board`` (its base);
     returns how many rooms changed (listed at ``W[W_CHANGED:]``)."""
@@ -1232,7 +1235,7 @@ def _replay(W: np.ndarray, board: np.ndarray, entry: int, sign: int) -> int:
     return n
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _drain(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
            stress: np.ndarray) -> None:
     """The buffered ends of one mingle from ``board``, best bound first (the buckets in
@@ -1279,7 +1282,7 @@ def _drain(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
     W[buckets] = 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _add_changed(W: np.ndarray, n: int, room: int) -> int:
     changed = W[W_CHANGED]
     for i in range(n):
@@ -1289,7 +1292,7 @@ def _add_changed(W: np.ndarray, n: int, room: int) -> int:
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def _mingles(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
              stress: np.ndarray, welcome: int) -> None:
     """Every end of the mingle from ``board`` (changed in place and restored), white meeples'
@@ -1365,7 +1368,7 @@ def _mingles(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
         _drain(T, W, F, board, stress)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def walk(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray, stress: np.ndarray,
          drawn: int) -> None:
     """Every end of the rest of the turn from ``board``: the welcome of the ``drawn`` guest
@@ -1410,7 +1413,7 @@ def walk(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray, stress:
             return
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def end_value(T: np.ndarray, W: np.ndarray, F: np.ndarray, board: np.ndarray,
               stress: np.ndarray) -> tuple:
     """The exact value of ending the turn on ``board`` (every card evaluated on the whole

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING, Any, NamedTuple, cast, overload
 
@@ -591,6 +592,7 @@ class TurnSearch:
         if found is not None:
             best, best_key, order = found.value, rank_key(found.value), found.order
             choice = (found.welcome, found.code)
+
         def beats(bound: tuple[float, ...], at: tuple[int, int]) -> bool:
             """Whether an end of this bound (or value), listed ``at``, could be the answer."""
             if alpha is not None and bound <= alpha:
@@ -607,8 +609,7 @@ class TurnSearch:
                         continue
                     code: MingleCode = (piece, src, dst, -1, None)
                     at = (welcome, first)
-                    white = self.white_mingle(child, code,
-                                              lambda bound, at=at: beats(bound, at))
+                    white = self.white_mingle(child, code, partial(beats, at=at))
                     if white is None:
                         continue
                     key = rank_key(white)
