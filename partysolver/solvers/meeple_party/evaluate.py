@@ -371,6 +371,9 @@ class MetMasks:
                 self.multi.append((condition.relation,
                                    tuple(range(first, len(self.columns)))))
         self.memo: list[dict[int, int]] = [{} for _ in range(rooms)]
+        self.counted: dict[tuple[int, ...], int] = {}
+        """Conditions met by the rooms' masks (the several-clause conditions make counting
+        them slow), by the masks."""
 
     def mask(self, room: int, content: int) -> int:
         found = self.memo[room].get(content)
@@ -417,6 +420,12 @@ class MetMasks:
 
     def _count(self, total: int, masks: list[int]) -> int:
         met = (total & self.simple_bits).bit_count()
+        if not self.multi:
+            return met
+        key = tuple(masks)
+        found = self.counted.get(key)
+        if found is not None:
+            return found
         for relation, bits in self.multi:
             need = sum(1 << k for k in bits)
             if total & need != need:
@@ -428,6 +437,9 @@ class MetMasks:
             else:
                 rooms = [[r for r, m in enumerate(masks) if m >> k & 1] for k in bits]
                 met += _distinct_rooms(rooms)
+        if len(self.counted) > 200_000:
+            self.counted.clear()
+        self.counted[key] = met
         return met
 
 
@@ -546,7 +558,7 @@ class Evaluator:
         """:meth:`relieved`, or ``()`` when the house has no room that relieves stress."""
         return self.relieved(board) if self.relief_rooms else ()
 
-    def relieved(self, board: Board) -> tuple[int, ...]:
+    def relieved(self, board: Sequence[int]) -> tuple[int, ...]:
         """Per seat, 1 when its roommate is in a room that relieves stress (the Hot Tub)."""
         rooms = self._relief_list
         if len(rooms) == 1:

@@ -2,24 +2,30 @@
 
 The plain algorithm, written efficiently over lists and ints: every meeple is a choice of its
 own (three Flirts in a room are three movers, and three targets of a pull), every end of the
-turn is scored, and nothing is pruned or remembered between ends.  The welcome and the mingle,
-where nearly all ends come from, run on packed boards (one int per room, as the engine packs
-them) with the house's neighbours as lists; an end is scored by the same end-of-turn logic as the
-search (:meth:`~.evaluate.Evaluator._end`: steps 3 and 4, each refresh worth trying over its
-deck, the table score), the cards' costs looked up per room content and recomputed only in the
-rooms the moves touched (:class:`~.evaluate.NearBoard`), and no end value remembered.  Chance
-and a surprise's choices (a drawn white meeple, a mingled one) go through the rules engine,
-each choice repeated once per individual meeple it picks, as in :mod:`.brute`.
+turn is scored, nothing is pruned, and no position is remembered (no transposition table).
+The welcome and the mingle, where nearly all ends come from, run on packed boards (one int per
+room, as the engine packs them, changed in place and restored) with the house's neighbours as
+lists.  An end is scored from each card's cost: the clauses' per-room costs (the evaluator's
+table by room content) of the rooms the moves touched against the least costs of the other
+rooms.  Steps 3 and 4 without a refresh run inline (:meth:`LeanBruteForce.make_plain`, the same
+arithmetic as :meth:`~.evaluate.Evaluator.assemble`); an end where a refresh may beat not
+refreshing goes to the evaluator's end of the turn (:meth:`~.evaluate.Evaluator.end`: each
+refresh worth trying over its deck; it remembers its answers by the cards' costs and stress,
+so an expectation over a deck is not recomputed for an end that scores the same).  Chance and
+a surprise's choices (a drawn white meeple, a mingled one) go through the rules engine, each
+choice repeated once per individual meeple it picks, as in :mod:`.brute`.
 
 :attr:`LeanBruteForce.raw` counts the ends scored (raw one-turn outcomes).  The oracle of the
-tests stays :mod:`.brute` (every choice played through the rules engine).
+tests stays :mod:`.brute` (every choice played through the rules engine); the tests compare
+this baseline's best values with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from ...models.meeple_party.board import UNIT, Board
+from ...models.meeple_party.board import UNIT, Board, counted
+from ...models.meeple_party.cards import CAP
 from ...models.meeple_party.game import (
     BITS,
     CAT,
@@ -42,7 +48,7 @@ from ...models.meeple_party.state import (
 from ...models.protocol import CHANCE
 from ..budget import Budget, Meter
 from .brute import effect_choices, naive_value
-from .evaluate import Evaluator, Value, mean, rank_key
+from .evaluate import W_DISASTER, Evaluator, TermTable, Value, mean, rank_key
 from .turn import in_turn
 
 FLIRT, PARTY_ANIMAL, COOL, WALLFLOWER, JERK, DOG_KIND = range(6)
@@ -69,6 +75,12 @@ class LeanBruteForce:
         self.refreshable = any(decks["photo" if slot[0] == "photo" else "disaster"]
                                for slot in self.evaluator.refresh_order)
         self.photo_deck = bool(decks["photo"])
+        self.simple = table.simple
+        self.firsts = table.firsts
+        self.plain = self.make_plain()
+        self.exact = True
+        """The last end scored had no refresh worth trying: its value is a sum of whole
+        numbers, exact (compared without rounding)."""
 
     # -- the search ----------------------------------------------------------------------------
 
@@ -124,7 +136,9 @@ class LeanBruteForce:
         stress = state.stress
         score = self.score_costs
         best: Value | None = None
-        best_key: tuple[float, ...] = ()
+        exact = True
+        """The best is a value without a refresh (exact)."""
+        sets: dict[tuple[int, ...], tuple[int, ...]] = {}
         roommate_rooms = [r for r, room in enumerate(board) if room & ROOMMATE_FIELDS]
         for src, piece in self.movers(board):
             targets = [r for r in roommate_rooms if r != src] if piece == DOG \
@@ -134,23 +148,24 @@ class LeanBruteForce:
                 if piece == WHITE:
                     moved = state._with(board=base)
                     value = self.value(moved.apply(Mingle(WHITE, src, dst)))
-                    if best is None or rank_key(value) > best_key:
-                        best, best_key = value, rank_key(value)
+                    if best is None or rank_key(value) > rank_key(best):
+                        best, exact = value, False
                     continue
                 board[src] -= unit
                 board[dst] += unit
                 for kind in _kinds(piece):
                     for steps in self.targets(board, kind, dst, piece):
-                        rooms = {src, dst}
+                        rooms: tuple[int, ...] = (src, dst)
                         for p, a, b in steps:
                             board[a] -= UNIT[p]
                             board[b] += UNIT[p]
-                            rooms.add(a)
-                            rooms.add(b)
-                        changed = tuple(sorted(rooms))
+                            rooms += (a, b)
+                        changed = sets.get(rooms)
+                        if changed is None:
+                            changed = sets[rooms] = tuple(sorted(set(rooms)))
                         rest = rests.get(changed)
                         if rest is None:
-                            others = [v for r, v in enumerate(vectors) if r not in rooms]
+                            others = [v for r, v in enumerate(vectors) if r not in changed]
                             rest = rests[changed] = tuple(map(min, *others)) \
                                 if len(others) > 1 else others[0]
                         fresh = []
@@ -159,9 +174,11 @@ class LeanBruteForce:
                             fresh.append(found if found is not None else vector(r, board[r]))
                         value = score(board, stress, list(map(min, rest, *fresh)), changed,
                                       vectors)
-                        key = rank_key(value)
-                        if best is None or key > best_key:
-                            best, best_key = value, key
+                        # values of ends without a refresh are exact (sums of whole numbers):
+                        # compared as they are; expectations after rounding (rank_key)
+                        if best is None or (value > best if exact and self.exact
+                                            else rank_key(value) > rank_key(best)):
+                            best, exact = value, self.exact
                         for p, a, b in steps:
                             board[a] += UNIT[p]
                             board[b] -= UNIT[p]
@@ -172,9 +189,9 @@ class LeanBruteForce:
             board[room] += unit
             mins = list(map(min, *vectors)) if len(vectors) > 1 else list(vectors[0])
             value = score(board, stress, mins, (room,), vectors)
-            key = rank_key(value)
-            if best is None or key > best_key:
-                best, best_key = value, key
+            if best is None or (value > best if exact and self.exact
+                                else rank_key(value) > rank_key(best)):
+                best, exact = value, self.exact
             board[room] -= unit
         assert best is not None
         return best
@@ -250,59 +267,119 @@ class LeanBruteForce:
                     changed: tuple[int, ...], vectors: list[tuple[int, ...]]) -> Value:
         """The value of ending the turn on ``board``, from each clause's least cost over the
         rooms (``mins``; ``vectors``: the per-room costs of the board the mingle started from,
-        the ``changed`` rooms excepted), nothing remembered: without a refresh worth trying it
-        is steps 3 and 4 on the cards' costs (:meth:`Evaluator.assemble`), else the
-        evaluator's whole end of the turn (:meth:`Evaluator._end`)."""
+        the ``changed`` rooms excepted): steps 3 and 4 on the cards' costs when no refresh is
+        worth trying (:meth:`plain`), else the evaluator's whole end of the turn
+        (:meth:`Evaluator.end`, whose values are remembered by the cards' costs)."""
         self.raw += 1
-        meter = self.meter
-        meter.nodes += 1
-        if meter.nodes >= meter._next_clock:
-            meter.nodes -= 1
-            meter.node()
-        evaluator = self.evaluator
-        table = evaluator.terms
-        if table.simple:
-            m = mins if self.identity else [mins[k] for k in table.firsts]
+        self.meter.node()
+        if self.simple:
+            m = mins if self.identity else [mins[k] for k in self.firsts]
         else:
             m = self.several(board, mins, changed, vectors)
-        packed: Board = tuple(board)
-        if not self.may_refresh(m, stress, packed):
-            return evaluator.assemble(packed, stress, m, False)
-        value, _ = evaluator.end(packed, stress, m)
+        value = self.plain(m, stress, board)
+        self.exact = value is not None
+        if value is None:
+            value, _ = self.evaluator.end(tuple(board), stress, m)
         return value
 
     def several(self, board: list[int], mins: list[int], changed: tuple[int, ...],
                 vectors: list[tuple[int, ...]]) -> list[int]:
-        """The cards' costs when some card has several clauses (in the same or different
-        rooms: the per-room costs combined)."""
+        """The cards' costs when some card has several clauses (in any rooms: the sum of their
+        least costs; in the same or different rooms: their per-room costs combined, the
+        board's columns patched in the ``changed`` rooms)."""
         table = self.evaluator.terms
-        rooms = [table.vector(r, board[r]) if r in changed else vectors[r]
-                 for r in range(len(board))]
-        return table._combine(mins, rooms)
+        m = [mins[k] for k in self.firsts]
+        for t, kind, ks in table.several:
+            if kind == "impossible":
+                m[t] = CAP
+            elif kind == "any":
+                total = sum(mins[k] for k in ks)
+                m[t] = total if total < CAP else CAP
+            else:
+                columns = [[v[k] for v in vectors] for k in ks]
+                for r in changed:
+                    fresh = table.vector(r, board[r])
+                    for column, k in zip(columns, ks, strict=True):
+                        column[r] = fresh[k]
+                m[t] = TermTable._combine_one(kind, columns)
+        return m
 
-    def may_refresh(self, m: list[int], stress: tuple[int, ...], board: Board) -> bool:
-        """Whether a refresh may beat not refreshing (:meth:`Evaluator._candidates`, with an
-        unmet photo of the active player counted whenever it could bring the bonus or the win,
-        as if a deck photo were met)."""
+    def make_plain(self) -> Callable[[list[int], tuple[int, ...], list[int]], Value | None]:
+        """Steps 3 and 4 on the cards' costs ``m`` (:meth:`Evaluator.assemble` without a
+        refresh) as one function with everything it reads at hand, or ``None`` when a refresh
+        may beat not refreshing (:meth:`Evaluator._candidates`, an unmet photo of the active
+        player counted whenever it could bring the bonus or the win, as if a deck photo were
+        met): then the evaluator's end decides."""
         evaluator = self.evaluator
         a = evaluator.active
-        if stress[a] >= 3 or not self.refreshable:
-            return False
-        fouls = 0
-        for i in evaluator.checked:
-            if m[i] == 0:
-                fouls += 1
-        if fouls:
-            return True
-        met = sum(1 for i in evaluator.own_photos if m[i] == 0) if evaluator.party else 0
-        reliefs = int(met == 2)
-        if evaluator.relief_rooms and evaluator.relieved(board)[a]:
-            reliefs += 1
-        if stress[a] >= 3 or stress[a] < reliefs or evaluator.photos_first:
-            return True
-        unmet = len(evaluator.own_photos) - met
-        return bool(unmet and self.photo_deck
-                    and (met == 1 or evaluator.taken0 + met + 1 >= evaluator.target))
+        sum0 = evaluator.sum0
+        checked = list(evaluator.checked)
+        own = list(evaluator.own_photos) if evaluator.party else []
+        others = list(evaluator.other_photos)
+        rivals = list(evaluator.other_disasters)
+        party = evaluator.party
+        taken0, target = evaluator.taken0, evaluator.target
+        icons = evaluator.refresh_icon
+        relief = bool(evaluator.relief_rooms)
+        relieved = evaluator.relieved
+        hot_tubs = evaluator.hot_tubs
+        refreshable = self.refreshable
+        photo_deck = self.photo_deck
+        n_own = len(own)
+        if evaluator.photos_first:  # ranking photos first: every end is the evaluator's
+            return lambda m, stress, board: None
+
+        def plain(m: list[int], stress: tuple[int, ...], board: list[int]) -> Value | None:
+            fouls = 0
+            for i in checked:
+                if m[i] == 0:
+                    fouls += 1
+            met = 0
+            distance = 0
+            for i in own:
+                if m[i] == 0:
+                    met += 1
+                else:
+                    distance += m[i]
+            flags = relieved(board) if relief else ()
+            if refreshable and stress[a] < 3:
+                if fouls:
+                    return None
+                reliefs = (1 if met == 2 else 0) + (1 if flags and flags[a] else 0)
+                if stress[a] < reliefs:
+                    return None
+                if met < n_own and photo_deck and (met == 1 or taken0 + met + 1 >= target):
+                    return None
+            if fouls:
+                s = [x + fouls if x + fouls < 3 else 3 for x in stress]
+                if min(s) >= 3:
+                    return (0.0, -1.0, -float(sum(s) - sum0), -float(fouls), 0.0, 0.0)
+            else:
+                s = list(stress)
+            if met == 2 and s[a] > 0:
+                s[a] -= 1
+            for seat, flag in enumerate(flags):
+                if flag and s[seat] > 0:
+                    s[seat] -= 1
+            added = -float(sum(s) - sum0)
+            if not party:
+                progress = float(sum(counted(board[r]) for r in hot_tubs))
+                met = 0
+            else:
+                progress = float(met)
+                if taken0 + met >= target:
+                    return (1.0, 0.0, added, -float(fouls), progress, 0.0)
+            for i in others:
+                distance += m[i]
+            disasters = 0
+            if not (met and icons[met]):
+                for i in rivals:
+                    if m[i] == 0:
+                        disasters += 1
+            return (0.0, 0.0, added, -float(fouls), progress,
+                    -float(W_DISASTER * disasters + distance))
+
+        return plain
 
     def _count(self) -> None:
         self.raw += 1
