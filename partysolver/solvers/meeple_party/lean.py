@@ -78,6 +78,11 @@ class LeanBruteForce:
         self.simple = table.simple
         self.firsts = table.firsts
         self.plain = self.make_plain()
+        self.base: list[tuple[int, ...]] = []
+        """The per-room costs of the board the current mingle started from."""
+        self.columns: list[list[list[int]]] = []
+        """Per several-clause card in the same or different rooms, its clauses' per-room costs
+        on that board (copied and patched for each end)."""
         self.exact = True
         """The last end scored had no refresh worth trying: its value is a sum of whole
         numbers, exact (compared without rounding)."""
@@ -132,12 +137,17 @@ class LeanBruteForce:
         table = self.evaluator.terms
         memo, vector = table.memo, table.vector
         vectors = [vector(r, content) for r, content in enumerate(base)]
+        if not self.simple:
+            self.base = vectors
+            self.columns = [[[v[k] for v in vectors] for k in ks] if kind in ("same", "different")
+                            else [] for _, kind, ks in table.several]
         rests: dict[tuple[int, ...], tuple[int, ...]] = {}
         stress = state.stress
         score = self.score_costs
         best: Value | None = None
+        best_key: tuple[float, ...] = ()
         exact = True
-        """The best is a value without a refresh (exact)."""
+        """The best is a value without a refresh (exact; best_key is then unused)."""
         sets: dict[tuple[int, ...], tuple[int, ...]] = {}
         roommate_rooms = [r for r, room in enumerate(board) if room & ROOMMATE_FIELDS]
         for src, piece in self.movers(board):
@@ -148,8 +158,9 @@ class LeanBruteForce:
                 if piece == WHITE:
                     moved = state._with(board=base)
                     value = self.value(moved.apply(Mingle(WHITE, src, dst)))
-                    if best is None or rank_key(value) > rank_key(best):
-                        best, exact = value, False
+                    key = rank_key(value)
+                    if best is None or key > (best_key if not exact else rank_key(best)):
+                        best, best_key, exact = value, key, False
                     continue
                 board[src] -= unit
                 board[dst] += unit
@@ -173,12 +184,19 @@ class LeanBruteForce:
                             found = memo[r].get(board[r])
                             fresh.append(found if found is not None else vector(r, board[r]))
                         value = score(board, stress, list(map(min, rest, *fresh)), changed,
-                                      vectors)
+                                      vectors, fresh)
                         # values of ends without a refresh are exact (sums of whole numbers):
                         # compared as they are; expectations after rounding (rank_key)
-                        if best is None or (value > best if exact and self.exact
-                                            else rank_key(value) > rank_key(best)):
+                        if best is None:
                             best, exact = value, self.exact
+                            best_key = () if exact else rank_key(value)
+                        elif exact and self.exact:
+                            if value > best:
+                                best = value
+                        else:
+                            key = rank_key(value)
+                            if key > (best_key if not exact else rank_key(best)):
+                                best, best_key, exact = value, key, False
                         for p, a, b in steps:
                             board[a] += UNIT[p]
                             board[b] -= UNIT[p]
@@ -192,6 +210,7 @@ class LeanBruteForce:
             if best is None or (value > best if exact and self.exact
                                 else rank_key(value) > rank_key(best)):
                 best, exact = value, self.exact
+                best_key = () if exact else rank_key(value)
             board[room] -= unit
         assert best is not None
         return best
@@ -264,7 +283,8 @@ class LeanBruteForce:
         return self.score_costs(board, stress, mins, changed, vectors)
 
     def score_costs(self, board: list[int], stress: tuple[int, ...], mins: list[int],
-                    changed: tuple[int, ...], vectors: list[tuple[int, ...]]) -> Value:
+                    changed: tuple[int, ...], vectors: list[tuple[int, ...]],
+                    fresh: list[tuple[int, ...]] | None = None) -> Value:
         """The value of ending the turn on ``board``, from each clause's least cost over the
         rooms (``mins``; ``vectors``: the per-room costs of the board the mingle started from,
         the ``changed`` rooms excepted): steps 3 and 4 on the cards' costs when no refresh is
@@ -275,7 +295,7 @@ class LeanBruteForce:
         if self.simple:
             m = mins if self.identity else [mins[k] for k in self.firsts]
         else:
-            m = self.several(board, mins, changed, vectors)
+            m = self.several(board, mins, changed, vectors, fresh)
         value = self.plain(m, stress, board)
         self.exact = value is not None
         if value is None:
@@ -283,24 +303,28 @@ class LeanBruteForce:
         return value
 
     def several(self, board: list[int], mins: list[int], changed: tuple[int, ...],
-                vectors: list[tuple[int, ...]]) -> list[int]:
+                vectors: list[tuple[int, ...]], fresh: list[tuple[int, ...]] | None
+                ) -> list[int]:
         """The cards' costs when some card has several clauses (in any rooms: the sum of their
         least costs; in the same or different rooms: their per-room costs combined, the
-        board's columns patched in the ``changed`` rooms)."""
+        columns of the mingle's first board copied and patched in the ``changed`` rooms, whose
+        per-room costs are ``fresh`` when given)."""
         table = self.evaluator.terms
         m = [mins[k] for k in self.firsts]
-        for t, kind, ks in table.several:
+        kept = vectors is self.base
+        for i, (t, kind, ks) in enumerate(table.several):
             if kind == "impossible":
                 m[t] = CAP
             elif kind == "any":
                 total = sum(mins[k] for k in ks)
                 m[t] = total if total < CAP else CAP
             else:
-                columns = [[v[k] for v in vectors] for k in ks]
-                for r in changed:
-                    fresh = table.vector(r, board[r])
+                columns = [column[:] for column in self.columns[i]] if kept \
+                    else [[v[k] for v in vectors] for k in ks]
+                for j, r in enumerate(changed):
+                    costs = fresh[j] if fresh is not None else table.vector(r, board[r])
                     for column, k in zip(columns, ks, strict=True):
-                        column[r] = fresh[k]
+                        column[r] = costs[k]
                 m[t] = TermTable._combine_one(kind, columns)
         return m
 
