@@ -15,6 +15,7 @@ end can say so on stderr.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,9 +78,12 @@ def _cold() -> bool:
     source = Path(spec.origin)
     cache = source.parent / "__pycache__"
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    for name in ENTRY_POINTS:
-        if not any(cache.glob(f"kernel.{name}-*.{tag}.nbi")):
-            return True
+    # numba caches next to the source when it may write there and NUMBA_CACHE_DIR is unset:
+    # then no index file there means cold, without importing numba; elsewhere numba decides
+    if not os.environ.get("NUMBA_CACHE_DIR") and os.access(source.parent, os.W_OK):
+        for name in ENTRY_POINTS:
+            if not any(cache.glob(f"kernel.{name}-*.{tag}.nbi")):
+                return True
     kernel = kernel_module()
     for name in ENTRY_POINTS:
         dispatcher = getattr(kernel, name)
