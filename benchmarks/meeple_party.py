@@ -11,7 +11,7 @@
 
 Run everything:  python benchmarks/meeple_party.py
 Parts:           python benchmarks/meeple_party.py --part hint|simulate|scenarios
-Smaller runs:    --positions 6 --games 20 --baseline-limit 120 --workers 2
+Smaller runs:    --positions 6 --games 20 --baseline-limit 120 --workers 2 --no-compile-run
 Loaded machine:  --baseline-nodes 400000 (cut the baseline by raw outcomes, not wall clock)
 """
 
@@ -47,7 +47,7 @@ def line(text: str = "") -> None:
 
 
 def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int | None,
-                   first: int = 1) -> None:
+                   first: int = 1, compile_run: bool = True) -> None:
     line("== 1. Turn hint: the compiled search against the lean per-meeple brute force ==")
     line("best: the exact best turn (TurnSearch.value, what the brute force computes), as the")
     line("hint runs it (the compiled kernel for the welcome and the mingle, white meeples'")
@@ -57,7 +57,8 @@ def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int
     line("own, every end of the turn scored, no bound, no transposition table.  Times are CPU")
     line("seconds of this process; 'ends' = ends the best-turn search examined (the kernel's")
     line("with repeats), 'valued' = valued exactly; 'raw' = ends the baseline scored.")
-    compile_figures()
+    if compile_run:
+        compile_figures()
     files = list(puzzles.files(GAME, "positions").items())[first - 1:count]
     if not files:
         sys.exit(f"no positions from --start {first} to --positions {count} (--positions is "
@@ -222,6 +223,8 @@ def main(argv: list[str]) -> None:
                         default="all")
     parser.add_argument("--positions", type=int, default=None,
                         help="only the first N benchmark positions")
+    parser.add_argument("--no-compile-run", action="store_true",
+                        help="skip the first-run compile figures (about a minute of CPU)")
     parser.add_argument("--start", type=int, default=1,
                         help="begin at the Nth benchmark position (to split the run in parts)")
     parser.add_argument("--baseline-limit", type=float, default=900.0,
@@ -237,7 +240,8 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     line(f"Meeple Party benchmark ({Path(__file__).name})")
     if args.part in ("all", "hint"):
-        hint_benchmark(args.positions, args.baseline_limit, args.baseline_nodes, args.start)
+        hint_benchmark(args.positions, args.baseline_limit, args.baseline_nodes, args.start,
+                       not args.no_compile_run)
     if args.part in ("all", "simulate"):
         simulate_benchmark(args.games, args.workers, args.hint_nodes or None)
     if args.part in ("all", "scenarios"):
