@@ -234,7 +234,7 @@ def test_the_mingle_by_bounds_equals_a_plain_scan(seed: int) -> None:
         result = TurnSearch(root)._mingle(root)
         assert (rank_key(result[0]), result[1]) == (best, choice)
         for shift in (-0.5, 0.0, 0.5):
-            alpha = best[:4] + (best[4] + shift,)
+            alpha = best[:-1] + (best[-1] + shift,)
             cut = TurnSearch(root)._mingle(root, alpha)
             if best > alpha:
                 assert cut is not None and (rank_key(cut[0]), cut[1]) == (best, choice)
