@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE := partysolver/puzzles/tea-party/examples/default.toml
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "partysolver needs Python 3.11 or newer (set PYTHON=...)"'
@@ -16,21 +16,46 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
 	touch $@
 
-run: $(VENV)/.installed
+# The compiled searches (numba) compile on their first run and are cached after it: warm the
+# cache once after installing (or after a kernel's source changes) by asking each game's shipped
+# hint, so that later commands answer at once.  Their notices show on stderr; the hints do not.
+KERNELS := $(shell grep -rl --include='*.py' 'cache=True' partysolver)
+GAMES := $(filter-out __pycache__,$(patsubst partysolver/puzzles/%/,%,$(wildcard partysolver/puzzles/*/)))
+
+$(VENV)/.warm: $(VENV)/.installed $(KERNELS)
+	@echo "warming the compiled searches (once: their first run compiles them)" >&2
+	@for game in $(GAMES); do $(BIN)/partysolver hint $$game:default > /dev/null || exit 1; done
+	@touch $@
+
+run: $(VENV)/.warm
 	$(BIN)/partysolver hint $(EXAMPLE)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check partysolver tests benchmarks
 	$(BIN)/mypy
 
-test: lint
+# The browser tests need Debian's chromium and chromium-driver: installed here when we are root
+# with apt (quietly, once); elsewhere those tests skip and say why in one line.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver for the browser tests"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  { apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && \
+	      apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1; }; } || \
+	  echo "could not install chromium: the browser tests will be skipped"; \
+	else echo "no chromium, and no root with apt to install it: the browser tests will be skipped"; fi
+
+test: lint browser
 	$(BIN)/python -m pytest -q
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-test
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m pytest -q tests/test_invariants.py --random-games 100000
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

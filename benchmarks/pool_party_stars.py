@@ -10,9 +10,15 @@ bot against random bots.  Prints figures; asserts nothing about time.
    1,000 games: its win rate with a 95% interval (an equal seat wins 25%).
 3. The same against three half-hint bots (a stronger baseline than uniform random play,
    which mostly guesses).
+4. A hint-bot turn in long games (custom guest decks of 300, 2,000 and 5,000 guests, 4
+   players, hint bots against random bots as ``simulate --guest-deck`` plays them): the time
+   of a turn early and late in the game, with the evidence kept up to date event by event (the
+   game state's summary) against rebuilding it from the whole log every turn (the baseline,
+   timed on a sample of the same turns in the same run).  Target: a turn costs the same early
+   and late.
 
 Run: ``.venv/bin/python benchmarks/pool_party_stars.py`` (``--games`` and ``--logs`` to
-change the sizes).
+change the sizes; ``--logs 0 --games 0 --mixed-games 0`` runs part 4 alone).
 """
 
 from __future__ import annotations
@@ -24,12 +30,13 @@ import sys
 import time
 
 from partysolver.models.pool_party_stars.evidence import Knowledge
-from partysolver.models.pool_party_stars.game import Table
+from partysolver.models.pool_party_stars.game import GUESTS, Table
 from partysolver.models.pool_party_stars.position import DEFAULT_NAMES
 from partysolver.models.pool_party_stars.state import TURN, PoolPartyState
 from partysolver.models.protocol import CHANCE, TERMINAL, sample_chance
 from partysolver.solvers.pool_party_stars.baseline import plain_posterior
 from partysolver.solvers.pool_party_stars.deduction import posterior
+from partysolver.solvers.pool_party_stars.hints import hint
 from partysolver.solvers.pool_party_stars.policies import HintPolicy, MixedPolicy
 from partysolver.solvers.simulate import RandomPolicy, simulate
 
@@ -148,6 +155,65 @@ class _Progress:
         print(f"\r   playing: {self.done}/{self.total}", end="", file=sys.stderr, flush=True)
 
 
+def long_game_turns(deck_size: int, baseline_turns: int) -> None:
+    """Part 4 for one deck: every hint-bot turn timed, a sample also by the rebuild."""
+    deck = tuple(sorted((GUESTS[i % len(GUESTS)] for i in range(deck_size)),
+                        key=lambda g: g.id))
+    rng = random.Random(deck_size)
+    state = PoolPartyState.deal(Table(DEFAULT_NAMES[:4], deck), rng)
+    hint_bot, random_bot = HintPolicy(), RandomPolicy()
+    turns: list[tuple[int, float, PoolPartyState]] = []
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        if seat % 2:
+            state = state.apply(random_bot(state, rng))
+            continue
+        start = time.perf_counter()
+        move = hint_bot(state, rng)
+        turns.append((len(state.events), time.perf_counter() - start, state))
+        state = state.apply(move)
+    tenth = max(1, len(turns) // 10)
+    parts = {"early": turns[:tenth], "late": turns[-tenth:]}
+    row = [f"{deck_size:>6,}", f"{len(state.events):>7,}"]
+    rebuilt: dict[str, float] = {}
+    for name, chosen in parts.items():
+        row.append(f"{statistics.median(t for _, t, _ in chosen) * 1000:>8.2f}")
+        step = max(1, len(chosen) // baseline_turns)
+        times = []
+        for _, _, position in chosen[::step]:
+            seat = position.current_player()
+            known = position.knowledge(seat)
+            fresh = Knowledge(known.table, known.events, seat, known.rules, known.hand)
+            start = time.perf_counter()
+            options = hint(fresh).options
+            times.append(time.perf_counter() - start)
+            if options[0].move != hint(known).options[0].move:
+                raise SystemExit(f"the rebuilt hint differs at {len(position.events)} events")
+        rebuilt[name] = statistics.median(times)
+        row.append(f"{rebuilt[name] * 1000:>8.2f}")
+    late_mine = statistics.median(t for _, t, _ in parts["late"])
+    early_mine = statistics.median(t for _, t, _ in parts["early"])
+    row += [f"{late_mine / early_mine:>10.2f}", f"{rebuilt['late'] / rebuilt['early']:>10.2f}",
+            f"{rebuilt['late'] / late_mine:>8.1f}x"]
+    print("   " + "  ".join(row), flush=True)
+
+
+def long_game_benchmark(decks: list[int], baseline_turns: int) -> None:
+    print(f"\n4. A hint-bot turn in one long game per guest deck (4 players, hint bots in "
+          f"two seats, random bots in two; median ms per turn over the first and the last "
+          f"tenth of the hint turns; the rebuild timed on {baseline_turns} of each tenth's "
+          f"positions, same moves checked)")
+    print("   (early, late: kept up to date; rebuilt: the baseline on the same positions; "
+          "late/early: the growth of a turn's cost over the game)")
+    print(f"   {'guests':>6}  {'events':>7}  {'early':>8}  {'rebuilt':>8}  {'late':>8}  "
+          f"{'rebuilt':>8}  {'late/early':>10}  {'rebuilt':>10}  {'late gain':>9}")
+    for size in decks:
+        long_game_turns(size, baseline_turns)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=10, help="logs per size (default 10)")
@@ -157,11 +223,19 @@ def main() -> None:
                         help="games against random bots (default 1000)")
     parser.add_argument("--mixed-games", type=int, default=400,
                         help="games against half-hint bots (default 400)")
+    parser.add_argument("--long-decks", type=int, nargs="*", default=[300, 2000, 5000],
+                        help="guest decks of part 4 (default 300 2000 5000; none: skip)")
+    parser.add_argument("--baseline-turns", type=int, default=20,
+                        help="turns of each tenth the rebuild is timed on (default 20)")
     args = parser.parse_args()
-    posterior_benchmark(args.logs, min(args.plain_logs, args.logs))
-    hint_benchmark(args.games, "random")
+    if args.logs:
+        posterior_benchmark(args.logs, min(args.plain_logs, args.logs))
+    if args.games:
+        hint_benchmark(args.games, "random")
     if args.mixed_games:
         hint_benchmark(args.mixed_games, "mixed")
+    if args.long_decks:
+        long_game_benchmark(args.long_decks, args.baseline_turns)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from partysolver import puzzles
-from partysolver.cli import adapters
+from partysolver.app import base as adapters
 from partysolver.cli.main import cli
 
 
@@ -42,9 +42,10 @@ def test_render_never_replaces_its_input_or_a_file_that_is_not_a_picture(positio
     assert "--force" in result.output and notes.read_text() == "keep me"
     run("render", str(position), "-o", str(notes), "--force")
     assert notes.read_text().startswith("<svg")
-    for name in ("picture.png", "-"):
+    for name in ("picture.jpg", "picture", "-"):
         result = run("render", str(position), "-o", str(position.with_name(name)), expect=2)
-        assert "ending in .svg" in result.output and not position.with_name(name).exists()
+        assert result.output.count("\n") == 1 and "ending in .svg or .png" in result.output
+        assert not position.with_name(name).exists()
 
 
 def test_render_replaces_an_older_picture_with_the_usual_permissions(position: Path) -> None:
@@ -98,9 +99,9 @@ def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
     seen = []
     real = tea_party.solve
 
-    def spy(state: Any, budget: Any) -> Any:
+    def spy(state: Any, budget: Any, *rest: Any) -> Any:  # rest: the compile notice
         seen.append(budget.nodes)
-        return real(state, budget.__class__(nodes=10))
+        return real(state, budget.__class__(nodes=10), *rest)
 
     monkeypatch.setattr(tea_party, "solve", spy)
     two = position.parent / "two.toml"
@@ -161,3 +162,17 @@ def test_start_up_does_not_import_numba() -> None:
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert found.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("game", ["meeple-party", "meeple-land", "pool-party-stars",
+                                  "party-time", "tea-party"])
+def test_text_fits_the_terminal_and_explains_its_columns(game: str) -> None:
+    """COLUMNS=80: no line of a hint is longer (reasons wrap, or go under their rows), and a
+    legend says what the columns mean."""
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["hint", f"{game}:default"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any(": the " in line or ": your " in line for line in lines[-6:])  # the legend
+    wide = CliRunner(env={"COLUMNS": "400"}).invoke(cli, ["hint", f"{game}:default"])
+    assert max(len(line) for line in wide.stdout.splitlines()) > 80  # nothing cut when wide

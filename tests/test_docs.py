@@ -32,3 +32,9 @@ def test_every_documented_example_verifies(tmp_path: Path, block: str) -> None:
 def test_the_readme_shows_the_two_commands() -> None:
     readme = (DOCS.parent / "README.md").read_text()
     assert "make run" in readme and "make test" in readme
+
+
+def test_no_merge_conflict_is_left_in_the_docs() -> None:
+    for page in [DOCS.parent / "README.md", *DOCS.glob("*.md")]:
+        lines = page.read_text().splitlines()
+        assert not [line for line in lines if line.startswith(("<<<<<<< ", ">>>>>>> "))], page

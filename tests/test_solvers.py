@@ -10,7 +10,7 @@ from toy_games import DiceRace, GuessState
 
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.determinized import determinized
-from partysolver.solvers.expectimax import PrunedExpectimax, expectimax
+from partysolver.solvers.expectimax import Expectimax, PrunedExpectimax, expectimax
 from partysolver.solvers.mcts import mcts
 from partysolver.solvers.simulate import RandomPolicy, play_game, simulate
 from partysolver.solvers.stats import mean_interval, wilson_interval
@@ -71,6 +71,37 @@ def test_mcts_three_players() -> None:
     result = mcts(DiceRace(scores=(5, 0, 0)), Budget(iterations=2_000), random.Random(0))
     assert result.best.action == "roll"
     assert result.best.value == pytest.approx(2 / 3, abs=0.05)
+
+
+def small_solver(state, nodes: int, deadline: float):
+    """An exact solver for MCTS's subtrees: expectimax within ``nodes`` nodes, or None."""
+    search = Expectimax(Budget(nodes=nodes))
+    try:
+        return search.value(state)
+    except BudgetExhausted:
+        return None
+
+
+def test_mcts_with_exact_subtrees_converges_to_the_exact_values() -> None:
+    # The subtrees grow exact from the leaves up (a leaf's solver budget is too small for
+    # the root's children at first; retries with more nodes per visit finish them): the root
+    # is then solved, every option's value is exact, and the search stops early.
+    state = DiceRace(scores=(0, 0, 0), turns=5)
+    exact = expectimax(state)
+    result = mcts(state, Budget(iterations=50_000), random.Random(2), solver=small_solver)
+    assert result.status == "optimal" and result.usage["iterations"] < 50_000
+    assert all(m.exact for m in result.moves)
+    truth = {m.action: m.values for m in exact.moves}
+    for move in result.moves:
+        assert move.values == pytest.approx(truth[move.action])
+    assert result.values == pytest.approx(exact.values)
+    assert result.usage["solved_leaves"] > 0
+
+
+def test_mcts_runs_one_iteration_per_option_at_least() -> None:
+    result = mcts(DiceRace(), Budget(time=0.0), random.Random(0))
+    assert result.usage["iterations"] == 2 and all(m.visits == 1 for m in result.moves)
+    assert result.status == "feasible"
 
 
 def test_the_meter_counts_and_stops() -> None:

@@ -1,55 +1,121 @@
-"""The ``partysolver`` command line: thin adapters from files and options to models and solvers.
+"""The ``partysolver`` command line: click wiring around the application layer.
 
 Every verb reads its file through :class:`DocumentFile` (malformed files fail there, exit 2),
-hands it to the game's adapter (:mod:`partysolver.cli.adapters`), and prints the adapter's
-:class:`Report` as text or, with ``--json``, as JSON on stdout and nothing else there.  Bad input
-found later (an unknown field, an impossible position) is an :class:`InputError`, turned into a
-one-line message and exit code 2 in one place, :meth:`PartyGroup.invoke`.
+converts its options with the app layer's :class:`~partysolver.app.base.OptionSpec` values, asks
+the game's commands (:mod:`partysolver.app`) for a :class:`Report` and prints it as text or, with
+``--json``, as JSON on stdout and nothing else there.  Bad input found later (an unknown field,
+an impossible position, an option a game does not take) is an :class:`InputError` or a
+:class:`BadRequest`, turned into a one-line message and exit code 2 in one place,
+:meth:`PartyGroup.invoke`.  Nothing else happens here: the reports are built in the app layer.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
+import shutil
 import sys
-import tempfile
+import textwrap
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .. import puzzles
-from ..models.documents import format_document, parse_document, read_document
-from ..models.errors import InputError
-from ..models.registry import all_games
-from .adapters import (
+from .. import __version__
+from ..app import base as app
+from ..app import contract, paths, pictures, text
+from ..app.base import (
+    SEED,
+    TIME_LIMIT,
+    TOP,
     VERBS,
-    BadInput,
+    BadRequest,
     Document,
     GameCommands,
     Options,
+    OptionSpec,
     Report,
     all_commands,
-    broken_commands,
-    commands_for,
+    json_safe,
 )
+from ..app.contract import SCHEMA_VERBS
+from ..models.errors import InputError
+from ..models.registry import game_keys
+from ..solvers import notices
+from ..solvers.notices import listening
+from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
+from .waiting import Screen
+
+
+class BadInput(click.ClickException):
+    """Bad input: a one-line message on stderr and exit code 2."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def bad_input(error: InputError | BadRequest) -> BadInput:
+    if isinstance(error, InputError):
+        return BadInput(f"bad input: {error}")
+    return BadInput(str(error))
 
 
 class PartyGroup(click.Group):
-    """The command group; bad input raised anywhere below becomes :class:`BadInput`."""
+    """The command group; bad input raised anywhere below becomes :class:`BadInput`, and a
+    usage error of a verb (a bad option value, a missing argument) one line too, not click's
+    usage block.  A search's notices (a kernel compiling on its first run) go to stderr, one
+    line each (:class:`~partysolver.cli.waiting.Screen`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        screen = ctx.obj = Screen()
         try:
-            return super().invoke(ctx)
-        except InputError as error:
-            raise BadInput(f"bad input: {error}") from None
+            with text.width(columns()), listening(screen.notice, screen.status):
+                return super().invoke(ctx)
+        except (InputError, BadRequest) as error:
+            raise bad_input(error) from None
+        except click.UsageError as error:
+            if isinstance(error, BadInput):
+                raise
+            command = f" ('{error.ctx.command_path} --help' shows the usage)" if error.ctx \
+                else ""
+            raise BadInput(f"bad input: {error.format_message()}{command}") from None
+
+
+def fitted(text_: str, limit: int | None) -> str:
+    """``text_`` with every line longer than ``limit`` wrapped at spaces, each continuation
+    indented two more than the line (tables fit already: see :func:`text.table`)."""
+    if limit is None:
+        return text_
+    lines = []
+    for line in text_.splitlines():
+        if len(line) <= limit:
+            lines.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        lines += textwrap.wrap(line, limit, initial_indent="", subsequent_indent=indent + "  ",
+                               break_long_words=False, break_on_hyphens=False) or [line]
+    return "\n".join(lines)
+
+
+def columns() -> int | None:
+    """The width text should fit: ``COLUMNS`` when set, else the terminal's; ``None`` (no
+    wrapping) when the output goes to a file or a pipe."""
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return max(int(given), 40)
+    if sys.stdout.isatty():
+        return max(shutil.get_terminal_size().columns, 40)
+    return None
 
 
 class DocumentFile(click.ParamType):
-    """A TOML or JSON file naming its game with ``game = "..."``."""
+    """A TOML or JSON file naming its game with ``game = "..."``, or a shipped position named
+    ``GAME:NAME``."""
 
     name = "file"
 
@@ -57,20 +123,14 @@ class DocumentFile(click.ParamType):
                 ) -> Document:
         # Bad files are bad input, reported in one line (not as a usage error with the
         # command's synopsis): the message names the file, the field and the expectation.
+        from ..app import catalog  # the shipped files: not for --help (start-up)
+
         if isinstance(value, Document):
             return value
         try:
-            data, source = read_document(value)
-        except InputError as error:
-            raise BadInput(f"bad input: {error}") from None
-        game = data.get("game")
-        games = ", ".join(all_games())
-        if not isinstance(game, str):
-            raise BadInput(f"bad input: {source}: game: expected the name of a game ({games}), "
-                           f"got {game!r}")
-        if game not in all_games():
-            raise BadInput(f"bad input: {source}: game: expected one of {games}, got {game!r}")
-        return Document(data, source, game)
+            return catalog.open_document(value)
+        except (InputError, BadRequest) as error:
+            raise bad_input(error) from None
 
 
 class GameName(click.ParamType):
@@ -80,13 +140,54 @@ class GameName(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> str:
-        if value in all_games():
+        if value in game_keys():
             return str(value)
-        raise BadInput(f"bad input: game: expected one of {', '.join(all_games())}, "
+        raise BadInput(f"bad input: game: expected one of {', '.join(game_keys())}, "
                        f"got {value!r}")
 
 
+class DocumentOrFolder(click.ParamType):
+    """A document (see :class:`DocumentFile`), or a folder of them: a batch, one unit of work
+    per file."""
+
+    name = "file|dir"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Document | Path:
+        if isinstance(value, str | Path) and str(value) != "-" and Path(value).is_dir():
+            return Path(value)
+        return DocumentFile().convert(value, param, ctx)
+
+
 GAME = GameName()
+
+
+class Spec(click.ParamType):
+    """An option value checked by its :class:`OptionSpec`: a bad one is one line, exit 2."""
+
+    def __init__(self, spec: OptionSpec) -> None:
+        self.spec = spec
+        self.name = spec.metavar or spec.kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        try:
+            return self.spec.convert(value)
+        except BadRequest as error:
+            raise bad_input(error) from None
+
+
+def spec_option(spec: OptionSpec, default: Any = None, help_text: str | None = None
+                ) -> click.Option:
+    """The click option of ``spec``; its value stays raw text (``None`` when not given) when
+    several games share the name, so that each game converts it (see :func:`options_for`)."""
+    text = help_text or spec.help
+    if spec.show_default and spec.default is not None and "default" not in text:
+        text = f"{text.rstrip('.')} (default: {spec.default})."
+    if spec.kind == "flag":
+        return click.Option([spec.flag, spec.name], is_flag=True, default=None, help=text)
+    return click.Option([spec.flag, spec.name], type=Spec(spec), default=default,
+                        metavar=spec.metavar, help=text)
 
 
 # -- options ----------------------------------------------------------------------------------
@@ -97,9 +198,7 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     decorators = [
         click.option("--json", "as_json", is_flag=True,
                      help="Machine-readable output on stdout (and nothing else there)."),
-        click.option("--seed", type=int, default=None,
-                     help="Seed every source of chance: same input and seed, same output "
-                          "(wall-clock times are then left out)."),
+        click.option("--seed", type=Spec(SEED), default=None, help=SEED.help),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -109,88 +208,106 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The output options, and the search budget and list length of the verbs that search."""
     decorators = [
-        click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Wall-clock budget in seconds (searches report 'unknown' past it)."),
-        click.option("--top", type=click.IntRange(min=1), default=None,
-                     help="Show only the K best moves."),
+        click.option("--time-limit", type=Spec(TIME_LIMIT), default=None, help=TIME_LIMIT.help),
+        click.option("--top", type=Spec(TOP), default=None, help=TOP.help),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
     return output_options(func)
 
 
-def game_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Attach every game's extra options for ``verb``.  Games that declare one name share the
-    option; when their defaults differ, the shared option's default is ``None`` and each game
-    gets its own default (see :func:`make_options`), which the help lists."""
+class GameVerb(click.Command):
+    """A verb that takes, besides its own options, every game's options for it (each game's
+    :attr:`~partysolver.app.base.GameCommands.options`).  Games that declare one name share
+    the option; when their declarations differ, the shared option passes the text through and
+    each game converts it with its own spec and default (see :func:`app.game_options`), which
+    the help lists.
 
-    def attach(func: Callable[..., Any]) -> Callable[..., Any]:
-        declared: dict[str, list[tuple[str, click.Option]]] = {}
-        for key, commands in all_commands().items():
-            for option in commands.options.get(verb, []):
-                declared.setdefault(option.name or "", []).append((key, option))
-        params = getattr(func, "__click_params__", [])
-        params.extend(_shared_option(found) for found in declared.values())
-        func.__click_params__ = params  # type: ignore[attr-defined]
-        return func
+    The games' options are attached the first time click asks for the verb's parameters (to
+    parse them or to show its help), not when the verb is declared: ``partysolver --help``
+    and the verbs that take no game options import no game.  (They are attached again if the
+    games' commands are loaded again, as a test that breaks one game does.)"""
 
-    return attach
+    def __init__(self, *args: Any, verb: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.verb = verb
+        self.own_params = list(self.params)
+        self.attached_for: dict[str, GameCommands] | None = None
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        found = all_commands()
+        if found is not self.attached_for:
+            self.attached_for = found
+            self.params = [*self.own_params, *game_option_params(self.verb)]
+        return super().get_params(ctx)
 
 
-def _shared_option(found: list[tuple[str, click.Option]]) -> click.Option:
+def game_option_params(verb: str) -> list[click.Option]:
+    """The click options of every game's own options for ``verb``, one per name."""
+    declared: dict[str, list[tuple[str, OptionSpec]]] = {}
+    for key, commands in all_commands().items():
+        for spec in commands.options.get(verb, []):
+            declared.setdefault(spec.name, []).append((key, spec))
+    return [_shared_option(found) for found in declared.values()]
+
+
+def _shared_option(found: list[tuple[str, OptionSpec]]) -> click.Option:
     first = found[0][1]
-    if len({repr(option.default) for _, option in found}) == 1:
-        return first
-    help_text = re.sub(r"\s*\(default[^)]*\)\.?$", ".", first.help or "").rstrip(".")
-    defaults = "; ".join(f"{key} {'none' if option.default is None else option.default}"
-                         for key, option in found)
-    return click.Option(first.opts, type=first.type, default=None,
-                        help=f"{help_text} (default per game: {defaults}).")
+    if len({(spec.kind, spec.default, spec.minimum, spec.maximum, spec.choices)
+            for _, spec in found}) == 1:
+        return spec_option(first)
+    help_text = re.sub(r"\s*\(default[^)]*\)\.?$", ".", first.help).rstrip(".")
+    defaults = "; ".join(f"{key} {'none' if spec.default is None else spec.default}"
+                         for key, spec in found)
+    shared = OptionSpec(first.name, "text" if first.kind != "flag" else "flag", help="",
+                        metavar=first.metavar)
+    return spec_option(shared, help_text=f"{help_text} (default per game: {defaults}).")
 
 
-def make_options(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
-                 time_limit: float | None, top: int | None, extra: dict[str, Any],
-                 always: dict[str, Any] | None = None) -> Options:
-    """The options for ``commands``; a game-specific option the game does not take is an
-    error, unless it was left at its default, in which case the game's own default applies.
-    ``always`` are verb options every game gets."""
-    own = {option.name: option for option in commands.options.get(verb, [])}
+def options_for(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
+                time_limit: float | None, top: int | None, extra: dict[str, Any],
+                always: dict[str, Any] | None = None) -> Options:
+    """The options for ``commands``: the game's own options converted by its specs, with its
+    defaults; an option the game does not take is an error when given."""
     ctx = click.get_current_context()
-    mine: dict[str, Any] = {}
-    for name, value in extra.items():
-        source = ctx.get_parameter_source(name)
-        given = source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
-        if name in own:
-            mine[name] = value if given else own[name].default
-        elif given:
-            raise BadInput(f"--{name.replace('_', '-')} does not apply to "
-                           f"{commands.info.key} {verb}")
-    return Options(as_json, seed, time_limit, top, mine | (always or {}))
+    given = {name: value for name, value in extra.items() if _given(ctx, name)}
+    return Options(as_json, seed, time_limit, top,
+                   app.game_options(commands, verb, given, always), notice=notice)
+
+
+def notice(text: str) -> None:
+    """A verb's one-line notice (before a first-run compile, say): on stderr, through the
+    listener that prints the searches' own notices, so the same words are said once."""
+    notices.notice(text)
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def adapter(game: str, verb: str) -> GameCommands:
-    if game in broken_commands():
-        raise click.ClickException(f"the {game} commands failed to load "
-                                   f"({broken_commands()[game]}); this is a bug in partysolver")
-    commands = commands_for(game)
-    if commands is None or verb not in commands.verbs:
-        offered = ", ".join(sorted(commands.verbs)) if commands else "none yet"
-        raise BadInput(f"{game} does not support '{verb}' (it supports: {offered})")
-    return commands
+    try:
+        return app.commands(game, verb)
+    except RuntimeError as error:
+        raise click.ClickException(str(error)) from None
 
 
-def json_safe(data: Any, timings: bool = True) -> Any:
-    """``data`` with every non-finite number (an unbounded interval's end) as ``null``: JSON
-    has no infinity, and a strict parser rejects the ``Infinity`` Python would write.  Without
-    ``timings`` (a seeded run, whose output must be identical) wall-clock ``seconds`` go."""
-    if isinstance(data, float):
-        return data if math.isfinite(data) else None
-    if isinstance(data, dict):
-        return {key: json_safe(value, timings) for key, value in data.items()
-                if timings or key != "seconds"}
-    if isinstance(data, list | tuple):
-        return [json_safe(value, timings) for value in data]
-    return data
+def position_of(file: Document) -> Document:
+    """The position a verb works on: ``file`` itself, or a game record's last position (the
+    play-along code loads only for a record)."""
+    if file.data.get("kind") != "record":
+        return file
+    from ..app import playalong
+
+    return playalong.current(file)
+
+
+def working(label: str) -> AbstractContextManager[None]:
+    """While a verb works on one file: on a terminal, after a second, a line on stderr with
+    the seconds so far and the search's best answer so far, cleared before the answer."""
+    screen = click.get_current_context().find_object(Screen) or Screen(terminal=False)
+    return screen.waiting(label)
 
 
 def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
@@ -198,7 +315,7 @@ def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
     if as_json:
         click.echo(json.dumps(json_safe(report.data, seed is None), indent=2, allow_nan=False))
     else:
-        click.echo(report.text)
+        click.echo(fitted(report.text, columns()))
     if report.exit_code:
         sys.exit(report.exit_code)
 
@@ -207,7 +324,7 @@ def emit(report: Report, as_json: bool, seed: int | None = None) -> None:
 
 
 @click.group(cls=PartyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="partysolver")
+@click.version_option(__version__, package_name="partysolver")
 def cli() -> None:
     """Solvers and puzzle analysis for five party board games.
 
@@ -217,101 +334,102 @@ def cli() -> None:
 
 
 @cli.command()
+@click.argument("game", type=GAME, required=False)
+@click.option("--tiles", "tiles", is_flag=True,
+              help="GAME's tiles by code (meeple-land: S30 and the rest), from the house data "
+                   "or --catalogue FILE.")
+@click.option("--catalogue", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="With --tiles: list the tiles of this catalogue file instead.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def games(as_json: bool) -> None:
-    """List the games, the verbs each supports and the house data it ships."""
-    rows: list[dict[str, Any]] = []
-    for key, game in all_games().items():
-        commands = commands_for(key)
-        verbs = sorted(commands.verbs) if commands else []
-        info = game.info
-        rows.append({"game": key, "title": info.title,
-                     "players": [info.min_players, info.max_players], "chance": info.chance,
-                     "hidden_information": info.hidden_information, "summary": info.summary,
-                     "verbs": ["example", *verbs], "house_data": info.house_data,
-                     "examples": list(puzzles.examples(key))})
-    if as_json:
-        click.echo(json.dumps({"games": rows}, indent=2))
+def games(game: str | None, tiles: bool, catalogue: str | None, as_json: bool) -> None:
+    """List the games, the verbs each supports and the house data it ships; with GAME
+    --tiles, the components GAME's files name by code."""
+    from ..app import catalog
+
+    if tiles or catalogue:
+        if game is None or not tiles:
+            raise BadInput("bad input: --tiles and --catalogue: expected GAME --tiles "
+                           "[--catalogue FILE], e.g. partysolver games meeple-land --tiles")
+        emit(catalog.tiles_report(game, catalogue), as_json)
         return
-    for row in rows:
-        click.echo(f"{row['game']:<18} {row['title']} ({row['players'][0]}-{row['players'][1]} "
-                   f"players): {row['summary']}")
-        click.echo(f"{'':<18} verbs: {', '.join(row['verbs'])}")
-        if key_broken := broken_commands().get(row["game"]):
-            click.echo(f"{'':<18} unavailable: its commands failed to load ({key_broken})")
-        house = row["house_data"]
-        click.echo(f"{'':<18} house data: {house if house else 'none (all components public)'}")
+    emit(catalog.games_report(game), as_json)
 
 
 @cli.command()
-@click.argument("game", type=GAME)
+@click.argument("game", type=GAME, required=False)
 @click.argument("name", required=False)
-@click.option("--list", "listing", is_flag=True, help="List the examples of GAME.")
+@click.option("--list", "listing", is_flag=True,
+              help="List the shipped examples, puzzles and scenarios (of GAME, or of every "
+                   "game).")
+@click.option("--reveal", is_flag=True, help="Keep a puzzle's recorded answer in its comments.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the example (or, with --list, the list) as JSON.")
-def example(game: str, name: str | None, listing: bool, as_json: bool) -> None:
-    """Print a ready example file of GAME (NAME, or its first example) to start from."""
-    shipped = puzzles.examples(game)
-    if not shipped:
-        raise BadInput(f"{game} ships no examples yet")
+              help="Print the file (or, with --list, the list) as JSON.")
+def example(game: str | None, name: str | None, listing: bool, reveal: bool,
+            as_json: bool) -> None:
+    """Print a shipped example, puzzle or scenario of GAME by NAME (default: its first
+    example), to start from.  `partysolver example --list` lists them all."""
+    from ..app import catalog
+
     if listing:
-        described = {key: puzzles.description(item.read_text(encoding="utf-8"))
-                     for key, item in shipped.items()}
-        if as_json:
-            click.echo(json.dumps({"game": game, "examples": [
-                {"name": key, "description": text} for key, text in described.items()]},
-                indent=2))
-            return
-        for key, text in described.items():
-            click.echo(f"{key:<20} {text}")
+        emit(catalog.listing_report(game), as_json)
         return
-    chosen = name or ("default" if "default" in shipped else next(iter(shipped)))
-    if chosen not in shipped:
-        raise BadInput(f"{game} has no example {chosen!r}; examples: {', '.join(shipped)}")
-    text = shipped[chosen].read_text(encoding="utf-8")
-    if as_json:
-        click.echo(format_document(parse_document(text, f"{chosen}.toml"), as_json=True), nl=False)
-    else:
-        click.echo(text, nl=False)
+    if game is None:
+        raise BadInput("bad input: GAME: expected a game (one of "
+                       f"{', '.join(game_keys())}), or --list")
+    click.echo(catalog.example_text(game, name, as_json, reveal), nl=False)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="hint")
 @click.argument("file", type=DocumentFile())
 @common_options
-@game_options("hint")
 def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
          top: int | None, **extra: Any) -> None:
     """Rank the moves of the position in FILE, with values and a reason each."""
     commands = adapter(file.game, "hint")
-    options = make_options("hint", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.hint(file, options), as_json, seed)
+    options = options_for("hint", commands, as_json, seed, time_limit, top, extra)
+    with working("hint"):
+        report = commands.hint(position_of(file), options)
+    emit(report, as_json, seed)
 
 
-@cli.command()
-@click.argument("file", type=DocumentFile())
+@cli.command(cls=GameVerb, verb="solve")
+@click.argument("file", type=DocumentOrFolder())
 @common_options
-@game_options("solve")
-def solve(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
-          top: int | None, **extra: Any) -> None:
-    """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown."""
-    commands = adapter(file.game, "solve")
-    options = make_options("solve", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.solve(file, options), as_json, seed)
+@run_options
+def solve(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
+          top: int | None, run: RunSettings, **extra: Any) -> None:
+    """Solve the puzzle or position in FILE: optimal, feasible, infeasible or unknown.  With a
+    folder DIR, every file in it, one unit of work each (--json: one line a file)."""
+    _verb_on("solve", file, as_json, seed, time_limit, top, run, extra)
 
 
-@cli.command()
-@click.argument("file", type=DocumentFile())
+@cli.command(cls=GameVerb, verb="verify")
+@click.argument("file", type=DocumentOrFolder())
 @common_options
-@game_options("verify")
-def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
-           top: int | None, **extra: Any) -> None:
-    """List every problem of the setup or log in FILE (exit 1 when there is any)."""
-    commands = adapter(file.game, "verify")
-    options = make_options("verify", commands, as_json, seed, time_limit, top, extra)
-    emit(commands.verify(file, options), as_json, seed)
+@run_options
+def verify(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
+           top: int | None, run: RunSettings, **extra: Any) -> None:
+    """List every problem of the setup or log in FILE (exit 1 when there is any).  With a
+    folder DIR, every file in it, one unit of work each (--json: one line a file)."""
+    _verb_on("verify", file, as_json, seed, time_limit, top, run, extra)
 
 
-@cli.command()
+def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
+             time_limit: float | None, top: int | None, run: RunSettings,
+             extra: dict[str, Any]) -> None:
+    if isinstance(file, Path):
+        run_batch(verb, file, run, lambda commands: options_for(
+            verb, commands, as_json, seed, time_limit, top, extra), as_json, seed)
+        return
+    refuse_run_options(run, verb)
+    commands = adapter(file.game, verb)
+    options = options_for(verb, commands, as_json, seed, time_limit, top, extra)
+    with working(verb):
+        report = getattr(commands, verb)(position_of(file), options)
+    emit(report, as_json, seed)
+
+
+@cli.command(cls=GameVerb, verb="simulate")
 @click.argument("game", type=GAME)
 @click.option("--players", type=click.IntRange(min=1), default=None,
               help="Number of players (default: the game's usual table).")
@@ -319,106 +437,246 @@ def verify(file: Document, as_json: bool, seed: int | None, time_limit: float | 
               help="Number of games to play.")
 @click.option("--policy", "policies", multiple=True,
               help="Policy per seat, repeated (one given: every seat).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results do not depend on it).")
 @click.option("--rotate", is_flag=True,
               help="Move the policies one seat each game (compare policies, not seats).")
+@click.option("--records", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Write each game as a game record, DIR/game-001.record.toml and on (made if "
+                   "missing; a record is never replaced), for partysolver review.")
+@run_options
 @output_options
-@game_options("simulate")
 def simulate(game: str, players: int | None, count: int, policies: tuple[str, ...],
-             workers: int, rotate: bool, as_json: bool, seed: int | None, **extra: Any) -> None:
-    """Play many games of GAME; win rates with 95% intervals (progress on stderr)."""
+             rotate: bool, records: Path | None, as_json: bool, seed: int | None,
+             run: RunSettings, **extra: Any) -> None:
+    """Play many games of GAME; win rates with 95% intervals (progress on stderr).  Each game
+    is a unit of work: local processes, a Dask cluster, a journal to resume."""
+    from ..app import simulated
+
     commands = adapter(game, "simulate")
-    options = make_options("simulate", commands, as_json, seed, None, None, extra,
-                           {"workers": workers, "rotate": rotate})
-    if players is not None and len(policies) > players and not rotate:
-        raise BadInput(f"{len(policies)} policies for {players} seats: the last "
-                       f"{len(policies) - players} would never play (add --rotate to let "
-                       "every policy take every seat in turn)")
-    unknown = [p for p in policies if p not in commands.policies]
-    if unknown:
-        raise BadInput(f"unknown policy {unknown[0]!r} for {game}; "
-                       f"policies: {', '.join(commands.policies)}")
-    info = commands.info
-    if players is not None and players not in info.player_counts():
-        raise BadInput(f"{game} takes {info.min_players} to {info.max_players} players, "
-                       f"not {players}")
-    with click.progressbar(length=count, label="playing", file=sys.stderr) as bar:
-        report = commands.simulate(players, count, policies, options, bar.update)
-    emit(report, as_json, seed)
+    if records is not None:
+        simulated.check_folder(records, count)
+    options = options_for("simulate", commands, as_json, seed, None, None, extra,
+                          {"rotate": rotate, simulated.OPTION: str(records) if records else None})
+    app.check_simulation(commands, players, policies, rotate)
+    emit(simulate_games(commands, run, players, count, policies, options), as_json, seed)
 
 
-@cli.command()
+@cli.command(cls=GameVerb, verb="render")
 @click.argument("file", type=DocumentFile())
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path),
-              required=True, help="The SVG file to write.")
+              required=True, help="The picture to write: OUTPUT.svg (SVG) or OUTPUT.png (PNG).")
 @click.option("--hint", "with_hint", is_flag=True, help="Draw the suggested move as arrows.")
 @click.option("--force", is_flag=True,
-              help="Replace OUTPUT even when it is an existing file other than an SVG.")
+              help="Replace OUTPUT even when it is an existing file other than a picture.")
 @common_options
-@game_options("render")
 def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
            seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
-    """Draw the position in FILE as an SVG picture (written only when it succeeds)."""
-    check_output(output, file.source, force)
+    """Draw the position in FILE as an SVG or PNG picture, by OUTPUT's suffix (written only
+    when it succeeds)."""
+    paths.check_output(output, "--output", (".svg", ".png"), file.source, force, is_picture)
+    fmt = pictures.picture_format(output, "--output")
     commands = adapter(file.game, "render")
-    options = make_options("render", commands, as_json, seed, time_limit, top, extra,
+    options = options_for("render", commands, as_json, seed, time_limit, top, extra,
                            {"hint": with_hint})
-    svg = commands.render(file, options)
-    write_atomically(output, svg)
-    data = {"game": file.game, "output": str(output), "bytes": len(svg.encode("utf-8"))}
+    with working("render"):
+        picture = pictures.encode(commands.render(position_of(file), options), fmt)
+    paths.write_atomically(output, picture)
+    data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)
 
 
-def check_output(path: Path, source: str, force: bool) -> None:
-    """Refuse, before any work, an output that would lose something or mislead: the input
-    itself, a folder, a missing folder, a name not ending in ``.svg``, or (without ``force``)
-    an existing file that is not an SVG picture (re-rendering over an older picture is fine)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BadInput(f"bad input: --output: expected a file in an existing folder, got "
-                       f"{str(path)!r}")
-    if path.is_dir():
-        raise BadInput(f"bad input: --output: expected a file, got the folder {str(path)!r}")
-    if path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve():
-        raise BadInput(f"bad input: --output: expected a new file, got the input file "
-                       f"{str(path)!r}")
-    if path.suffix.lower() != ".svg":
-        raise BadInput(f"bad input: --output: expected a file name ending in .svg (render "
-                       f"writes an SVG picture), got {str(path)!r}")
-    if path.exists() and not force and not _is_svg(path):
-        raise BadInput(f"bad input: --output: expected a new file or an SVG picture to "
-                       f"replace, got {str(path)!r}, which is neither (--force replaces it)")
+@cli.command(cls=GameVerb, verb="generate")
+@click.argument("game", type=GAME)
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of puzzles to generate.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write the puzzle files to (created if missing; existing files "
+                   "are never replaced).")
+@output_options
+def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
+             **extra: Any) -> None:
+    """Generate puzzles of GAME with a unique answer (answers hidden unless --reveal)."""
+    commands = adapter(game, "generate")
+    options = options_for("generate", commands, as_json, seed, None, None, extra)
+    check_folder(out)
+    with click.progressbar(length=count, label="generating", file=sys.stderr) as bar:
+        report = commands.generate(count, options, bar.update)
+    items = report.data["puzzles"]
+    taken = [str(out / item["name"]) for item in items if (out / item["name"]).exists()]
+    if taken:
+        raise BadInput(f"bad input: --out: {taken[0]!r} exists already (generated puzzles never "
+                       "replace a file; choose another folder, or --first)")
+    out.mkdir(parents=True, exist_ok=True)
+    for item in items:
+        path = out / item.pop("name")
+        paths.write_atomically(path, item.pop("text"))
+        item["file"] = str(path)
+    emit(Report(report.data, "\n".join(f"wrote {out / line}" for line in
+                                       report.text.splitlines())), as_json, seed)
 
 
-def _is_svg(path: Path) -> bool:
+@cli.command(name="apply")
+@click.argument("file", type=DocumentFile())
+@click.argument("moves", nargs=-1)
+@click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=None,
+              help="Write the new position here (atomically) instead of to stdout.")
+@click.option("--force", is_flag=True, help="Allow --output to replace the input file.")
+@click.option("--random", "draw", is_flag=True,
+              help="Draw the chance outcomes the moves leave out (reproducible with --seed).")
+@click.option("--record", "record", type=click.Path(path_type=Path), default=None,
+              help="Append the steps to this game record (created from FILE if missing).")
+@click.option("--upto", type=click.IntRange(min=0), default=None,
+              help="FILE is a record: start from its position after N steps.")
+@output_options
+def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, force: bool,
+                draw: bool, record: Path | None, upto: int | None, as_json: bool,
+                seed: int | None) -> None:
+    """Play MOVES (moves and chance outcomes, in the game's notation) on the position in FILE
+    and print the new position (a position file in FILE's format, or a record's position).
+
+    The notation is what `hint` prints; short forms and player names work too.  Where the
+    next step is chance, give its outcome (`draw cleric`), or pass --random.  From a seat's
+    log (Pool Party Stars, Party-Time), enter what that seat sees."""
+    if output is not None:
+        paths.check_output(output, "--output", DOCUMENT_SUFFIXES, file.source, force,
+                           input_when_forced=True)
+    existing = None
+    if record is not None:
+        paths.check_output(record, "--record", DOCUMENT_SUFFIXES, file.source, True,
+                           input_when_forced=True)
+        existing = app.read(str(record)) if record.exists() else None
+    from ..app import playalong  # the notation of every game: only for apply and review
+    from ..models.documents import format_document
+
+    applied = playalong.apply(file, moves, seed, draw, upto)
+    as_json_file = file.source.endswith(".json")
+    if record is not None:
+        same = existing is not None and paths.same_file(record, file.source)
+        kept = playalong.appended(None if same else existing, applied, file.source)
+        paths.write_atomically(record, format_document(kept.to_document(), as_json=str(
+            record).endswith(".json")))
+    text = format_document(applied.position.to_document(), as_json=as_json_file)
+    if output is not None:
+        paths.write_atomically(output, text)
+    report = applied.report()
+    if as_json:
+        emit(report, True, seed)
+    elif output is None and record is None:
+        click.echo(text, nl=False)
+    else:
+        emit(report, False)
+
+
+@cli.command()
+@click.argument("record", type=DocumentFile())
+@click.option("--players", "players", default=None, metavar="NAMES",
+              help="Review only these players (names separated by commas; default: all).")
+@click.option("--time-limit", type=Spec(TIME_LIMIT), default=None,
+              help="Budget of the hint at each decision, in seconds.")
+@output_options
+def review(record: Document, players: str | None, time_limit: float | None, as_json: bool,
+           seed: int | None) -> None:
+    """Mark every move of the game RECORD against the hint: the best move, the value given up,
+    and inaccuracies, mistakes and blunders, then a summary per player."""
+    from ..app import playalong
+
+    commands = adapter(record.game, "hint")
+    names = [name.strip() for name in players.split(",")] if players else None
+    steps = len(playalong.load_record(record).steps) if playalong.is_record(record) else 0
+    given = {"time_limit": time_limit, "seed": seed}
+    with click.progressbar(length=steps, label="reviewing", file=sys.stderr) as bar:
+        report = playalong.review(record, names, given, commands.review, bar.update)
+    emit(report, as_json, seed)
+
+
+@cli.command(cls=GameVerb, verb="hint")
+@click.argument("start", metavar="FILE|GAME")
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="GAME: the number of players of the new game (default: the game's usual "
+                   "table).")
+@click.option("--bot", "bots", multiple=True, metavar="NAME=POLICY",
+              help="A policy plays this seat (a player's name or seat number; the policies "
+                   "of simulate: random, greedy, hint, as the game offers), repeated.")
+@click.option("--auto-chance", is_flag=True,
+              help="Chance outcomes draw themselves (else enter them, or type 'random').")
+@click.option("--time-limit", type=Spec(TIME_LIMIT), default=None,
+              help="Budget of each hint, in seconds.")
+@click.option("--seed", type=Spec(SEED), default=None,
+              help="Seed the new game's set-up, the draws and the bots (default 0); hints "
+                   "then leave wall-clock times out.")
+def play(start: str, players: int | None, bots: tuple[str, ...], auto_chance: bool,
+         time_limit: float | None, seed: int | None, **extra: Any) -> None:
+    """Play the position or record in FILE (or GAME:NAME), or a new game of GAME, move by
+    move in the terminal: moves in the game's notation, hint, moves, undo, redo, show, save
+    FILE, help, quit.  Lines may come from a pipe (no prompts then).  The hint's options
+    (such as --playouts) apply to every hint of the session."""
+    from ..app import session
+    from . import terminal
+
+    ctx = click.get_current_context()
+    options = {"time_limit": time_limit, "seed": seed} | {
+        name: value for name, value in extra.items() if _given(ctx, name)}
+    if start in game_keys() and not Path(start).exists():
+        game_session = session.Session.new_game(start, players, bots, seed or 0, auto_chance,
+                                                options)
+    else:
+        if players is not None:
+            raise BadInput("bad input: --players: only for a new game (GAME); a file says "
+                           "its players")
+        if start == "-":
+            raise BadInput("bad input: FILE: expected a file or GAME:NAME (play reads its "
+                           "commands from standard input)")
+        game_session = session.Session.open(DocumentFile().convert(start, None, None), bots,
+                                            seed or 0, auto_chance, options)
+    terminal.converse(game_session, lambda text_: click.echo(fitted(text_, columns())))
+
+
+@cli.command()
+@click.argument("verb", type=click.Choice(SCHEMA_VERBS), metavar="VERB")
+def schema(verb: str) -> None:
+    """Print the JSON Schema of VERB's --json output (the same for every game)."""
+    click.echo(json.dumps(contract.schema(verb), indent=2))
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 lets others on the network "
+                   "in: a warning says so).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the board in a browser.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Solver worker processes (default: one per core, at most 4).")
+def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None:
+    """Start the local web analysis board and JSON API (Ctrl+C stops it)."""
+    from ..web import server
+
     try:
-        with path.open("rb") as handle:
-            head = handle.read(512).lstrip()
-    except OSError:
-        return False
+        server.check_port(host, port)
+    except OSError as error:
+        raise BadInput(f"bad input: --host/--port: cannot listen on {host}:{port} "
+                       f"({error.strerror or error})") from None
+    server.serve(host, port, open_browser, workers)
+
+
+def check_folder(path: Path) -> None:
+    """Refuse, before any work, an output folder that is a file or cannot be made."""
+    if path.exists() and not path.is_dir():
+        raise BadInput(f"bad input: --out: expected a folder, got the file {str(path)!r}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not path.exists() and not parent.is_dir():
+        raise BadInput(f"bad input: --out: expected a folder in an existing folder, got "
+                       f"{str(path)!r}")
+
+
+def is_picture(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is a picture (PNG or SVG) render may replace."""
+    if head.startswith(pictures.PNG_SIGNATURE):
+        return True
+    head = head.lstrip()
     return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
-    The file gets the usual permissions (those of a replaced file, else the umask's); its
-    folder exists (:func:`check_output` said so before any work)."""
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+DOCUMENT_SUFFIXES = (".toml", ".json")
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -18,31 +19,61 @@ import tomli_w
 
 from .errors import MISSING, InputError
 
+MAX_DEPTH = 32
+"""How deeply tables and lists may nest in a document (no format needs more than a few levels;
+a deeper document is refused before anything recurses into it)."""
 
-def read_document(path: str | Path) -> tuple[dict[str, Any], str]:
-    """Parse a TOML or JSON file (by suffix; ``-`` reads standard input).  Returns (doc, source)."""
-    source = str(path)
+
+def read_text(path: str | Path, source: str | None = None, field: str | None = None,
+              what: str = "file") -> str:
+    """The UTF-8 text of the file at ``path``.  Every way of failing is an :class:`InputError`:
+    naming the path itself, or, when another file or an option named it, that ``source`` (a
+    position file, or an option such as ``--house``), its ``field`` and ``what`` it should be."""
     try:
-        if source == "-":
-            import sys
-
-            text = sys.stdin.read()
-            source = "<stdin>"
-        else:
-            text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(source, None, "an existing file") from None
+        expected = f"an existing {what}"
     except IsADirectoryError:
-        raise InputError(source, None, "a file, not a directory") from None
-    except UnicodeDecodeError:
-        raise InputError(source, None, "UTF-8 text") from None
+        expected = f"a {what}, not a directory"
+    except UnicodeDecodeError as error:
+        expected = f"UTF-8 text (byte {error.start} is not)"
+    except ValueError:  # an embedded NUL character: no file can have that name
+        expected = f"a {what} name without NUL characters"
     except OSError as error:
-        raise InputError(source, None, f"a readable file ({error.strerror})") from None
+        expected = f"a readable {what} ({error.strerror})"
+    if source is None:
+        raise InputError(str(path), None, expected)
+    raise InputError(source, field, expected, str(path))
+
+
+def read_document(path: str | Path, refer: tuple[str, str | None, str] | None = None
+                  ) -> tuple[dict[str, Any], str]:
+    """Parse a TOML or JSON file (by suffix; ``-`` reads standard input).  Returns (doc, source).
+
+    ``refer`` = (source, field, what): the file or option that named ``path``, its field and
+    what the file should be (see :func:`read_text`)."""
+    source = str(path)
+    if source == "-":
+        import sys
+
+        try:
+            text = sys.stdin.read()
+        except UnicodeDecodeError:
+            raise InputError("<stdin>", None, "UTF-8 text") from None
+        source = "<stdin>"
+    elif refer is not None:
+        text = read_text(path, *refer)
+    else:
+        text = read_text(path)
     return parse_document(text, source), source
 
 
 def parse_document(text: str, source: str) -> dict[str, Any]:
-    """Parse TOML, or JSON when the source ends in ``.json`` or the text starts with ``{``."""
+    """Parse TOML, or JSON when the source ends in ``.json`` or the text starts with ``{``.
+
+    Every document is checked once here for what no format allows: nesting deeper than
+    :data:`MAX_DEPTH`, and strings (keys or values) holding a NUL character or a lone
+    surrogate (which no file encoding can write back)."""
     if source.endswith(".json") or text.lstrip().startswith("{"):
         try:
             data = json.loads(text, object_pairs_hook=_unique_keys)
@@ -53,13 +84,57 @@ def parse_document(text: str, source: str) -> dict[str, Any]:
         except _DuplicateKey as error:
             raise InputError(source, str(error), "each key once in an object, not twice "
                              "(TOML refuses duplicates too)") from None
+        except RecursionError:
+            raise InputError(source, None, f"lists and objects nested at most {MAX_DEPTH} "
+                             "deep") from None
         if not isinstance(data, dict):
             raise InputError(source, None, "a JSON object at the top level", data)
-        return data
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(source, None, f"valid TOML ({error})") from None
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise InputError(source, None, f"valid TOML ({error})") from None
+        except RecursionError:
+            raise InputError(source, None, f"arrays and tables nested at most {MAX_DEPTH} "
+                             "deep") from None
+    check_values(data, source)
+    return data
+
+
+def check_values(document: Mapping[str, Any], source: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and strings with a NUL character or a lone
+    surrogate, naming the field.  Iterative, so that it cannot itself recurse too deep."""
+    stack: list[tuple[Any, str, int]] = [(document, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, str):
+            _check_string(value, source, path)
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth >= MAX_DEPTH:
+            raise InputError(source, path or None,
+                             f"lists and tables nested at most {MAX_DEPTH} deep")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                name = str(key) if _BARE_KEY.fullmatch(str(key)) else json.dumps(str(key))
+                field = f"{path}.{name}" if path else name
+                _check_string(str(key), source, path or None, key=True)
+                stack.append((item, field, depth + 1))
+        else:
+            stack.extend((item, item_path(path, i), depth + 1) for i, item in enumerate(value))
+
+
+def _check_string(text: str, source: str, field: str | None, key: bool = False) -> None:
+    what = "a key" if key else "text"
+    if "\x00" in text:
+        raise InputError(source, field, f"{what} without NUL characters", text)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(source, field, f"{what} without lone surrogates (a \\ud800 to "
+                             "\\udfff escape that is not half of a pair)", text) from None
 
 
 class _DuplicateKey(ValueError):
@@ -90,6 +165,18 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
+_BARE_KEY = re.compile(r"[^\s\"']+")
+"""A key written as it is in a field path; any other (empty, or with spaces or quotes) is
+quoted.  Callers may pass a path such as ``players[1]`` as a key: it stays as written."""
+
+
+def item_path(path: str, index: int) -> str:
+    """The field path of item ``index`` (counted from 0 in code) of the list at ``path``, counted
+    from 1 as every message and report counts: ``players[1]`` is the first player, ``events[4]``
+    the fourth event."""
+    return f"{path}[{index + 1}]"
+
+
 class Fields:
     """A table of a document, with its path, that hands out typed fields and remembers reads."""
 
@@ -105,7 +192,9 @@ class Fields:
 
     def field(self, key: str | int) -> str:
         if isinstance(key, int):
-            return f"{self.path}[{key}]"
+            return item_path(self.path, key)
+        if not _BARE_KEY.fullmatch(key):  # "" or "my key": quoted, as TOML writes it
+            key = json.dumps(key)
         return f"{self.path}.{key}" if self.path else key
 
     def error(self, key: str | int | None, expected: str, got: Any = MISSING) -> InputError:
@@ -181,7 +270,7 @@ class Fields:
         items = self.array(key, default)
         if items is default and default is not MISSING:
             return items
-        return [Fields(item, self.source, self.field(key) + f"[{i}]")
+        return [Fields(item, self.source, item_path(self.field(key), i))
                 for i, item in enumerate(items)]
 
     def done(self) -> None:

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .words import plural
+
 MISSING: Any = object()
 """Sentinel: no value given."""
 
@@ -64,4 +66,5 @@ def require_no_problems(problems: Iterable[Problem], source: str) -> None:
         listed = "; ".join(
             f"{p.field}: {p.message}" if p.field else p.message for p in found
         )
-        raise InputError(source, None, f"a legal position ({len(found)} problem(s): {listed})")
+        raise InputError(source, None, f"a legal position ({plural(len(found), 'problem')}: "
+                                        f"{listed})")

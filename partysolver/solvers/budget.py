@@ -82,6 +82,12 @@ class Meter:
             if time.perf_counter() > self._deadline:
                 raise BudgetExhausted
 
+    def exclude(self, seconds: float) -> None:
+        """Leave ``seconds`` spent outside the search (loading or compiling code, work that
+        runs outside the budget) uncharged: the clock and the deadline move on by as much."""
+        self.started += seconds
+        self._deadline += seconds
+
     def exhausted(self) -> bool:
         """Whether an anytime search should stop before its next iteration."""
         limit = self.budget.iterations

@@ -3,7 +3,10 @@
 The asking player's view is all the search reads: it samples full states consistent with the
 view (from the game's prior), solves each sample as if everything were visible, and averages
 every action's value over the samples (perfect-information Monte Carlo).  The result is an
-estimate (status ``feasible``) with a 95% interval over the samples.
+estimate (status ``feasible``) with, per action, a 95% normal interval of the mean of its
+perfect-information value over states sampled from the view: an interval of that average (what
+more samples would converge to), not of the action's value to a player who cannot see the
+hidden cards, which perfect-information Monte Carlo can over-estimate.  No front end prints it.
 """
 
 from __future__ import annotations

@@ -1,21 +1,25 @@
 """Play many games with chosen policies and report win rates with 95% intervals.
 
 Game ``i`` of a run is seeded from ``(seed, i)`` alone, so a run gives the same figures whatever
-the number of worker processes.  With ``rotate`` the policies move one seat on every game, so
-that each policy plays each seat equally often (policy comparisons free of seat advantage).
+runs it: this process, worker processes or a Dask cluster (each game is one unit of
+:mod:`partysolver.solvers.runner`, which also journals finished games so a killed run resumes).
+With ``rotate`` the policies move one seat on every game, so that each policy plays each seat
+equally often (policy comparisons free of seat advantage).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..models.protocol import CHANCE, TERMINAL, State, sample_chance
+from ..models.registry import get_game
 from .budget import Interval
-from .stats import mean_interval, wilson_interval
+from .runner import Outcome, RunPlan, executor_for, run
+from .stats import figure_interval, wilson_interval
 
 
 class Policy(Protocol):
@@ -43,21 +47,73 @@ GameStats = Callable[[Any], dict[str, float]]
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """A game written down: its initial position's document and every step (actions and
+    chance outcomes) in the game's notation, enough to replay and review it."""
+
+    start: dict[str, Any]
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One finished game: each seat's return, which policy sat where, and extra figures."""
+    """One finished game: each seat's return, which policy sat where, and extra figures (and,
+    when the run writes games down, the game itself)."""
 
     returns: tuple[float, ...]
     seating: tuple[int, ...]
     """``seating[seat]`` is the index of the policy that played ``seat``."""
     figures: dict[str, float]
     decisions: int
+    played: Played | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as JSON data (a unit's result in a run's journal); exact: floats
+        round-trip through JSON."""
+        data = {"returns": list(self.returns), "seating": list(self.seating),
+                "figures": self.figures, "decisions": self.decisions}
+        if self.played is not None:
+            data["played"] = {"start": self.played.start, "steps": list(self.played.steps)}
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        played = data.get("played")
+        return cls(tuple(float(r) for r in data["returns"]), tuple(data["seating"]),
+                   {k: float(v) for k, v in data["figures"].items()}, int(data["decisions"]),
+                   Played(played["start"], tuple(played["steps"])) if played else None)
+
+
+class Notation:
+    """Writes a game down in the notation of the registered game ``game`` (picklable: only
+    the game's key travels to a worker)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Notation, (self.game,))
+
+    def start(self, state: State) -> dict[str, Any]:
+        """The position file of ``state`` (JSON data: it travels back from a worker)."""
+        data: dict[str, Any] = get_game(self.game).state_to_document(state)
+        return json.loads(json.dumps(data))
+
+    def step(self, state: State, action: Hashable) -> str:
+        """``action``, legal in ``state``, in the game's notation."""
+        text: str = getattr(get_game(self.game), "notation").format(state, action)  # noqa: B009
+        return text
 
 
 def play_game(state: State, policies: Sequence[Policy], rng: random.Random,
-              seat_rngs: Sequence[random.Random] | None = None) -> tuple[State, int]:
+              seat_rngs: Sequence[random.Random] | None = None,
+              on_step: Callable[[State, Hashable], None] | None = None) -> tuple[State, int]:
     """Play ``state`` to the end; ``policies[seat]`` acts for ``seat``.  The final state and the
     number of decisions taken.  Chance draws from ``rng``; each seat's policy from its own
-    stream in ``seat_rngs`` (default: ``rng`` too)."""
+    stream in ``seat_rngs`` (default: ``rng`` too).  ``on_step(state, action)`` is told of
+    every step before it is taken (it must not draw from the streams)."""
     decisions = 0
     player = state.current_player()
     while player != TERMINAL:
@@ -66,6 +122,8 @@ def play_game(state: State, policies: Sequence[Policy], rng: random.Random,
         else:
             action = policies[player](state, rng if seat_rngs is None else seat_rngs[player])
             decisions += 1
+        if on_step is not None:
+            on_step(state, action)
         state = state.apply(action)
         player = state.current_player()
     return state, decisions
@@ -85,25 +143,53 @@ def stream(seed: int, index: int, source: int) -> random.Random:
 
 
 def _play_one(new_game: NewGame, policies: Sequence[Policy], seed: int, index: int,
-              rotate: bool, stats: GameStats | None) -> GameRecord:
+              rotate: bool, stats: GameStats | None,
+              notation: Notation | None = None) -> GameRecord:
     initial = new_game(stream(seed, index, 0))
     n = initial.num_players
     seating = tuple((seat + index) % len(policies) if rotate else seat % len(policies)
                     for seat in range(n))
+    steps: list[str] = []
+    on_step = None if notation is None else \
+        (lambda state, action: steps.append(notation.step(state, action)))
     final, decisions = play_game(initial, [policies[p] for p in seating], stream(seed, index, 1),
-                                 [stream(seed, index, 2 + seat) for seat in range(n)])
+                                 [stream(seed, index, 2 + seat) for seat in range(n)], on_step)
     figures = stats(final) if stats else {}
-    return GameRecord(tuple(final.returns()), seating, figures, decisions)
+    played = None if notation is None else Played(notation.start(initial), tuple(steps))
+    return GameRecord(tuple(final.returns()), seating, figures, decisions, played)
 
 
-def _play_chunk(new_game: NewGame, policies: Sequence[Policy], seed: int, indices: range,
-                rotate: bool, stats: GameStats | None) -> list[GameRecord]:
-    return [_play_one(new_game, policies, seed, i, rotate, stats) for i in indices]
+@dataclass(frozen=True, slots=True)
+class PlayGame:
+    """One game as a unit of work: ``PlayGame(...)(seed, index)`` plays game ``index`` of the
+    run seeded ``seed`` and returns its record as JSON data (picklable: it travels to worker
+    processes and Dask workers with the factory, the policies and the figures function)."""
+
+    new_game: NewGame
+    policies: tuple[Policy, ...]
+    rotate: bool = False
+    stats: GameStats | None = None
+    notation: Notation | None = None
+    """Write each game down in this notation (:attr:`GameRecord.played`)."""
+
+    def __call__(self, seed: int, index: int) -> dict[str, Any]:
+        return _play_one(self.new_game, self.policies, seed, index, self.rotate,
+                         self.stats, self.notation).as_json()
+
+
+class GamesFailed(RuntimeError):
+    """Every game of a run failed: there are no figures to report."""
+
+    def __init__(self, failures: Sequence[Outcome]) -> None:
+        self.failures = tuple(failures)
+        first = failures[0].describe("game") if failures else ""
+        super().__init__(f"all {len(failures)} games failed; the first: {first}")
 
 
 @dataclass(frozen=True, slots=True)
 class Rate:
-    """A win rate (mean share of the win) over ``games`` games with its 95% interval."""
+    """A win rate (mean share of the win) over ``games`` games with the 95% Wilson interval of
+    the expected win share in games like these (not of one game's outcome)."""
 
     rate: float
     games: int
@@ -126,7 +212,9 @@ def rate_of(shares: Sequence[float]) -> Rate:
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """The mean of a game figure with its 95% interval."""
+    """The mean of a game figure with the 95% interval of its expected value over games like
+    these (:func:`~partysolver.solvers.stats.figure_interval`: Wilson's for a figure within
+    [0, 1], Student's t otherwise)."""
 
     mean: float
     interval: Interval
@@ -142,6 +230,11 @@ class SimulationResult:
 
     policies: tuple[str, ...]
     records: tuple[GameRecord, ...] = field(repr=False)
+    failures: tuple[Outcome, ...] = field(default=(), repr=False)
+    """Games that raised (each with its index and seed); the figures leave them out."""
+    indices: tuple[int, ...] = field(default=(), repr=False)
+    """The index in the run of each game of :attr:`records` (games that failed are not
+    there)."""
 
     @property
     def games(self) -> int:
@@ -179,37 +272,41 @@ class SimulationResult:
         result = {}
         for name in names:
             values = [r.figures[name] for r in self.records]
-            total = sum(values)
-            squares = sum(v * v for v in values)
-            interval = mean_interval(total, squares, len(values))
-            result[name] = Figure(total / len(values), interval)
+            result[name] = Figure(sum(values) / len(values), figure_interval(values))
         return result
 
 
 def simulate(new_game: NewGame, policies: Sequence[Policy], games: int, seed: int = 0,
-             rotate: bool = False, stats: GameStats | None = None, workers: int = 1,
-             progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play ``games`` games; ``progress(k)`` is called as ``k`` more games finish.
+             rotate: bool = False, stats: GameStats | None = None,
+             workers: int | RunPlan = 1,
+             progress: Callable[[int], None] | None = None,
+             notation: Notation | None = None) -> SimulationResult:
+    """Play ``games`` games; ``progress(k)`` is called as ``k`` more games finish.  With a
+    ``notation``, every game is written down (:attr:`GameRecord.played`); the games and the
+    figures are the same either way.
 
-    With ``workers > 1`` the games run in worker processes, so ``new_game``, ``policies`` and
-    ``stats`` must be picklable (module-level functions or objects)."""
+    ``workers`` is a number of local worker processes, or a :class:`RunPlan` (a Dask cluster,
+    a journal to resume, listeners).  Outside this process ``new_game``, ``policies`` and
+    ``stats`` must be picklable (module-level functions or objects).  A game that raises is
+    left out of the figures and listed in ``failures``; :class:`GamesFailed` when all did."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
-    chunk = max(1, min(50, games // (workers * 8) or 1))
-    chunks = [range(start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    records: list[GameRecord] = []
-    if workers <= 1:
-        for indices in chunks:
-            records.extend(_play_chunk(new_game, policies, seed, indices, rotate, stats))
-            if progress:
-                progress(len(indices))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_chunk, new_game, policies, seed, indices, rotate, stats)
-                       for indices in chunks]
-            for future in futures:
-                found = future.result()
-                records.extend(found)
-                if progress:
-                    progress(len(found))
-    return SimulationResult(tuple(p.name for p in policies), tuple(records))
+    plan = workers if isinstance(workers, RunPlan) else RunPlan(executor_for(workers))
+    if progress is not None:
+        progress(0)  # the games begin (a front end may show its progress bar from here)
+        told = plan.on_outcome
+
+        def on_outcome(outcome: Outcome) -> None:
+            progress(1)
+            if told:
+                told(outcome)
+
+        plan = replace(plan, on_outcome=on_outcome)
+    task = PlayGame(new_game, tuple(policies), rotate, stats, notation)
+    result = run(task, games, seed, plan)
+    if not result.results:
+        raise GamesFailed(result.failures)
+    finished = [o for o in result.outcomes if o.ok]
+    return SimulationResult(tuple(p.name for p in policies),
+                            tuple(GameRecord.from_json(o.result) for o in finished),
+                            tuple(result.failures), tuple(o.index for o in finished))

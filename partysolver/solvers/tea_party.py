@@ -10,12 +10,19 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import math
+import os
+import pickle
 import random
+import sys
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal
 
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.tea_party.game import POINTS, Cup, Draw, Hero, Squish
@@ -31,11 +38,10 @@ from ..models.tea_party.state import (
     unpack,
 )
 from .budget import Budget, BudgetExhausted, MoveValue, SearchResult
+from .compiled import compile_notice
 from .expectimax import Expectimax, expectimax
-from .mcts import Evaluator, mcts, playout
-
-if TYPE_CHECKING:  # the compiled search imports numba: only when a search needs it
-    from .tea_party_compiled import CompiledExpectimax
+from .mcts import LEAF_NODES, Evaluator, mcts, playout
+from .tea_party_lean import LeanExpectimax
 
 DEFAULT_EXACT_NODES = 300_000
 """Nodes the exact search may use before a hint falls back to MCTS (three or four monsters:
@@ -60,11 +66,6 @@ def exact_nodes_default(state: TeaPartyState) -> int:
 def solve_nodes_default(state: TeaPartyState) -> int:
     """``solve``'s default node budget for this many monsters."""
     return DEFAULT_SOLVE_NODES_TWO if state.num_players == 2 else DEFAULT_SOLVE_NODES
-
-ENDGAME_LOOSE = 5
-"""MCTS leaves with at most this many heroes outside the stomachs are valued exactly..."""
-ENDGAME_NODES = 4_000
-"""...when that takes at most this many nodes (else by a random playout)."""
 
 CUP_RISK = 0.75
 """Greedy's weight of a point in a teacup relative to one in the stomach (cups can be stolen,
@@ -93,19 +94,17 @@ def _effect(state: TeaPartyState, move: Hashable) -> str:
         return f"+{held.points} points in your teacup ({cup} there, not yet safe)"
     assert isinstance(move, Squish)
     ability = move.ability
+    if not state.has_effect(move):
+        return f"nothing changes: the {held.label} is just discarded"
     if ability == Hero.FIGHTER:
         cup = state.cups[me]
-        if not cup:
-            return "your teacup is empty: nothing to drink"
         text = f"{points(cup)} points go safely into your stomach"
         if count(cup, RANGER):
             text += "; the Ranger makes you throw up 2 heroes at random"
         return text
     if ability == Hero.CLERIC:
-        left = state.bag_size()
-        return f"draw again from the {left} heroes in the bag" if left else "the bag is empty"
-    if move.target is None:
-        return "no teacup to use it on: the hero is just discarded"
+        return f"draw again from the {state.bag_size()} heroes in the bag"
+    assert move.target is not None
     name = state.name(move.target)
     if ability == Hero.ROGUE:
         assert move.take is not None
@@ -134,6 +133,16 @@ class RankedMove:
     value: MoveValue
 
 
+HintStatus = Literal["exact", "estimate", "unknown"]
+
+EXACT_VALUES = "exact win probabilities (expectimax over every draw and throw-up)"
+ESTIMATED_VALUES = (
+    "estimated win probabilities (MCTS: each option's backed-up value; 'exact' marks an "
+    "option whose whole subtree the search solved); no interval: a visit count does not "
+    "measure how far the search's estimate is from the exact value (docs/solvers.md gives the "
+    "measured error); 'visits' counts the simulations through each option")
+
+
 @dataclass(frozen=True, slots=True)
 class Hint:
     """The options for the hero in hand, best first, and how they were valued."""
@@ -146,56 +155,235 @@ class Hint:
     def exact(self) -> bool:
         return self.result.status == "optimal"
 
+    @property
+    def status(self) -> HintStatus:
+        """``exact`` (every value proved), ``estimate`` (MCTS) or ``unknown`` (nothing
+        searched)."""
+        if self.exact:
+            return "exact"
+        return "estimate" if self.moves and self.moves[0].value.visits > 0 else "unknown"
 
-def _exact(state: TeaPartyState, budget: Budget, line: bool = False) -> SearchResult:
-    """Two monsters: the compiled search; more: the generic one (plain expectimax with its
-    table: pruning windows cut almost nothing in this game)."""
+    @property
+    def values_are(self) -> str:
+        """What the moves' values are, in words (for the report)."""
+        return EXACT_VALUES if self.exact else ESTIMATED_VALUES
+
+    interval: str | None = None
+    """What the moves' intervals are intervals of: none is given (see ``values_are``)."""
+
+
+# -- the exact searches, and compiling ---------------------------------------------------------
+
+Notice = Callable[[str], None]
+"""Told one line before a slow step the caller may want to announce (compiling)."""
+
+COMPILE_SECONDS = 15
+"""CPU seconds numba takes to compile the compiled search on its first run (measured: 14)."""
+COMPILE_NOTICE = compile_notice("the Tea Party search", COMPILE_SECONDS)
+"""What the user is told before it compiles (the compiled module says the same words)."""
+COMPILE_WORTH = 1.0
+"""Seconds: under this time limit the caller wants a quick answer, and the compiled search is
+used only if it is compiled already (compiling takes some ten seconds, once)."""
+LEAN_NODES_READY = 100_000
+"""Nodes the interpreted two-monster search may use before the compiled one takes over, when
+the compiled one is ready (loading it costs about as much as these nodes)..."""
+LEAN_NODES_COLD = 400_000
+"""...and when it would have to compile first (about 5 s of interpreted search)."""
+
+_COMPILED = "partysolver.solvers.tea_party_compiled"
+_ENTRY_POINTS = ("_search", "_rehash", "_playouts")
+
+
+def needs_compile() -> bool:
+    """Whether using the compiled two-monster search would compile it first (some ten
+    seconds): False once it is loaded in this process, or when numba's cache holds every
+    entry point of the kernel, written by the installed numba after the module last changed.
+    A file check: it imports neither numba nor the kernel."""
+    module = sys.modules.get(_COMPILED)
+    if module is not None and module.ready():
+        return False
+    source = Path(__file__).with_name("tea_party_compiled.py")
+    try:
+        numba_version = importlib.metadata.version("numba")
+        changed = source.stat().st_mtime
+    except (importlib.metadata.PackageNotFoundError, OSError):
+        return True
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    return not all(any(_fresh_index(index, numba_version, changed)
+                       for folder in _cache_folders(source)
+                       for index in folder.glob(f"{source.stem}.{name}-*.{tag}.nbi"))
+                   for name in _ENTRY_POINTS)
+
+
+def _cache_folders(source: Path) -> list[Path]:
+    """Where numba keeps the cache of ``source``: under ``NUMBA_CACHE_DIR`` when it is set,
+    else beside the module, or in the user's cache folder when that is not writable (numba's
+    naming there: the folder's name and the SHA-1 of its path)."""
+    folder = str(source.resolve().parent)
+    sub = f"{Path(folder).name}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return [Path(os.environ["NUMBA_CACHE_DIR"]) / sub]
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+    return [source.parent / "__pycache__", user / sub]
+
+
+def _fresh_index(index: Path, numba_version: str, changed: float) -> bool:
+    try:
+        with index.open("rb") as f:
+            version = pickle.load(f)  # numba writes its version first, a plain string
+        return version == numba_version and index.stat().st_mtime >= changed
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        return False
+
+
+def load_compiled(notice: Notice | None = None) -> float:
+    """Compile or load the compiled two-monster search now, telling ``notice`` first if it
+    compiles; the seconds it took (which no search's time limit should pay)."""
+    start = time.perf_counter()
+    module = sys.modules.get(_COMPILED)
+    if module is None or not module.ready():
+        if notice is not None and needs_compile():
+            notice(COMPILE_NOTICE)
+        from .tea_party_compiled import warm_up
+
+        warm_up()
+    return time.perf_counter() - start
+
+
+class Tables:
+    """The transposition tables of one hint's exact searches, one per kind of search.  They
+    only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
+
+    __slots__ = ("lean", "generic", "_compiled")
+
+    def __init__(self) -> None:
+        self.lean: dict[tuple[int, ...], float] = {}
+        self.generic: dict[Hashable, Any] = {}
+        self._compiled: Any = None
+
+    @property
+    def compiled(self) -> Any:
+        """The compiled search's table (a ``tea_party_compiled.Table``, 8 MB to start with;
+        it doubles when full), made when first asked for."""
+        if self._compiled is None:
+            from .tea_party_compiled import Table
+
+            self._compiled = Table(1 << 18)
+        return self._compiled
+
+
+def _sharing(kind: type[Expectimax], table: Any) -> type[Expectimax]:
+    """``kind`` with ``table`` as its transposition table (for :func:`expectimax`)."""
+
+    class Shared(kind):  # type: ignore[valid-type, misc]
+        def __init__(self, budget: Budget, transpositions: bool = True) -> None:
+            super().__init__(budget, transpositions, table=table)
+
+    return Shared
+
+
+def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
+           notice: Notice | None = None, compile: bool = True,
+           tables: Tables | None = None) -> SearchResult:
+    """The exact search.  Two monsters: the interpreted search first, up to
+    ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes, then, if it did not finish, the compiled
+    one (compiled first if ``compile``, announced to ``notice``; not charged to the time
+    limit).  Three or four: the generic search (plain expectimax with its table: pruning
+    windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
+    ``tables`` keeps what was solved, for later searches of the same hint."""
+    tables = tables or Tables()
     if state.num_players != 2:
-        return expectimax(state, budget, line=line, kind=Expectimax)
-    from .tea_party_compiled import CompiledExpectimax  # numba: only for two monsters
+        return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
+    ready = not needs_compile()
+    lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD
+    if budget.nodes is not None:
+        lean_nodes = min(lean_nodes, budget.nodes)
+    lean = expectimax(state, replace(budget, nodes=lean_nodes), line=line,
+                      kind=_sharing(LeanExpectimax, tables.lean))
+    spent = lean.usage["seconds"]
+    if (lean.status == "optimal" or lean_nodes == budget.nodes or not (ready or compile)
+            or (budget.time is not None and spent >= budget.time)):
+        return lean
+    load_compiled(notice)
+    from .tea_party_compiled import CompiledExpectimax
 
-    return expectimax(state, budget, line=line, kind=CompiledExpectimax)
+    left = None if budget.time is None else budget.time - spent
+    result = expectimax(state, replace(budget, time=left), line=line,
+                        kind=_sharing(CompiledExpectimax, tables.compiled))
+    return replace(result, usage=result.usage | {"seconds": round(spent + result.usage["seconds"],
+                                                                  4)})
 
 
-class EndgameEvaluator:
-    """MCTS leaf values: exact when few heroes are still loose (bag, teacups, hand), else the
-    returns of a random playout (cut after ``playout_decisions`` decisions, if given, and
-    scored by :func:`material_shares`).  The exact searches share one table, so every endgame
-    position is solved at most once per hint."""
+SUBTREE_LOOSE = 8
+"""MCTS tries to solve a new leaf exactly only with at most this many heroes loose (a bigger
+one never fits the leaf's budget); a node visited often is tried whatever its size."""
 
-    def __init__(self, max_loose: int = ENDGAME_LOOSE, nodes: int = ENDGAME_NODES,
-                 playout_decisions: int | None = None) -> None:
-        self.max_loose = max_loose
-        self.nodes = nodes
-        self.playout_decisions = playout_decisions
-        self.table: dict[Hashable, Any] = {}
-        self.compiled: CompiledExpectimax | None = None
-        self.solved = 0
 
-    def _search(self, state: TeaPartyState) -> Expectimax:
-        budget = Budget(nodes=self.nodes)
-        if state.num_players != 2:
-            return Expectimax(budget, table=self.table)
-        if self.compiled is None:
+class ExactSubtrees:
+    """MCTS's solver: a subtree's exact value when a search within a node budget finishes.
+    Two monsters: the compiled search (``compiled``) or the interpreted one; more: the
+    generic one.  One table for the whole search, so each position is solved at most once
+    and a search cut short leaves its finished values for the next."""
+
+    def __init__(self, num_players: int, compiled: bool, tables: Tables | None = None
+                 ) -> None:
+        tables = tables or Tables()
+        self.search: Expectimax
+        if num_players != 2:
+            self.search = Expectimax(Budget(), table=tables.generic)
+        elif compiled:
             from .tea_party_compiled import CompiledExpectimax
 
-            self.compiled = CompiledExpectimax(budget)
+            self.search = CompiledExpectimax(Budget(), table=tables.compiled)
         else:
-            self.compiled.meter = budget.start()
-        return self.compiled
+            self.search = LeanExpectimax(Budget(), table=tables.lean)
+        self.solved = 0
+
+    @property
+    def method(self) -> str:
+        return self.search.method
+
+    def __call__(self, state: TeaPartyState, nodes: int, deadline: float
+                 ) -> tuple[float, ...] | None:
+        if loose_heroes(state) > SUBTREE_LOOSE and nodes <= LEAF_NODES:
+            return None  # a new leaf this big never fits a leaf's budget: do not try
+        left = None if deadline == math.inf else max(deadline - time.perf_counter(), 0.0)
+        self.search.meter = Budget(nodes=nodes, time=left).start()
+        try:
+            values = self.search.value(state)
+        except BudgetExhausted:
+            return None
+        self.solved += 1
+        return values
+
+
+class LeafEstimate:
+    """MCTS's estimate of a leaf no exact search could finish: the returns of a random
+    playout, cut after ``playout_decisions`` decisions (if given) and then scored by
+    :func:`material_shares`."""
+
+    def __init__(self, playout_decisions: int | None = None) -> None:
+        self.playout_decisions = playout_decisions
 
     def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, ...]:
-        if loose_heroes(state) <= self.max_loose:
-            search = self._search(state)
-            try:
-                values = search.value(state)
-            except BudgetExhausted:
-                pass
-            else:
-                self.solved += 1
-                return values
         return playout(state, rng, decisions=self.playout_decisions,
                        cutoff=lambda cut, _: material_shares(cut))
+
+
+LEAF_PLAYOUTS = 16
+"""Random playouts per MCTS leaf in the compiled search (two monsters)."""
+EXPLORATION = 0.5
+"""MCTS's UCB1 constant here (lower than the generic default: leaves are means of playouts
+or exact values)."""
+
+
+def compiled_playouts() -> Evaluator:
+    """MCTS's leaf estimate for two monsters: the mean of ``LEAF_PLAYOUTS`` random playouts
+    run by the compiled kernel (some hundred times faster than one through the rules
+    engine)."""
+    from .tea_party_compiled import Playouts
+
+    return Playouts(LEAF_PLAYOUTS)
 
 
 MATERIAL_SCALE = 6.0
@@ -213,36 +401,53 @@ def material_shares(state: TeaPartyState) -> tuple[float, ...]:
 
 EXACT_LOOSE = 18
 """Positions with more heroes loose than this are never tried exactly (they cannot fit)."""
+EXACT_SHARE = 0.25
+"""The share of a time limit the exact attempt may take before MCTS has the rest."""
 
 
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            exact_nodes: int | None = None,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
-           exact_loose: int = EXACT_LOOSE, evaluator: Evaluator | None = None) -> SearchResult:
-    """Exact when it fits ``exact_nodes`` (default :func:`exact_nodes_default`) and half the
-    time, else MCTS with the budget's iterations (or ``mcts_iterations``) and the time left,
-    its leaves valued exactly once the game is small (:class:`EndgameEvaluator`).  An
-    estimate's ``method`` says why the exact search did not answer."""
-    start = time.perf_counter()
+           exact_loose: int = EXACT_LOOSE, evaluator: Evaluator | None = None,
+           notice: Notice | None = None) -> SearchResult:
+    """Exact when it fits ``exact_nodes`` (default :func:`exact_nodes_default`) and
+    ``EXACT_SHARE`` of the time, else MCTS with the budget's iterations (or
+    ``mcts_iterations``) and the time left, its subtrees valued exactly where a small search
+    finishes (:class:`ExactSubtrees`), its other leaves by ``evaluator`` (default
+    :class:`LeafEstimate`).  Compiling or loading the compiled search is not charged to the
+    time limit (``notice`` is told before a compile); under ``COMPILE_WORTH`` seconds it is used
+    only if compiled already.  An estimate's ``method`` says why the exact search did not
+    answer."""
     if exact_nodes is None:
         exact_nodes = exact_nodes_default(state)
+    limit = budget.time
+    compile_ok = limit is None or limit >= COMPILE_WORTH
+    spent = 0.0
+    tables = Tables()
     loose = loose_heroes(state)
     if loose <= exact_loose:
-        half = None if budget.time is None else budget.time / 2
-        result = _exact(state, Budget(time=half, nodes=exact_nodes), line=True)
+        share = None if limit is None else limit * EXACT_SHARE
+        result = _exact(state, Budget(time=share, nodes=exact_nodes), line=True, notice=notice,
+                        compile=compile_ok, tables=tables)
         if result.status == "optimal":
             return result
+        spent = result.usage.get("seconds", 0.0)
         why = (f"the exact search ran out of nodes ({exact_nodes:,}, --exact-nodes)"
                if result.usage.get("nodes", 0) >= exact_nodes
-               else "the exact search ran out of its half of the time limit")
+               else "the exact search ran out of its share of the time limit")
     else:
         why = (f"the exact search was not tried: {loose} heroes are loose, and it is tried "
                f"up to {exact_loose}")
-    left = None if budget.time is None else max(budget.time - (time.perf_counter() - start),
-                                                1e-9)
-    iterations = budget.iterations or (None if budget.time is not None else mcts_iterations)
-    result = mcts(state, Budget(time=left, iterations=iterations), rng,
-                  evaluator=evaluator or EndgameEvaluator())
+    compiled = state.num_players == 2 and (compile_ok or not needs_compile())
+    if compiled:
+        load_compiled(notice)
+    if evaluator is None:
+        evaluator = compiled_playouts() if compiled else LeafEstimate()
+    subtrees = ExactSubtrees(state.num_players, compiled, tables)
+    left = None if limit is None else max(limit - spent, 0.0)
+    iterations = budget.iterations or (None if limit is not None else mcts_iterations)
+    result = mcts(state, Budget(time=left, iterations=iterations), rng, evaluator=evaluator,
+                  exploration=EXPLORATION, solver=subtrees)
     return replace(result, method=f"{result.method} ({why})")
 
 
@@ -252,11 +457,12 @@ def loose_heroes(state: TeaPartyState) -> int:
 
 
 def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
-         exact_nodes: int | None = None) -> Hint:
-    """Every option for the hero in hand, ranked by the chooser's chance to win."""
+         exact_nodes: int | None = None, notice: Notice | None = None) -> Hint:
+    """Every option for the hero in hand, ranked by the chooser's chance to win; ``notice``
+    is told one line before the compiled search compiles (see :func:`search`)."""
     if state.phase != CHOOSE:
         raise ValueError("a hint needs a hero in hand")
-    result = search(state, budget, rng, exact_nodes)
+    result = search(state, budget, rng, exact_nodes, notice=notice)
     follow = follow_up(state, result.line)
     ranked = tuple(_ranked(state, m, follow if i == 0 else "")
                    for i, m in enumerate(result.moves))
@@ -289,7 +495,8 @@ class DrawHint:
 
 
 def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
-               exact_nodes: int | None = None) -> list[DrawHint]:
+               exact_nodes: int | None = None, notice: Notice | None = None
+               ) -> list[DrawHint]:
     """A hint for every hero the active monster may draw, most likely first."""
     if state.phase != DRAW:
         raise ValueError("draw hints need a position before the draw")
@@ -300,7 +507,8 @@ def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
     for draw, probability in outcomes:
         assert isinstance(draw, Draw)
         hints.append(DrawHint(draw.hero, float(probability),
-                              hint(state.apply(draw), share, rng, nodes // len(outcomes))))
+                              hint(state.apply(draw), share, rng, nodes // len(outcomes),
+                                   notice)))
     return hints
 
 
@@ -314,10 +522,63 @@ class Solution:
     line: tuple[str, ...]
 
 
-def solve(state: TeaPartyState, budget: Budget) -> Solution:
-    """The exact value of ``state`` and its best line (likeliest outcome at chance nodes)."""
-    result = _exact(state, budget, line=True)
+def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None) -> Solution:
+    """The exact value of ``state`` and its best line (likeliest outcome at chance nodes);
+    ``notice`` is told one line before the compiled search compiles."""
+    result = _exact(state, budget, line=True, notice=notice)
     return Solution(state, result, describe_line(state, result.line))
+
+
+EXACT_FRACTIONS = 20_000
+"""Distinct positions :func:`exact_fractions` may visit before it gives up (some 4,000 a second
+in Python: ``solve`` tries up to this many, ``hint`` a quarter)."""
+
+
+class _TooBig(Exception):
+    """:func:`exact_fractions` met more positions than its limit."""
+
+
+def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS
+                    ) -> dict[Hashable, tuple[Fraction, ...]] | None:
+    """Every option's exact value for every monster, as fractions, at a decision (or the
+    position's own value under the key ``None`` when chance acts first): a memoised expectimax
+    over the rules engine with its exact chance probabilities, each monster maximising its own
+    chance to win (ties between options kept in the rules' order, as the float searches do).
+    ``None`` when it would visit more than ``limit`` distinct positions."""
+    memo: dict[Hashable, tuple[Fraction, ...]] = {}
+
+    def share(value: float) -> Fraction:
+        return Fraction(value).limit_denominator(state.num_players)  # 0, 1/k .. 1
+
+    def value(node: TeaPartyState) -> tuple[Fraction, ...]:
+        key = node.key()
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= limit:
+            raise _TooBig
+        settled = node.settled_returns()
+        player = node.current_player()
+        if settled is not None:
+            result = tuple(map(share, settled))
+        elif player == CHANCE:
+            total = [Fraction(0)] * node.num_players
+            for outcome, probability in node.chance_outcomes():
+                for seat, v in enumerate(value(node.apply(outcome))):
+                    total[seat] += probability * v
+            result = tuple(total)
+        else:
+            result = max((value(node.apply(a)) for a in node.legal_actions()),
+                         key=lambda values: values[player])
+        memo[key] = result
+        return result
+
+    try:
+        if state.current_player() in (CHANCE, TERMINAL):
+            return {None: value(state)}
+        return {action: value(state.apply(action)) for action in state.legal_actions()}
+    except _TooBig:
+        return None
 
 
 def describe_line(state: TeaPartyState, line: tuple[Hashable, ...]) -> tuple[str, ...]:
@@ -378,7 +639,7 @@ class GreedyPolicy:
 
 class HintPolicy:
     """Plays the hint with a simulation budget: exact within ``exact_nodes`` once at most
-    ``exact_loose`` heroes are loose, else MCTS with ``iterations``, exact endgames, and
+    ``exact_loose`` heroes are loose, else MCTS with ``iterations``, exact subtrees, and
     playouts cut after ``playout_decisions`` decisions and scored by material."""
 
     name = "hint"
@@ -396,7 +657,7 @@ class HintPolicy:
             return moves[0]
         result = search(state, Budget(iterations=self.iterations), rng, self.exact_nodes,
                         exact_loose=self.exact_loose,
-                        evaluator=EndgameEvaluator(playout_decisions=self.playout_decisions))
+                        evaluator=LeafEstimate(self.playout_decisions))
         assert result.best is not None
         return result.best.action
 

@@ -27,11 +27,13 @@ in the table, so the next chunk resumes where it stopped.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from numba import njit
 
 from ..models.protocol import State
-from ..models.tea_party.game import POINTS
+from ..models.tea_party.game import POINTS, Hero
 from ..models.tea_party.state import (
     _RANGERS,
     CHOOSE,
@@ -43,7 +45,9 @@ from ..models.tea_party.state import (
 )
 from ..models.tea_party.state import _TOUCHES_CUPS as _TOUCHES
 from .budget import Budget, BudgetExhausted
+from .compiled import before_compiling
 from .expectimax import Expectimax, Values
+from .tea_party import COMPILE_SECONDS
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
 _FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _BARD, _KING, _QUEEN = range(8)
@@ -273,7 +277,7 @@ def _final(c0: int, c1: int, s0: int, s1: int, zones: np.ndarray, probs: np.ndar
 _FINAL = 5
 """A child that is the end of the game (valued in closed form, never pushed)."""
 _MAX_CHILDREN = 36
-"""At most 8 hero types to draw, 36 pairs to throw up, 1 + 1 + 1 + 8 + 2 + 1 options."""
+"""At most 8 hero types to draw, 36 pairs to throw up, 1 + 1 + 1 + 8 + 2 + 1 + 1 options."""
 
 
 @njit(cache=True)
@@ -315,35 +319,47 @@ def _expand(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int,
             n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, zones[0, i], s1,
                      probs[0, i])
         return n
-    # CHOOSE: cup the hero in hand, or squish it for its ability (a royal copies any).
+    # CHOOSE: cup the hero in hand, or squish it for its ability (a royal copies any).  As
+    # in the rules engine, every use that changes nothing is one option (``idle``).
     n = _add(children, weights, flips, n, _END, -1, bag, c0 + (1 << (4 * held)), c1, s0, s1,
              1.0)
     if held == _RANGER:
         return n
+    idle = False
     first, last = (held, held) if held < _KING else (_FIGHTER, _BARD)
     for ability in range(first, last + 1):
         if ability == _FIGHTER:  # drink my teacup
-            after = THROW_UP if c0 & _RANGERS else _END
-            n = _add(children, weights, flips, n, after, -1, bag, 0, c1, s0 + c0, s1, 1.0)
+            if c0 == 0:
+                idle = True
+            else:
+                after = THROW_UP if c0 & _RANGERS else _END
+                n = _add(children, weights, flips, n, after, -1, bag, 0, c1, s0 + c0, s1, 1.0)
         elif ability == _CLERIC:  # draw again (nothing when the bag is empty)
-            n = _add(children, weights, flips, n, DRAW if bag else _END, -1, bag, c0, c1,
-                     s0, s1, 1.0)
+            if bag == 0:
+                idle = True
+            else:
+                n = _add(children, weights, flips, n, DRAW, -1, bag, c0, c1, s0, s1, 1.0)
         elif ability == _ROGUE:  # steal one hero from the other teacup, then choose
             if c1 == 0:
-                n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, s0, s1, 1.0)
+                idle = True
             for h in range(8):
                 if (c1 >> (4 * h)) & 15:
                     n = _add(children, weights, flips, n, CHOOSE, h, bag, c0,
                              c1 - (1 << (4 * h)), s0, s1, 1.0)
-        elif ability == _WIZARD:  # pour a teacup back into the bag
-            if c0 == 0 and c1 == 0:
-                n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, s0, s1, 1.0)
+        elif ability == _WIZARD:  # pour any teacup back into the bag (an empty one: idle)
+            if c0 == 0 or c1 == 0:
+                idle = True
             if c0:
                 n = _add(children, weights, flips, n, _END, -1, bag + c0, 0, c1, s0, s1, 1.0)
             if c1:
                 n = _add(children, weights, flips, n, _END, -1, bag + c1, c0, 0, s0, s1, 1.0)
-        elif ability == _BARD:  # swap teacups (no effect when they are equal)
-            n = _add(children, weights, flips, n, _END, -1, bag, c1, c0, s0, s1, 1.0)
+        elif ability == _BARD:  # swap teacups (equal ones: idle)
+            if c0 == c1:
+                idle = True
+            else:
+                n = _add(children, weights, flips, n, _END, -1, bag, c1, c0, s0, s1, 1.0)
+    if idle:
+        n = _add(children, weights, flips, n, _END, -1, bag, c0, c1, s0, s1, 1.0)
     return n
 
 
@@ -507,6 +523,7 @@ class CompiledExpectimax(Expectimax):
         counters, limit = self.counters, self.meter.budget.nodes
         root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
                          stomachs[1]], dtype=np.int64)
+        before_compiling("the Tea Party search", COMPILE_SECONDS, _search)
         step = self.CHUNK
         while True:
             left = 2**62 if limit is None else max(limit - self.meter.nodes, 0)
@@ -528,3 +545,78 @@ class CompiledExpectimax(Expectimax):
                 table.grow()
             elif table.entries == finished:
                 step *= 2  # a chunk too short to finish anything on the way down: lengthen
+
+
+@njit(cache=True)
+def _playouts(root: np.ndarray, n: int, seed: int, children: np.ndarray, weights: np.ndarray,
+              flips: np.ndarray, zones: np.ndarray, probs: np.ndarray) -> float:
+    """Seat 0's mean win share over ``n`` uniformly random playouts from ``root`` (seven ints,
+    seat 0 to act; not an end of the game): at each decision an option drawn uniformly among
+    the rules engine's options (``_expand`` lists the same), chance drawn with its odds, the
+    end of the game valued in closed form (its throw-ups averaged exactly)."""
+    np.random.seed(seed)
+    total = 0.0
+    for _ in range(n):
+        phase, held, bag, c0, c1, s0, s1 = (root[0], root[1], root[2], root[3], root[4],
+                                            root[5], root[6])
+        flipped = 0
+        while phase != _FINAL:
+            k = _expand(phase, held, bag, c0, c1, s0, s1, children, weights, flips, zones,
+                        probs)
+            i = k - 1
+            if phase == CHOOSE:
+                i = min(int(np.random.random() * k), k - 1)
+            else:
+                pick = np.random.random()
+                for j in range(k):
+                    pick -= weights[j]
+                    if pick < 0.0:
+                        i = j
+                        break
+            row = children[i]
+            flipped ^= flips[i]
+            phase, held, bag, c0, c1, s0, s1 = row[0], row[1], row[2], row[3], row[4], row[5], \
+                row[6]
+        value = _final(c0, c1, s0, s1, zones, probs)
+        total += 1.0 - value if flipped else value
+    return total / n
+
+
+class Playouts:
+    """Random playouts of two-monster positions in the kernel, ``n`` per call: the mean of each
+    monster's win share.  ``rng`` seeds them, so a seeded search stays reproducible."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.work = (np.zeros((_MAX_CHILDREN, 7), dtype=np.int64), np.zeros(_MAX_CHILDREN),
+                     np.zeros(_MAX_CHILDREN, np.int8), np.zeros((2, _MAX_CHILDREN), np.int64),
+                     np.zeros((2, _MAX_CHILDREN)))
+
+    def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, float]:
+        if state.phase == OVER or (state.phase == THROW_UP and state.final):
+            return tuple(Expectimax(Budget()).value(state))  # type: ignore[return-value]
+        cups, stomachs = state.cups, state.stomachs
+        if state.player == 1:
+            cups, stomachs = cups[::-1], stomachs[::-1]
+        root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
+                         stomachs[1]], dtype=np.int64)
+        seat = _playouts(root, self.n, rng.getrandbits(31), *self.work)
+        return (1.0 - seat, seat) if state.player == 1 else (seat, 1.0 - seat)
+
+
+def warm_up() -> None:
+    """Compile (first run) or load from numba's cache every kernel entry point, now: a
+    search's clock should not pay for it.  Cheap once done in this process."""
+    table = Table(2)
+    search = CompiledExpectimax(Budget(), table=table)
+    # The smallest decision there is: one hero in hand, an empty bag (entry point ``_search``).
+    state = TeaPartyState.from_counts(("A", "B"), (0,) * 8, [(0,) * 8] * 2,
+                                      [(1,) + (0,) * 7, (0,) * 8], held=Hero.FIGHTER)
+    search.value(state)
+    table.grow()  # entry point ``_rehash``
+    Playouts(1)(state, random.Random(0))  # entry point ``_playouts``
+
+
+def ready() -> bool:
+    """Whether the kernel's entry points are compiled or loaded in this process."""
+    return all(bool(f.signatures) for f in (_search, _rehash, _playouts))

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from reports import data as report_data
 
 from partysolver.cli.main import cli
 from partysolver.models.documents import parse_document
@@ -44,13 +45,14 @@ def test_example_prints_a_loadable_file() -> None:
 
 
 def test_hint_ranks_every_kind_of_action() -> None:
-    data = as_json("hint", EXAMPLES["default"])
+    data = report_data("hint", EXAMPLES["default"])
     moves = data["moves"]
-    assert data["player"] == "Green" and moves
+    assert data["to_move"] == "Green" and data["status"] == "estimate" and moves
+    assert all(set(m["figures"]) >= {"now", "variety", "money"} for m in moves)
     values = [m["value"] for m in moves]
     assert values == sorted(values, reverse=True)
     kinds = {m["move"].split()[0] for m in moves}
-    assert {"buy", "pass", "extension", "entrance", "advertise"} <= kinds
+    assert {"buy", "pass", "extension", "entrance", "advert"} <= kinds
     bought = [m["move"].split()[1].split("@")[0] for m in moves if m["move"].startswith("buy")]
     assert len(bought) == len(set(bought))  # one (best) placement per market tile
     assert all(m["reason"] and m["text"] for m in moves)
@@ -59,10 +61,10 @@ def test_hint_ranks_every_kind_of_action() -> None:
 
 def test_solve_a_puzzle_with_count_and_seed() -> None:
     data = as_json("solve", EXAMPLES["puzzle"], "--count", "--seed", "4")
-    assert data["status"] == "optimal"
+    assert data["status"] == "optimal" and "proven optimal" in data["verdict"]
     assert data["objective"]["value"] == data["objective"]["bound"] == 8
-    assert data["count"] == {"layouts": 111, "complete": True}
     solution = data["solution"]
+    assert solution["count"] == {"layouts": 111, "complete": True}
     assert solution["placements"][0]["tile"] == "S15"  # the pre-placed fountain
     assert solution["spent"] <= 12
     assert solution["breakdown"]["reputation"] == 8
@@ -80,11 +82,12 @@ def test_solve_an_infeasible_puzzle_names_the_conflict() -> None:
 
 
 def test_solve_a_park_seats_the_visitors() -> None:
-    data = as_json("solve", EXAMPLES["welcome"])
+    data = report_data("solve", EXAMPLES["welcome"])
     assert data["status"] == "optimal"
     assert data["solution"]["seated"] == {"green": 3, "pink": 2}
     assert data["solution"]["waiting"] == {"yellow": 1}
-    assert data["objective"] == {"points": 3 + 4 - 2, "revenue": 6}
+    assert data["objective"]["value"] == data["objective"]["bound"] == 3 + 4 - 2
+    assert data["solution"]["revenue"] == 6
 
 
 def test_solve_refuses_a_game_position() -> None:
@@ -93,11 +96,12 @@ def test_solve_refuses_a_game_position() -> None:
 
 
 def test_verify_a_puzzle_gives_a_verdict() -> None:
-    data = as_json("verify", EXAMPLES["puzzle"])
-    assert data["valid"] is True and data["verdict"] == "solvable" and data["witness"]
+    data = report_data("verify", EXAMPLES["puzzle"])
+    assert data["valid"] is True and data["solvable"] == "solvable" and data["witness"]
     impossible = run("verify", PUZZLES["08-impossible-promise"], "--json")
     verdict = json.loads(impossible.output)
-    assert verdict["verdict"] == "unsolvable" and verdict["conflict"]
+    assert verdict["solvable"] == "unsolvable" and verdict["conflict"]
+    assert "cannot all hold together" in verdict["verdict"]
 
 
 def test_verify_a_game() -> None:
@@ -136,3 +140,68 @@ def test_verify_reads_a_catalogue_and_says_what_it_holds(tmp_path: Path) -> None
     bad.write_text(Path(EXAMPLES["my-catalogue"]).read_text().replace("[[tile]]", "[[tiles]]", 1))
     result = run("verify", str(bad))
     assert result.exit_code == 2 and "bad.toml" in result.output
+
+
+def test_hint_on_a_puzzle_gives_the_next_placement_only() -> None:
+    data = report_data("hint", EXAMPLES["puzzle"], seed=1)
+    assert data["puzzle"] is True and len(data["moves"]) == 1 and data["status"] == "exact"
+    step = data["moves"][0]
+    solved = report_data("solve", EXAMPLES["puzzle"], seed=1)
+    placed = {f"place {p['tile']} at {p['at'][0]},{p['at'][1]}"
+              + (f" turned {p['rotation']}" if p["rotation"] else "")
+              for p in solved["solution"]["placements"]}
+    assert step["move"] in placed and step["value"] == solved["objective"]["value"]
+    assert step["figures"]["tiles_to_place"] == len(placed) - solved["solution"]["pre_placed"]
+    assert "column" in step["text"] and "row" in step["text"]
+    impossible = report_data("hint", PUZZLES["08-impossible-promise"])
+    assert impossible["moves"] == [] and "cannot all hold together" in impossible["note"]
+
+
+def test_solve_takes_any_seed() -> None:
+    """CP-SAT's seed is an int32; a larger seed (issue 14) is mapped into it, reproducibly."""
+    first = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
+    assert first["status"] == "optimal" and first["objective"]["value"] == 5
+    again = as_json("solve", PUZZLES["05-blocked-gate"], "--seed", "2147483648")
+    assert again["solution"] == first["solution"]
+
+
+def test_solve_shows_a_layout_however_short_the_time() -> None:
+    data = as_json("solve", PUZZLES["14-grand-opening"], "--time-limit", "0.05")
+    assert data["status"] == "feasible" and data["solution"] is not None
+    objective = data["objective"]
+    assert objective["value"] == data["solution"]["breakdown"]["reputation"]
+    assert objective["bound"] > objective["value"]
+
+
+def test_simulate_lists_the_hint_policy_it_played() -> None:
+    from reports import simulation
+
+    data = simulation("meeple-land", 2, "hint", "random", players=2, seed=1)
+    assert set(data["by_policy"]) == {"hint", "random"}
+
+
+def test_games_lists_the_tiles_by_code(tmp_path: Path) -> None:
+    """`games meeple-land --tiles` looks up tile codes such as S30: the house catalogue, or a
+    catalogue file in the same format; another game or a bad file is one line, exit 2."""
+    from partysolver.models.meeple_land.catalogue import house_text
+
+    def cli_run(*args: str) -> tuple[int, str]:
+        result = run(*args)
+        return result.exit_code, result.output
+
+    code, out = cli_run("games", "meeple-land", "--tiles", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["house"] is True and len(data["tiles"]) == 101
+    s30 = next(t for t in data["tiles"] if t["id"] == "S30")
+    assert s30["size"] == "small" and s30["cost"] >= 1
+    code, text = cli_run("games", "meeple-land", "--tiles")
+    assert code == 0 and "house data, not the publisher's" in text and "\nS30 " in text
+    own = tmp_path / "mine.toml"
+    own.write_text(house_text().replace("house = true", "house = false"), encoding="utf-8")
+    code, text = cli_run("games", "meeple-land", "--tiles", "--catalogue", str(own))
+    assert code == 0 and f"from {own}" in text
+    own.write_text('game = "meeple-land"\nkind = "catalogue"\n', encoding="utf-8")
+    code, text = cli_run("games", "meeple-land", "--tiles", "--catalogue", str(own))
+    assert code == 2 and str(own) in text and "name" in text and "Traceback" not in text
+    code, text = cli_run("games", "tea-party", "--tiles")
+    assert code == 2 and "no tile codes" in text

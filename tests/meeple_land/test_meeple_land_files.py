@@ -143,7 +143,7 @@ def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
                  "service-not-connected"):
         assert code in codes, code
     fields = {p["field"] for p in data["problems"]}
-    assert {"placed[1]", "placed[2]", "placed[3]", "placed[4]", "placed[5]"} <= fields
+    assert {"placed[2]", "placed[3]", "placed[4]", "placed[5]", "placed[6]"} <= fields
 
 
 def test_verify_a_legal_park_gives_the_build_order_and_score(tmp_path: Path) -> None:

@@ -86,3 +86,20 @@ def test_nothing_to_rank_at_chance_or_after_the_end() -> None:
     assert rank_moves(replace(state, finished=True)) == []
     empty = replace(state, parks=tuple(ParkState() for _ in state.parks))
     assert rank_moves(empty)
+
+
+def test_the_hint_policy_plays_the_hint_and_greedy_the_reputation_now() -> None:
+    """simulate's `hint` plays the hint's first option; `greedy` an action with the highest
+    reputation right after it (no look-ahead), which the hint's estimate may rank lower."""
+    import random
+
+    from partysolver.solvers.meeple_land.hint import GreedyPolicy, HintPolicy
+
+    state = default()
+    rng = random.Random(0)
+    assert HintPolicy()(state, rng) == rank_moves(state)[0].move
+    now = {move: estimate(state, *_after(state, move)).score_now
+           for move in state.legal_actions()}
+    chosen = GreedyPolicy()(state, rng)
+    assert now[chosen] == max(now.values())
+    assert GreedyPolicy.name == "greedy" and HintPolicy.name == "hint"

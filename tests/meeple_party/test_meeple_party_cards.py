@@ -183,19 +183,19 @@ def test_cost_counts_the_meeples_to_move() -> None:
 
 
 @pytest.mark.parametrize(("text", "field"), [
-    ('[[photos]]\nid = "a"\nclauses = [{ room = "kitchen", flirts = 2 }]', "photos[0].clauses[0]"),
-    ('[[photos]]\nid = "a"\nclauses = [{ room = "attic", flirt = 2 }]', "photos[0].clauses[0].room"),
-    ('[[photos]]\nid = "a"\nclauses = [{ mode = "most", flirt = 2 }]', "photos[0].clauses[0].mode"),
-    ('[[photos]]\nid = "a"\nclauses = []', "photos[0].clauses"),
-    ('[[photos]]\nid = "a"\nclauses = [{ flirt = -1 }]', "photos[0].clauses[0].flirt"),
+    ('[[photos]]\nid = "a"\nclauses = [{ room = "kitchen", flirts = 2 }]', "photos[1].clauses[1]"),
+    ('[[photos]]\nid = "a"\nclauses = [{ room = "attic", flirt = 2 }]', "photos[1].clauses[1].room"),
+    ('[[photos]]\nid = "a"\nclauses = [{ mode = "most", flirt = 2 }]', "photos[1].clauses[1].mode"),
+    ('[[photos]]\nid = "a"\nclauses = []', "photos[1].clauses"),
+    ('[[photos]]\nid = "a"\nclauses = [{ flirt = -1 }]', "photos[1].clauses[1].flirt"),
     ('[[disasters]]\nid = "a"\nclauses = [{ flirt = 1 }]\n[[disasters]]\nid = "a"\n'
      'clauses = [{ jerk = 1 }]', "disasters"),
-    ('[[surprises]]\nid = "a"\neffects = [{ do = "explode" }]', "surprises[0].effects[0].do"),
+    ('[[surprises]]\nid = "a"\neffects = [{ do = "explode" }]', "surprises[1].effects[1].do"),
     ('[[surprises]]\nid = "a"\neffects = [{ do = "move", from = "kitchen" }]',
-     "surprises[0].effects[0].to"),
+     "surprises[1].effects[1].to"),
     ('[[surprises]]\nid = "a"\neffects = [{ do = "stress", amount = 9 }]',
-     "surprises[0].effects[0].amount"),
-    ('[[photos]]\nid = "Big Card"\nclauses = [{ flirt = 1 }]', "photos[0].id"),
+     "surprises[1].effects[1].amount"),
+    ('[[photos]]\nid = "Big Card"\nclauses = [{ flirt = 1 }]', "photos[1].id"),
 ])
 def test_bad_cards_name_the_field(text: str, field: str) -> None:
     with pytest.raises(InputError) as caught:

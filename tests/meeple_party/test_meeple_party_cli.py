@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from reports import data as report_data
 
 from partysolver import puzzles
 from partysolver.cli.main import cli
@@ -38,47 +39,60 @@ def test_hint_json_follows_the_conventions() -> None:
     code, out = run("hint", str(EXAMPLES["last-photo"]), "--json", "--top", "3")
     assert code == 0
     data = json.loads(out)
-    assert data["game"] == "meeple-party" and data["status"] == "optimal" and data["exact"]
-    assert 1 <= len(data["moves"]) <= 3 and data["outcomes"] >= len(data["moves"])
+    assert data["game"] == "meeple-party" and data["status"] == "exact"
+    assert data["to_move"] == "Ana" and "stress" in data["value_text"]
+    assert 1 <= len(data["moves"]) <= 3 and data["search"]["outcomes"] >= len(data["moves"])
     for move in data["moves"]:
-        assert {"move", "value", "reason", "steps"} <= set(move)
-        assert set(move["value"]) == {"win", "loss", "stress", "fouls", "photos", "table"}
+        assert {"move", "value", "reason", "steps", "figures"} <= set(move)
+        assert set(move["figures"]) == {"win", "loss", "stress", "photos", "table", "fouls"}
+        assert move["value"] == move["figures"]["stress"]
     assert data["best"]["steps"] == data["moves"][0]["steps"]
-    assert data["moves"][0]["value"]["win"] == 1.0
+    assert data["moves"][0]["figures"]["win"] == 1.0
     code, text = run("hint", str(EXAMPLES["last-photo"]))
     assert code == 0 and "best turn:" in text and "wins the party" in text
 
 
 def test_hint_before_the_draw_answers_each_draw() -> None:
-    code, out = run("hint", str(EXAMPLES["before-the-draw"]), "--json")
-    assert code == 0
-    data = json.loads(out)
-    assert data["moves"] == [] and data["draws"]
+    data = report_data("hint", EXAMPLES["before-the-draw"])
+    assert [m["move"] for m in data["moves"]] == ["draw"] and data["draws"]
     assert abs(sum(d["probability"] for d in data["draws"]) - 1) < 1e-6
 
 
 def test_solve_decides_the_shipped_scenarios() -> None:
-    code, out = run("solve", str(SCENARIOS["01-last-photo"]), "--json")
-    data = json.loads(out)
-    assert code == 0 and data["verdict"] == "solvable" and data["status"] == "optimal"
-    assert data["objective"]["won"] and data["solution"]["line"]
-    code, out = run("solve", str(SCENARIOS["04-out-of-reach"]), "--json")
-    data = json.loads(out)
-    assert data["verdict"] == "unsolvable" and data["objective"]["photos"] == 0
+    data = report_data("solve", SCENARIOS["01-last-photo"])
+    assert data["status"] == "solvable" and data["verdict"].startswith("solvable")
+    assert data["objective"]["value"] == data["objective"]["bound"]
+    assert data["solution"]["line"]
+    data = report_data("solve", SCENARIOS["04-out-of-reach"])
+    assert data["status"] == "unsolvable" and data["objective"]["value"] == 0
     code, out = run("solve", str(EXAMPLES["default"]))
     assert code == 2 and "ordered" in out
+
+
+def test_a_scenario_line_names_the_photos_it_takes_and_each_push() -> None:
+    """The solved line says which photos each turn takes (a photo dealt at the end of the turn
+    included) and where each pushed or pulled meeple goes; the photos it names add up to the
+    photos the scenario needs."""
+    data = report_data("solve", SCENARIOS["02-both-photos"])
+    line = data["solution"]["line"]
+    assert any("push a Cool from Outside to Front Door" in step for step in line)
+    taken = [step for step in line if "takes photo" in step]
+    assert len(taken) == 1 and "'Velvet Rope' and 'Pillow Talk'" in taken[0]
+    three = report_data("solve", SCENARIOS["03-two-turns"])["solution"]["line"]
+    names = sum(step.split("takes photo")[1].count("'") // 2
+                for step in three if "takes photo" in step)
+    assert names == 3 == report_data("solve", SCENARIOS["03-two-turns"])["objective"]["value"]
 
 
 def test_verify_gives_a_scenario_its_verdict_with_a_witness() -> None:
     code, out = run("verify", str(SCENARIOS["01-last-photo"]), "--json")
     data = json.loads(out)
-    assert code == 0 and data["valid"] and data["verdict"] == "solvable" and data["witness"]
-    solved = json.loads(run("solve", str(SCENARIOS["01-last-photo"]), "--json")[1])
+    assert code == 0 and data["valid"] and data["solvable"] == "solvable" and data["witness"]
+    solved = report_data("solve", SCENARIOS["01-last-photo"])
     assert data["witness"] == solved["solution"]["line"]
-    code, out = run("verify", str(SCENARIOS["04-out-of-reach"]), "--json")
-    data = json.loads(out)
-    assert data["verdict"] == "unsolvable" and data["witness"] is None
-    assert "verdict" not in json.loads(run("verify", str(EXAMPLES["default"]), "--json")[1])
+    data = report_data("verify", SCENARIOS["04-out-of-reach"])
+    assert data["solvable"] == "unsolvable" and data["witness"] is None
+    assert "solvable" not in report_data("verify", EXAMPLES["default"])
 
 
 def test_verify_reports_problems_and_plays_games(tmp_path: Path) -> None:
@@ -94,7 +108,7 @@ def test_verify_reports_problems_and_plays_games(tmp_path: Path) -> None:
     assert data["problems"][0]["code"] == "supply" and "flirt" in data["problems"][0]["message"]
     code, out = run("verify", str(EXAMPLES["last-photo"]), "--games", "2", "--json")
     data = json.loads(out)
-    assert data["simulation"]["games"] == 2 and data["verdict"] == "solvable"
+    assert data["simulation"]["games"] == 2 and data["solvable"] == "solvable"
 
 
 def test_simulate_random_parties_with_a_plot(tmp_path: Path) -> None:
@@ -137,11 +151,8 @@ POSITIONS = Path(puzzles.__file__).parent / "meeple-party" / "positions"
 def test_hint_before_a_surprise_draw_within_a_tiny_budget_says_unknown() -> None:
     """A white meeple drawn: each surprise card is a draw of its own; past the budget some are
     not searched, and the hint says so instead of failing or averaging over what it has."""
-    code, out = run("hint", str(POSITIONS / "14-hard-white-17.toml"), "--max-nodes", "100",
-                    "--json")
-    assert code == 0
-    data = json.loads(out)
-    assert data["status"] == "unknown" and data["value"] is None
+    data = report_data("hint", POSITIONS / "14-hard-white-17.toml", max_nodes=100)
+    assert data["status"] == "unknown" and data["moves"][0]["value"] is None
     assert any(draw["value"] is None for draw in data["draws"])
     assert any(draw["value"] is not None for draw in data["draws"])
     code, text = run("hint", str(POSITIONS / "14-hard-white-17.toml"), "--max-nodes", "100")
@@ -152,12 +163,10 @@ def test_hint_reads_as_many_options_as_asked_within_the_budget() -> None:
     """--top beyond the five options valued by default: every option shown is valued inside
     the budget (no traceback), and exactly as many are listed as asked for when they exist."""
     path = str(EXAMPLES["default"])
-    code, out = run("hint", path, "--top", "12", "--json")
-    assert code == 0
-    data = json.loads(out)
-    assert data["status"] == "optimal" and len(data["moves"]) == 12
+    data = report_data("hint", path, top=12)
+    assert data["status"] == "exact" and len(data["moves"]) == 12
     code, out = run("hint", path, "--top", "12", "--max-nodes", "50", "--json")
-    assert code == 0 and json.loads(out)["status"] in ("optimal", "unknown")
+    assert code == 0 and json.loads(out)["status"] in ("exact", "unknown")
 
 
 def test_hint_before_a_draw_that_can_end_the_party() -> None:

@@ -465,3 +465,42 @@ def test_stress_to_the_roommates_in_a_room() -> None:
     after = surprise("the-landlord", body)  # roommates in the Living Room take 1
     assert after.stress == (0, 1)
     assert count(after, "door", WHITE) == 1  # the Landlord stays at the party
+
+
+def test_ending_fouls_name_what_step_three_sets_off() -> None:
+    """`ending_fouls(action)` names the disasters that go off when `action` ends the turn:
+    over random playouts, each foul raises every player's stress by one (less at most one for
+    a roommate's relief; capped), and a turn that ends with none raises no player's stress
+    but the active player's own refresh."""
+    from meeple_party_helpers import random_small
+
+    from partysolver.models.meeple_party.game import Dealt, Refresh
+    from partysolver.models.meeple_party.state import MAX_STRESS, OVER, REFRESH, REFRESH_DRAW
+    from partysolver.models.protocol import sample_chance
+
+    fouled = quiet = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = random_small(seed, guests=6)
+        for _ in range(400):
+            if state.phase == OVER:
+                break
+            if state.current_player() == CHANCE:
+                action = sample_chance(state, rng)
+            else:
+                action = rng.choice(state.legal_actions())
+            fouls = state.ending_fouls(action)
+            after = state.apply(action)
+            ending = (state.phase == REFRESH and isinstance(action, Refresh)
+                      and action.slot is None) or \
+                (state.phase == REFRESH_DRAW and isinstance(action, Dealt))
+            assert not fouls or ending
+            if ending and after.phase != OVER:
+                for seat, before in enumerate(state.stress):
+                    raised = min(MAX_STRESS, before + len(fouls))
+                    relief = 2 if seat == state.active else 1  # a roommate; both photos
+                    assert raised - relief <= after.stress[seat] <= raised
+                fouled += bool(fouls)
+                quiet += not fouls
+            state = after
+    assert fouled > 0 and quiet > 0

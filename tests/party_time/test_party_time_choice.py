@@ -30,13 +30,15 @@ def view(state: PartyTimeState) -> PartyTimeView:
 def test_lazy_choice_is_the_hints_first_play(players: int, depth: int,
                                              deck: dict[str, int] | None) -> None:
     """In positions of greedy play (near the star and far from it), the lazy choice is the
-    play the full ranking shows first, for the same horizon."""
+    play the full ranking shows first, for the same horizon, exact or estimated from the same
+    deals."""
     compared = 0
     for state in decisions(players, 14, players * 10 + depth, deck):
-        full = hint(view(state), depth, Budget(nodes=60_000))
-        if full.status != "optimal":
+        full = hint(view(state), depth, Budget(nodes=600_000), playouts=300, deals=300)
+        if full.status == "unknown":
             continue
-        play, reached = choose(view(state), depth, Budget(nodes=60_000))
+        play, reached = choose(view(state), depth, Budget(nodes=600_000), playouts=300,
+                               deals=300)
         assert reached == depth
         assert play == full.moves[0].play, str(state)
         compared += 1
@@ -68,13 +70,13 @@ def test_settled_needs_only_what_decides() -> None:
 
 
 def test_lazy_choice_runs_out_of_budget_honestly() -> None:
-    """Past the budget no horizon is claimed, and the play is the first in the order among
-    equals: the least long run (then the habits), as the policy then plays it."""
+    """Past the budget no deeper horizon is claimed: depth 1 still answers (estimated from the
+    playouts, which run outside the budget), and the play is depth 1's."""
     state = decisions(4, 1, 2)[0]
     play, reached = choose(view(state), 2, Budget(nodes=1), playouts=300, seed=3)
-    assert reached == 0
-    runs = long_runs(view(state), 300, 3)
-    assert runs[play].mean == min(run.mean for run in runs.values())
+    assert reached == 1
+    assert play == choose(view(state), 1, Budget(nodes=1), playouts=300, seed=3)[0]
+    assert play == hint(view(state), 1, Budget(nodes=1), playouts=300, seed=3).moves[0].play
 
 
 def test_hint_policy_plays_the_lazy_choice() -> None:
@@ -92,19 +94,20 @@ def test_equally_safe_plays_go_by_the_long_run() -> None:
     overruled = 0
     for state in decisions(4, 12, 21):
         v = view(state)
-        found = hint(v, 1, Budget(nodes=60_000), playouts=400, seed=2)
-        if found.status != "optimal":
+        found = hint(v, 1, Budget(nodes=60_000), playouts=400, seed=2, deals=400)
+        least = min(m.value for m in found.moves)
+        near = [m for m in found.moves if m.value <= least + TOLERANCE]
+        if len(near) < 2:  # nothing to order: no playouts are run for the order
+            assert found.playouts == 0 and all(m.long_run is None for m in found.moves)
             continue
         assert found.playouts == 400
         assert {m.play: m.long_run for m in found.moves} == long_runs(v, 400, 2)
-        least = min(m.value for m in found.moves)
-        near = [m for m in found.moves if m.value <= least + TOLERANCE]
         assert found.moves[:len(near)] == tuple(near)
         means = [m.long_run.mean for m in near if m.long_run]
         assert len(means) == len(near) and means == sorted(means)
         rest = [m.value for m in found.moves[len(near):]]
         assert rest == sorted(rest)
-        habits = hint(v, 1, Budget(nodes=60_000), playouts=0)
+        habits = hint(v, 1, Budget(nodes=60_000), playouts=0, seed=2, deals=400)
         assert habits.playouts == 0 and all(m.long_run is None for m in habits.moves)
         overruled += habits.moves[0].play != found.moves[0].play
     assert overruled >= 1

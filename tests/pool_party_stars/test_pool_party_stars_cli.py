@@ -11,9 +11,11 @@ from typing import Any
 
 from click.testing import CliRunner
 from pps_helpers import EXAMPLES, SHIPPED
+from reports import data as report_data
+from reports import simulation
 
+from partysolver.app.pool_party_stars import make_policy
 from partysolver.cli.main import cli
-from partysolver.cli.pool_party_stars import make_policy
 from partysolver.models.documents import format_document
 from partysolver.models.pool_party_stars import GAME
 from partysolver.solvers.simulate import play_game
@@ -50,49 +52,55 @@ def test_hint_on_the_default_example() -> None:
     text = run("hint", str(EXAMPLES / "default.toml"))
     assert "guess Ben is Robot" in text.splitlines()[3]
     assert "exposure:" in text
-    data = run_json("hint", str(EXAMPLES / "default.toml"), "--top", "3")
-    assert data["seat"] == "Dani" and data["status"] == "optimal"
+    data = report_data("hint", EXAMPLES / "default.toml", top=3)
+    assert data["to_move"] == "Dani" and data["status"] == "exact"
     assert len(data["moves"]) == 3
     best = data["moves"][0]
-    assert best["move"] == "guess Ben is Robot" and best["value"] == 1.0
+    assert best["move"] == "guess Ben Robot" and best["text"] == "guess Ben is Robot"
+    assert best["value"] == 1.0
     assert "certainly Robot" in best["reason"]
     # Ben barred Robot-Swimsuit-Book (9) and Robot-Costume-Drink (15): only Robot is in both.
     assert "deduced from events 9, 15" in best["reason"]
-    assert {"move", "value", "reason", "info", "probability"} <= set(best)
+    assert best["figures"]["probability"] == 1.0 and "information_bits" in best["figures"]
     assert {e["player"] for e in data["exposure"]["players"]} == {"Lari", "Ana", "Ben"}
 
 
 def test_hint_from_any_seat_of_an_omniscient_log() -> None:
-    data = run_json("hint", str(EXAMPLES / "full-state.toml"), "--from-seat", "Lari")
-    assert data["seat"] == "Lari" and data["moves"]
-    assert run_json("hint", str(EXAMPLES / "full-state.toml"))["seat"] == "Dani"  # to act
+    data = report_data("hint", EXAMPLES / "full-state.toml", from_seat="Lari")
+    assert data["to_move"] == "Lari" and data["moves"]
+    assert report_data("hint", EXAMPLES / "full-state.toml")["to_move"] == "Dani"  # to act
+    # the CLI wires the option through
+    assert run_json("hint", str(EXAMPLES / "full-state.toml"), "--from-seat",
+                    "Lari")["to_move"] == "Lari"
 
 
 def test_solve_a_puzzle_and_a_log() -> None:
-    data = run_json("solve", str(EXAMPLES / "puzzle.toml"))
-    assert data["status"] == "optimal" and data["objective"] == "Costume"
+    data = report_data("solve", EXAMPLES / "puzzle.toml")
+    assert data["status"] == "optimal" and data["solution"]["rule"] == "Costume"
+    assert data["objective"]["value"] == 1 and "Forbidden Costume" in data["verdict"]
     assert data["solution"]["target"] == "Lari"
     assert [step["events"] for step in data["solution"]["chain"]] == [[1], [3], [4], []]
     text = run("solve", str(EXAMPLES / "puzzle.toml"))
     assert text.startswith("Lari's rule is Forbidden Costume")
-    data = run_json("solve", str(EXAMPLES / "rulebook.toml"), "--from-seat", "Dani")
-    assert data["objective"] == 80
+    data = report_data("solve", EXAMPLES / "rulebook.toml", from_seat="Dani")
+    assert data["objective"]["value"] == 80 and data["objective"]["bound"] == 80
     ana = next(p for p in data["solution"]["players"] if p["player"] == "Ana")
     assert ana["probabilities"]["Animal"] == 0.1 and "Monster" in ana["eliminated"]
-    data = run_json("solve", str(EXAMPLES / "default.toml"))
+    assert ana["exact"]["Animal"] == "1/10"  # 8 of the 80 counted assignments
+    data = report_data("solve", EXAMPLES / "default.toml")
     ben = next(p for p in data["solution"]["players"] if p["player"] == "Ben")
     assert ben["certain"] == "Robot" and ben["chain"][-1]["text"] == "so Ben's rule is Robot"
 
 
 def test_verify_lists_lies_conflicts_and_puzzle_verdicts() -> None:
-    data = run_json("verify", str(EXAMPLES / "lie.toml"), code=1)
-    assert not data["valid"]
+    data = report_data("verify", EXAMPLES / "lie.toml")
+    assert not data["valid"] and data["verdict"] == "invalid: 4 problems"
     assert sorted(p["code"] for p in data["problems"]) == ["answers", "lie", "lie", "lie"]
-    data = run_json("verify", str(EXAMPLES / "conflict.toml"), code=1)
+    data = run_json("verify", str(EXAMPLES / "conflict.toml"), code=1)  # exit 1 through the CLI
     assert data["conflict"] == {"events": [1, 2, 4, 5], "smallest": True}
     assert [p["code"] for p in data["problems"]] == ["inconsistent"]
-    data = run_json("verify", str(EXAMPLES / "puzzle.toml"))
-    assert data["valid"] and data["verdict"] == "solvable"
+    data = report_data("verify", EXAMPLES / "puzzle.toml")
+    assert data["valid"] and data["solvable"] == "solvable"
     for name in ("default", "full-state", "rulebook"):
         assert run_json("verify", str(EXAMPLES / f"{name}.toml"))["valid"]
 
@@ -102,8 +110,8 @@ def test_verify_an_open_puzzle_is_unsolvable(tmp_path: Path) -> None:
     text = text.replace('    "Dani guesses Lari is Book: wrong",\n', "")
     path = tmp_path / "open.toml"
     path.write_text(text, encoding="utf-8")
-    assert run_json("verify", str(path))["verdict"] == "unsolvable"
-    data = run_json("solve", str(path))
+    assert report_data("verify", path)["solvable"] == "unsolvable"
+    data = report_data("solve", path)
     assert data["status"] == "feasible" and set(data["solution"]["possible"]) == {"Costume",
                                                                                   "Book"}
 
@@ -112,15 +120,15 @@ def test_simulate_is_reproducible_and_reports_intervals() -> None:
     args = ("simulate", "pool-party-stars", "--players", "3", "--games", "6", "--seed", "4",
             "--policy", "hint", "--policy", "random")
     first = run_json(*args)
-    assert first == run_json(*args)
+    assert first == simulation("pool-party-stars", 6, "hint", "random", players=3, seed=4)
     assert first["players"] == 3 and len(first["seats"]) == 3
     assert set(first["by_policy"]) == {"hint", "random"}
-    assert abs(sum(seat["rate"] for seat in first["seats"]) - 1.0) < 1e-6
-    assert "vips_1" in first["figures"]
+    assert abs(sum(seat["win"]["rate"] for seat in first["seats"]) - 1.0) < 1e-6
+    assert "vips" in first["seats"][0]["figures"]
     parallel = run_json(*args, "--workers", "2")
     assert parallel["seats"] == first["seats"] and parallel["figures"] == first["figures"]
-    other = run_json("simulate", "pool-party-stars", "--games", "2", "--competitive",
-                     "--guest-deck", str(SHIPPED / "decks" / "house.toml"))
+    other = simulation("pool-party-stars", 2, competitive=True,
+                       guest_deck=str(SHIPPED / "decks" / "house.toml"))
     assert other["competitive"] and other["deck"] == "house" and other["players"] == 4
 
 
@@ -156,3 +164,39 @@ def test_hint_at_the_end_of_a_game_names_the_winner() -> None:
     data = run_json("hint", str(GOLDEN), "--from-seat", "Ben")
     assert data["over"] and data["moves"] == [] and data["winners"] == ["Ana"]
     assert data["vips"]["Ana"] == 27
+
+
+def test_generate_writes_puzzles_that_keep_their_answer_unless_revealed(tmp_path: Path) -> None:
+    out = tmp_path / "puzzles"
+    text = run("generate", "pool-party-stars", "--difficulty", "easy", "--out", str(out),
+               "--seed", "3")
+    written = out / "easy-01.toml"
+    assert f"wrote {written}" in text and "answer" not in text
+    solved = run_json("solve", str(written))
+    assert solved["status"] == "optimal"
+    data = run_json("generate", "pool-party-stars", "--difficulty", "easy", "--out",
+                    str(tmp_path / "again"), "--seed", "3", "--reveal")
+    assert data["puzzles"][0]["answer"] == solved["solution"]["rule"]
+    before = written.read_text()
+    again = CliRunner().invoke(cli, ["generate", "pool-party-stars", "--difficulty", "easy",
+                                     "--out", str(out), "--seed", "3"])
+    assert again.exit_code == 2 and "exists already" in again.output
+    assert written.read_text() == before
+
+
+def test_generate_needs_a_difficulty_and_a_game_that_generates(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["generate", "pool-party-stars", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--difficulty" in result.output
+    assert result.output.count("\n") == 1
+    result = CliRunner().invoke(cli, ["generate", "tea-party", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "does not support 'generate'" in result.output
+
+
+def test_hint_on_a_puzzle_gives_the_next_step_and_keeps_the_answer() -> None:
+    data = report_data("hint", EXAMPLES / "puzzle.toml")
+    assert data["puzzle"] is True and data["target"] == "Lari" and len(data["moves"]) == 1
+    step = data["moves"][0]
+    assert step["move"].startswith("deduce: #1 ") and step["figures"]["events"] == [1]
+    solved = report_data("solve", EXAMPLES / "puzzle.toml")
+    assert solved["solution"]["chain"][0]["text"] in step["move"]
+    assert "Costume" not in step["move"] + step["reason"]  # the answer stays hidden

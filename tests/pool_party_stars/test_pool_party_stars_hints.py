@@ -49,7 +49,7 @@ def test_proposal_outcomes_match_the_plain_enumeration() -> None:
         assert k.seat is not None and k.hand
         order = asked_order(k.seat, k.table.size)
         for guest in set(k.hand):
-            found = dict(proposal_outcomes(k, k.evidence.domains(), guest))
+            found = dict(proposal_outcomes(k, k.counting.domains(), guest))
             for j, seat in enumerate(order):
                 answers = tuple(Answer(s, False) for s in order[:j]) + (Answer(seat, True),)
                 extended = replace(k, events=k.events + (Proposal(k.seat, guest, answers),))
@@ -69,7 +69,7 @@ def test_option_values_and_information() -> None:
         take = (len(record.waiting) + 1) // 2
         for option in advice.options:
             if isinstance(option.move, Propose):
-                outcomes = [c for _, c in proposal_outcomes(k, k.evidence.domains(),
+                outcomes = [c for _, c in proposal_outcomes(k, k.counting.domains(),
                                                             option.move.guest)]
                 assert option.value == pytest.approx(outcomes[-1] / total)
                 assert option.info == pytest.approx(entropy(outcomes))

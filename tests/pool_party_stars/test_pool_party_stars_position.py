@@ -141,12 +141,12 @@ BAD: dict[str, tuple[Any, str]] = {
     "too many players": (base(players=[f"P{i}" for i in range(7)]),
                          "players: expected 2 to 6 player names"),
     "unknown name in an event": (base(events=["Dani proposes Animal-Swimsuit-Food: Eve bars"]),
-                                 "events[0]: expected a player name"),
-    "unreadable event": (base(events=["Dani waves at Lari"]), "events[0]: expected 'NAME"),
+                                 "events[1]: expected a player name"),
+    "unreadable event": (base(events=["Dani waves at Lari"]), "events[1]: expected 'NAME"),
     "bad guest": (base(events=["Dani proposes Animal-Monster-Food: Ana bars"]),
-                  "events[0]: expected a guest"),
-    "bad rule": (base(rules={"Dani": ["Forbidden Cake"]}), "rules.Dani[0]: expected a rule"),
-    "bad deck": (base(deck=["Animal-Swimsuit"]), "deck[0]: expected a guest"),
+                  "events[1]: expected a guest"),
+    "bad rule": (base(rules={"Dani": ["Forbidden Cake"]}), "rules.Dani[1]: expected a rule"),
+    "bad deck": (base(deck=["Animal-Swimsuit"]), "deck[1]: expected a guest"),
     "another seat's rule": (base(rules={"Dani": ["Monster"], "Ana": ["Animal"]}),
                             "rules.Ana: expected only the seat's own rules"),
     "seat without a rule": (base(rules={}), "rules.Dani: expected the seat's own rule"),
@@ -190,7 +190,11 @@ def test_hint_needs_a_seat_and_a_whole_game(tmp_path: Path) -> None:
                               "events": []}, "public.toml")
     result = CliRunner().invoke(cli, ["hint", str(public)])
     assert result.exit_code == 2 and "seat: expected a seat log" in result.output
-    result = CliRunner().invoke(cli, ["hint", str(PUZZLES / "easy-01.toml")])
+    excerpt = (PUZZLES / "easy-01.toml").read_text()
+    excerpt = excerpt[:excerpt.index("[puzzle]")]  # an excerpt that is no puzzle
+    path = tmp_path / "excerpt.toml"
+    path.write_text(excerpt)
+    result = CliRunner().invoke(cli, ["hint", str(path)])
     assert result.exit_code == 2 and "complete: expected a whole game log" in result.output
     result = CliRunner().invoke(cli, ["hint", str(EXAMPLES / "default.toml"), "--from-seat",
                                       "Ana"])

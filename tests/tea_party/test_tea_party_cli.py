@@ -1,4 +1,5 @@
-"""The command line on Tea Party positions: every verb, and every kind of bad input."""
+"""Tea Party's reports (through the application layer) and the command line's wiring: every
+verb, and every kind of bad input."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from reports import data as report_data
+from reports import simulation
 
 from partysolver.cli.main import cli
 from partysolver.models.documents import parse_document
@@ -46,12 +49,14 @@ def test_every_shipped_example_loads_and_verifies(tmp_path: Path) -> None:
 
 
 def test_hint_ranks_every_option_exactly(default: Path) -> None:
-    data = json.loads(run("hint", str(default), "--json").stdout)
-    assert data["game"] == "tea-party" and data["status"] == "optimal" and data["exact"]
+    data = report_data("hint", default)
+    assert data["game"] == "tea-party" and data["status"] == "exact"
+    assert data["to_move"] == "Blue" and "chance to win" in data["value_text"]
     moves = data["moves"]
     assert len(moves) == 8
-    assert moves[0]["move"] == "squish as rogue on 2 take rogue"
-    assert all({"move", "value", "reason"} <= set(m) for m in moves)
+    assert moves[0]["move"] == "squish king as rogue on Green take rogue"
+    assert all({"move", "value", "reason", "figures"} <= set(m) for m in moves)
+    assert all("interval" not in m for m in moves)  # exact values have no interval
     assert [m["value"] for m in moves] == sorted((m["value"] for m in moves), reverse=True)
     text = run("hint", str(default), "--top", "2").stdout
     assert "steal a Rogue from Green's teacup" in text and "pour your teacup" not in text
@@ -66,9 +71,11 @@ def test_hint_with_mcts_is_reproducible_with_a_seed(tmp_path: Path) -> None:
     text = run(*args[:2], *args[3:]).stdout
     assert text == run(*args[:2], *args[3:]).stdout and " s)" not in text
     data = json.loads(first)
-    assert "seconds" not in data["usage"]
-    assert data["status"] == "feasible" and not data["exact"]
-    assert all(m["interval"][0] <= m["value"] <= m["interval"][1] for m in data["moves"])
+    assert "seconds" not in data["search"]
+    assert data["status"] == "estimate" and "interval_text" not in data
+    assert all("interval" not in m and m["figures"]["visits"] > 0 and 0 <= m["value"] <= 1
+               for m in data["moves"])
+    assert "no interval" in text and "visits)" in text
 
 
 def test_hint_before_the_draw_answers_each_draw(tmp_path: Path) -> None:
@@ -81,22 +88,27 @@ ranger = 1
 [stomachs.Blue]
 rogue = 1
 """)
-    data = json.loads(run("hint", str(path), "--json").stdout)
+    data = report_data("hint", path)
+    assert [m["move"] for m in data["moves"]] == ["draw"]
     assert {d["hero"] for d in data["draws"]} == {"fighter", "ranger"}
     assert sum(d["probability"] for d in data["draws"]) == pytest.approx(1)
 
 
 def test_solve_reports_the_exact_value_and_line(default: Path) -> None:
-    data = json.loads(run("solve", str(default), "--json").stdout)
-    assert data["status"] == "optimal"
-    assert set(data["objective"]) == {"Blue", "Green"}
-    assert sum(data["objective"].values()) == pytest.approx(1)
+    data = report_data("solve", default)
+    assert data["status"] == "optimal" and data["verdict"].startswith("Blue wins")
+    objective = data["objective"]
+    assert objective["name"] == "win_probability" and objective["value"] == objective["bound"]
+    win = data["solution"]["win"]
+    assert set(win) == {"Blue", "Green"} and sum(win.values()) == pytest.approx(1)
+    assert objective["value"] == win["Blue"]
     assert data["solution"]["line"][0].startswith("Blue: squish the King as a Rogue")
 
 
 def test_solve_out_of_budget_says_unknown(default: Path) -> None:
-    data = json.loads(run("solve", str(default), "--json", "--max-nodes", "50").stdout)
-    assert data["status"] == "unknown" and data["objective"] is None
+    data = report_data("solve", default, max_nodes=50)
+    assert data["status"] == "unknown" and data["solution"] is None
+    assert data["objective"]["value"] is None and data["objective"]["bound"] is None
 
 
 def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
@@ -140,14 +152,12 @@ wizard = 2
 
 
 def test_simulate_reports_rates_with_intervals() -> None:
-    result = run("simulate", "tea-party", "--games", "12", "--policy", "greedy",
-                 "--policy", "random", "--seed", "2", "--json")
-    data = json.loads(result.stdout)
+    data = simulation("tea-party", 12, "greedy", "random", seed=2)
     assert data["game"] == "tea-party" and data["games"] == 12
     assert [s["policy"] for s in data["seats"]] == ["greedy", "random"]
-    assert sum(s["rate"] for s in data["seats"]) == pytest.approx(1)
+    assert sum(s["win"]["rate"] for s in data["seats"]) == pytest.approx(1)
     for seat in data["seats"]:
-        assert seat["interval"][0] <= seat["rate"] <= seat["interval"][1]
+        assert seat["win"]["interval"][0] <= seat["win"]["rate"] <= seat["win"]["interval"][1]
     again = run("simulate", "tea-party", "--games", "12", "--policy", "greedy",
                 "--policy", "random", "--seed", "2", "--json", "--workers", "2")
     assert json.loads(again.stdout)["seats"] == data["seats"]
@@ -176,7 +186,7 @@ BAD = [
     ('game = "chess"\n', "game: expected one of"),
     ('game = "tea-party"\n[bag]\nranger = 1\nrangers = 2\n', "bag.rangers: expected each hero once"),
     ('game = "tea-party"\n[bags]\nfighter = 1\n', "did you mean 'bag'"),
-    ('game = "tea-party"\nplayers = ["Blue", ""]\n', "players[1]: expected a non-empty name"),
+    ('game = "tea-party"\nplayers = ["Blue", ""]\n', "players[2]: expected a non-empty name"),
     ('players = []\n', "game: expected the name of a game"),
 ]
 
@@ -222,3 +232,35 @@ def test_games_lists_the_verbs_and_house_data() -> None:
     assert set(tea["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render"}
     assert tea["house_data"] is None
     assert "house data: none" in run("games").stdout
+
+
+@pytest.mark.parametrize("name", sorted(examples("tea-party")))
+def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, examples("tea-party")[name].read_text(), f"{name}.toml")
+    data = json.loads(run("hint", str(path), "--json", "--time-limit", "0.5").stdout)
+    assert data["status"] in ("exact", "estimate")
+    for move in data["moves"]:
+        assert move["value"] is not None and 0.0 <= move["value"] <= 1.0
+    for draw in data.get("draws", []):
+        assert draw["best"]["value"] is not None
+
+
+def test_a_compile_is_announced_on_stderr(tmp_path: Path, monkeypatch) -> None:
+    from partysolver.solvers import tea_party as solver
+    from partysolver.solvers import tea_party_compiled
+
+    monkeypatch.setattr(solver, "needs_compile", lambda: True)
+    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+drawn = "fighter"
+[bag]
+fighter = 9
+cleric = 6
+rogue = 4
+wizard = 3
+ranger = 2
+""")
+    result = run("hint", str(path), "--json", "--time-limit", "1")
+    assert result.stderr.strip() == solver.COMPILE_NOTICE
+    assert json.loads(result.stdout)["status"] == "estimate"

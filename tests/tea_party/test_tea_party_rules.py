@@ -111,6 +111,34 @@ def test_wizard_pours_any_teacup_back_into_the_bag() -> None:
     assert after.cup_counts(1) == counts({})
 
 
+def test_a_wizard_may_pour_an_empty_teacup_a_free_discard() -> None:
+    # Green's own teacup is empty: pouring it is legal, changes nothing, and is listed beside
+    # the useful pour of Blue's teacup.
+    state = position({"fighter": 1}, cups=[{"cleric": 1}, {}], held="wizard", current=1)
+    assert moves(state) == {"cup", "squish on 1", "squish on 2"}
+    idle = state.apply(Squish(Hero.WIZARD, 1))
+    assert idle.player == 0 and idle.cups == state.cups and idle.bag == state.bag
+    assert idle.out_of_game()[Hero.WIZARD] == 5
+    assert state.describe_action(Squish(Hero.WIZARD, 1)) == \
+        "squish the Wizard for no effect (pour your empty teacup)"
+
+
+def test_empty_teacups_give_one_no_effect_option() -> None:
+    state = position({"fighter": 1}, cups=[{}, {}, {"rogue": 1}], players=3, held="wizard")
+    assert moves(state) == {"cup", "squish on 1", "squish on 3"}  # seats 1 and 2: one option
+    nothing = position({"fighter": 1}, players=3, held="wizard")
+    assert moves(nothing) == {"cup", "squish on 1"}
+    assert nothing.apply(Squish(Hero.WIZARD)) == nothing.apply(Squish(Hero.WIZARD, 2))
+
+
+def test_a_wizard_with_no_target_is_refused_when_every_teacup_is_full() -> None:
+    state = position({"fighter": 1}, cups=[{"cleric": 1}, {"rogue": 1}], held="wizard")
+    with pytest.raises(ValueError):
+        state.apply(Squish(Hero.WIZARD))
+    with pytest.raises(ValueError):
+        state.apply(Squish(Hero.FIGHTER, 1))  # a Wizard in hand is not a Fighter
+
+
 def test_a_wizard_pour_on_the_last_draw_keeps_the_game_going() -> None:
     state = position({}, cups=[{}, {"fighter": 1}], held="wizard")
     after = state.apply(Squish(Hero.WIZARD, 1))
@@ -123,6 +151,30 @@ def test_bard_swaps_teacups() -> None:
     after = state.apply(Squish(Hero.BARD, 1))
     assert after.cup_counts(0) == counts({"queen": 1})
     assert after.cup_counts(1) == counts({"cleric": 1})
+
+
+def test_a_bard_may_swap_equal_teacups_a_free_discard() -> None:
+    state = position({"fighter": 1}, cups=[{"cleric": 1}, {"cleric": 1}, {"rogue": 1}],
+                     players=3, held="bard")
+    assert moves(state) == {"cup", "squish on 2", "squish on 3"}
+    assert state.apply(Squish(Hero.BARD, 1)).cups == state.cups
+    assert "no effect" in state.describe_action(Squish(Hero.BARD, 1))
+    with pytest.raises(ValueError):
+        state.apply(Squish(Hero.BARD, 0))  # not with its own teacup
+
+
+def test_a_royal_lists_one_no_effect_option_for_all_its_idle_copies() -> None:
+    # An empty teacup (Fighter copy), an empty bag (Cleric), nothing to steal (Rogue), two
+    # empty teacups (Wizard) and equal teacups (Bard): all the same state, one option.
+    state = position({}, stomachs=[{"rogue": 1}, {}], held="king")
+    assert moves(state) == {"cup", "squish as fighter"}
+    assert state.describe_action(Squish(Hero.FIGHTER, copied=True)) == \
+        "squish the King as a Fighter for no effect (your teacup is empty)"
+    # With something in Blue's teacup, the idle Wizard (on Green's) is still listed.
+    full = position({"fighter": 1}, cups=[{"ranger": 1}, {}], held="queen")
+    assert moves(full) == {"cup", "squish as fighter", "squish as cleric",
+                           "squish as rogue", "squish as wizard on 1", "squish as bard on 2"}
+    assert not full.has_effect(Squish(Hero.ROGUE, copied=True))
 
 
 def test_king_and_queen_copy_any_other_ability() -> None:

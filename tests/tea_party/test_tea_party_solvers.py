@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -129,8 +130,10 @@ def test_hint_falls_back_to_mcts_and_says_so() -> None:
     hint = solver.hint(state, Budget(iterations=300), random.Random(1), exact_nodes=1_000)
     assert not hint.exact and hint.result.method.startswith("MCTS (the exact search was not tried")
     assert sum(m.value.visits for m in hint.moves) == 300
+    assert hint.status == "estimate" and hint.interval is None
+    assert "no interval" in hint.values_are
     for move in hint.moves:
-        assert move.value.interval.low <= move.value.value <= move.value.interval.high
+        assert move.value.visits > 0 and 0.0 <= move.value.value <= 1.0
 
 
 def test_mcts_is_reproducible_with_a_seed() -> None:
@@ -161,12 +164,15 @@ def test_mcts_finds_the_exact_best_move_on_small_positions() -> None:
     assert agree >= 13
 
 
-def test_endgame_evaluator_values_small_positions_exactly() -> None:
+@pytest.mark.parametrize("compiled", [False, True])
+def test_exact_subtrees_value_small_positions_exactly(compiled: bool) -> None:
     state = position({}, cups=[{"ranger": 1}, {}], held="fighter",
                      stomachs=[{"king": 1, "fighter": 1}, {"wizard": 1, "rogue": 1}])
-    evaluator = solver.EndgameEvaluator()
-    assert evaluator(state, random.Random(0)) == pytest.approx((1 / 6, 5 / 6))
-    assert evaluator.solved == 1
+    subtrees = solver.ExactSubtrees(2, compiled)
+    assert subtrees(state, 1_000, math.inf) == pytest.approx((1 / 6, 5 / 6))
+    assert subtrees.solved == 1
+    big = TeaPartyState.new_game(("Blue", "Green"))
+    assert subtrees(big, 10_000, math.inf) is None  # too big for the budget: no value
 
 
 def test_greedy_drinks_a_rich_teacup_and_keeps_a_ranger_out_of_its_stomach() -> None:

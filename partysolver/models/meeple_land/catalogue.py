@@ -32,6 +32,7 @@ a file, relative to the position file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -40,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from ..documents import Fields, parse_document, read_document
-from ..errors import InputError
 from .game import (
     COLOURS,
     JOKER,
@@ -243,13 +243,11 @@ def resolve_catalogue(reference: str, source: str, field: str = "catalogue") -> 
     if reference == HOUSE:
         return house_catalogue()
     base = Path(source).parent if source not in ("<stdin>", "-") else Path(".")
-    path = (base / reference).resolve()
-    key = str(path)
+    path = base / reference
+    key = os.path.abspath(path)
     if key not in _loaded:
-        if not path.is_file():
-            raise InputError(source, field, "'house' or the path of a catalogue file",
-                             reference)
-        data, where = read_document(path)
+        data, where = read_document(path, (source, field,
+                                           "catalogue file (or 'house', the shipped one)"))
         _loaded[key] = load_catalogue(data, where, reference)
     return _loaded[key]
 

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..documents import Fields, check_int
+from ..documents import Fields, check_int, item_path
 from ..errors import InputError, Problem, require_no_problems
+from ..words import plural
 from .catalogue import HOUSE, Catalogue, parse_counts, resolve_catalogue
 from .game import (
     COLOURS,
@@ -132,7 +133,7 @@ def plot_problems(plot: Plot, field: str = "plot") -> list[Problem]:
             found.append(Problem("extension", f"the {extension} covers an entrance",
                                  f"{field}.extension"))
     for i, edge in enumerate(plot.entrances):
-        where = f"{field}.entrances[{i}]"
+        where = item_path(f"{field}.entrances", i)
         if not plot.on_boundary(edge):
             found.append(Problem("entrance", f"entrance {entrance_text(edge, plot)} is not on "
                                  "the park's boundary", where))
@@ -211,7 +212,7 @@ def check_entries(plot: Plot, entries: Sequence[Entry | Placement], catalogue: C
     kept: list[int] = []
     owner: dict[Cell, int] = {}
     for i, entry in enumerate(entries):
-        where = f"{field}[{i}]"
+        where = item_path(field, i)
         if entry.tile not in catalogue.tiles:
             found.append(Problem("unknown-tile", f"tile {entry.tile!r} is not in the "
                                  f"{catalogue.name} catalogue", where))
@@ -233,7 +234,7 @@ def check_entries(plot: Plot, entries: Sequence[Entry | Placement], catalogue: C
             continue
         clash = sorted({owner[c] for c in piece.cells if c in owner})
         if clash:
-            others = ", ".join(f"{field}[{kept[k]}] {pieces[k].tile.label}" for k in clash)
+            others = ", ".join(f"{item_path(field, kept[k])} {pieces[k].tile.label}" for k in clash)
             cells = ", ".join(cell_text(c) for c in piece.cells if c in owner)
             found.append(Problem("overlap", f"{piece.name} overlaps {others} on {cells}",
                                  where))
@@ -246,7 +247,7 @@ def check_entries(plot: Plot, entries: Sequence[Entry | Placement], catalogue: C
     if reach:
         for k in layout.unreachable:
             found.append(Problem("unreachable", f"{pieces[k].name} is not connected to an "
-                                 "entrance through paths", f"{field}[{kept[k]}]"))
+                                 "entrance through paths", item_path(field, kept[k])))
     return Checked(layout, tuple(kept), tuple(found))
 
 
@@ -299,7 +300,7 @@ class ParkPosition:
                 continue
             piece = layout.pieces[k]
             spaces = piece.tile.spaces
-            where = f"placed[{i}].seated"
+            where = item_path("placed", i) + ".seated"
             if len(entry.seated) > len(spaces):
                 found.append(Problem("seat-count", f"{piece.name} has {len(spaces)} "
                                      f"space(s), not {len(entry.seated)}", where))
@@ -504,7 +505,7 @@ def game_problems(state: MeepleLandState) -> list[Problem]:
                              f"holds players + 1 = {state.num_players + 1}", "parking"))
     owned_extensions = owned_entrances = 0
     for seat, (name, park) in enumerate(zip(state.names, state.parks, strict=True)):
-        field = f"player[{seat}]"
+        field = item_path("player", seat)
         for tile_id in (p.tile for p in park.placed):
             where.setdefault(tile_id, []).append(f"{name}'s park")
         found += plot_problems(park.plot, f"{field}.plot")
@@ -585,7 +586,8 @@ def state_from_document(document: Mapping[str, Any], source: str) -> MeepleLandS
 def describe_park(layout: Layout, visitors: Counts) -> list[str]:
     """The score breakdown of a park, line by line, with each dead end located."""
     score = layout.score(visitors)
-    lines = [f"variety: {len(score.types)} attraction type(s) -> {score.variety} point(s)"
+    lines = [f"variety: {plural(len(score.types), 'attraction type')} -> "
+             f"{plural(score.variety, 'point')}"
              + (f" ({', '.join(score.types)})" if score.types else "")]
     seated, waiting = score.seating.seated, score.seating.waiting
     lines.append(f"visitors inside: {counts_text(seated)} -> +{score.visitors_inside}")

@@ -45,8 +45,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import Problem
+from ..words import plural
 from .catalogue import HOUSE, Catalogue, load_tile, parse_counts, resolve_catalogue, tile_document
 from .game import (
     INFO,
@@ -159,7 +160,7 @@ class Puzzle:
             if tile_id not in self.catalogue.tiles:
                 found.append(Problem("unknown-tile", f"pool tile {tile_id!r} is neither in the "
                                      f"{self.catalogue.name} catalogue nor an inline tile",
-                                     f"pool[{i}]"))
+                                     item_path("pool", i)))
         available = Counter(self.pool)
         for tile_id, n in Counter(self.required).items():
             if available[tile_id] < n:
@@ -167,6 +168,28 @@ class Puzzle:
                                      f"{available[tile_id]}", "required"))
         checked = check_entries(self.plot, self.placed, self.catalogue, reach=False)
         found += [p for p in checked.problems if p.code != "duplicate-tile"]
+        return found + self.answer_problems()
+
+    def answer_problems(self) -> list[Problem]:
+        """A recorded answer that contradicts itself or the objective's range."""
+        answer, found = self.answer, list[Problem]()
+        if answer is None:
+            return found
+        if answer.status == "infeasible":
+            if answer.objective is not None:
+                found.append(Problem("answer", "an infeasible puzzle has no optimum to record",
+                                     "answer.objective"))
+            if answer.layouts:
+                found.append(Problem("answer", f"an infeasible puzzle has no layout, not "
+                                     f"{answer.layouts}", "answer.layouts"))
+            return found
+        if answer.layouts == 0:
+            found.append(Problem("answer", "an optimum is reached by at least one layout, not 0",
+                                 "answer.layouts"))
+        if answer.objective is not None and answer.objective < 0 \
+                and self.objective != "reputation":
+            found.append(Problem("answer", f"{OBJECTIVE_TEXT[self.objective]} is a count, not "
+                                 f"{answer.objective}", "answer.objective"))
         return found
 
     # -- judging a layout (the park verifier) --------------------------------------------------
@@ -209,7 +232,7 @@ class Puzzle:
         if self.budget is not None and spent > self.budget:
             found.append(Problem("budget", f"${spent} spent; the budget is ${self.budget}"))
         if self.no_dead_ends and score.dead_ends:
-            found.append(Problem("dead-end", f"{len(score.dead_ends)} dead end(s)"))
+            found.append(Problem("dead-end", plural(len(score.dead_ends), "dead end")))
         if self.seat_all and any(score.seating.waiting):
             found.append(Problem("seat-all", f"{counts_text(score.seating.waiting)} not "
                                  "seated"))
@@ -239,7 +262,7 @@ def load_puzzle(document: Mapping[str, Any], source: str) -> Puzzle:
                    for table in root.tables("tile", []))
     for i, tile in enumerate(inline):
         if tile.id in catalogue.tiles or tile.id in [t.id for t in inline[:i]]:
-            raise root.error(f"tile[{i}]", "a tile id not used by the catalogue or another "
+            raise root.error(item_path("tile", i), "a tile id not used by the catalogue or another "
                              "inline tile", tile.id)
     catalogue = catalogue.with_tiles(inline)
     plot = load_plot(root)

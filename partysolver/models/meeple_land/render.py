@@ -1,9 +1,12 @@
 """Pictures of parks: an SVG drawing and a plain-text (ASCII) picture.
 
-The SVG shows the grid (plot and extension), every tile with its type and paths, its visitor
-spaces (coloured rings; a letter for the service a special space needs) with the seated
-visitors filled in, service links (dashed), dead ends (red crosses), entrances, and on request
-the build order as numbers and a suggested tile (dashed outline and an arrow).
+The SVG shows the grid (plot and extension) with its columns numbered along the top and its
+rows down the left, every tile with its code and paths, its visitor spaces (coloured rings; a
+letter for the service a special space needs) with the seated visitors filled in, service
+links (dashed), dead ends (red crosses), entrances, and on request the build order as numbers
+and a suggested tile (dashed outline, with an arrow from the tile in the market through free
+cells).  The market (or a puzzle's pool) is drawn as tiles under the parks, and a legend says
+what every mark means and what every tile code shown is.
 
 The ASCII picture draws each cell as ``[ A ]``-like boxes: tiles are letters (a legend follows),
 ``o`` marks a connection across a segment, ``x`` a dead end, ``.`` a path end facing an empty
@@ -13,22 +16,31 @@ cell or the boundary, ``E`` an entrance.
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..svg import Svg
-from .game import JOKER, Cell, Counts, Edge, Side, entrance_text, facing
+from ..svg import Svg, Swatch, text_width, wrap
+from .game import JOKER, Cell, Counts, Edge, Side, Tile, entrance_text, facing
 from .park import Layout, Piece
 from .seating import Seating
 
 CELL = 64
 MARGIN = 44
+ABOVE = 62
+"""Room above a park's grid: its title, the entrances (IN) and the column numbers."""
+BELOW = 60
+"""Room under a park's grid: south entrances, then the lane an arrow from the market takes."""
 VISITOR_FILL = {"green": "#3a9d3a", "blue": "#2f6fd6", "pink": "#e0559b", "yellow": "#e8c21c"}
 TILE_FILL = {"green": "#d8f0d0", "blue": "#d6e4fa", "pink": "#fadbe9", "yellow": "#fbf1c4",
              JOKER: "#dff6f6"}
 SERVICE_FILL = "#e6e0f0"
 PATH = "#b08850"
 SERVICE_LETTER = {"restaurant": "R", "toilets": "T", "boutique": "B"}
+ARROW = "#d62728"
+CHIP_W, CHIP_H = 46, 24
+CODE_COLUMN = 230
+"""The width of a column of the tile codes in the legend."""
 
 
 @dataclass(frozen=True)
@@ -41,16 +53,30 @@ class Picture:
     order: Sequence[int] | None = None
     """Build order (indices of ``layout.pieces``) to number the tiles, or ``None``."""
     suggestion: Piece | None = None
-    """A suggested tile placement (drawn dashed, with an arrow)."""
+    """A suggested tile placement (drawn dashed, with an arrow from the market)."""
     caption: str = ""
 
 
-def _tile_colour(piece: Piece) -> str:
-    tile = piece.tile
+@dataclass(frozen=True)
+class Shelf:
+    """Tiles on offer drawn under the parks: the market's rows, or a puzzle's pool."""
+
+    title: str
+    rows: Sequence[tuple[str, Sequence[str]]]
+    """``(label, tile codes)`` per row, e.g. ``("small", ("S12", "S30"))``."""
+
+
+def _tile_colour(tile: Tile) -> str:
     if tile.is_service:
         return SERVICE_FILL
     colours = [s.colour for s in tile.spaces]
     return TILE_FILL.get(colours[0], "#eee") if colours else "#eee"
+
+
+def tile_text(tile: Tile) -> str:
+    """What a tile code stands for: ``fountain, small ($2)``."""
+    what = tile.attraction or " + ".join(tile.services) or "path"
+    return f"{what.replace('-', ' ')}, {tile.size} (${tile.cost})"
 
 
 class _Frame:
@@ -82,17 +108,24 @@ class _Frame:
                 Side.W: (cx, cy + CELL / 2), Side.E: (cx + CELL, cy + CELL / 2)}[side]
 
 
-def _draw_park(svg: Svg, picture: Picture, left: float, top: float) -> None:
+def _draw_park(svg: Svg, picture: Picture, frame: _Frame, number: int) -> None:
     layout = picture.layout
-    frame = _Frame(layout, left, top)
     plot = layout.plot
+    left, top = frame.left, frame.top
     if picture.title:
-        svg.text(left, top - 24, picture.title, font_size=15, font_weight="bold")
+        svg.text(left, top - 44, picture.title, font_size=15, font_weight="bold")
     for cell in plot.sorted_cells():
         x, y = frame.corner(cell)
         inside_plot = 0 <= cell[0] < plot.width and 0 <= cell[1] < plot.height
         svg.rect(x, y, CELL, CELL, fill="#f4faf0" if inside_plot else "#eef4e4",
                  stroke="#c9d8c0", stroke_width=1)
+    with svg.group(f"coordinates-{number}", fill="#777", font_size=10):
+        for column in range(frame.x0, frame.x1 + 1):
+            svg.text(frame.corner((column, frame.y0))[0] + CELL / 2, top - 5, str(column),
+                     text_anchor="middle")
+        for row in range(frame.y0, frame.y1 + 1):
+            svg.text(left - 6, frame.corner((frame.x0, row))[1] + CELL / 2 + 4, str(row),
+                     text_anchor="end")
     seating = layout.seat(picture.visitors)
     assigned = _assigned(layout, seating)
     for k, piece in enumerate(layout.pieces):
@@ -104,24 +137,29 @@ def _draw_park(svg: Svg, picture: Picture, left: float, top: float) -> None:
                  stroke_dasharray="5,4", opacity=0.8)
     for dead in layout.dead_ends:
         mx, my = frame.midpoint(dead.edge)
-        svg.line(mx - 7, my - 7, mx + 7, my + 7, stroke="#d62728", stroke_width=3)
-        svg.line(mx - 7, my + 7, mx + 7, my - 7, stroke="#d62728", stroke_width=3)
+        _cross(svg, mx, my)
     for edge in plot.entrances:
         mx, my = frame.midpoint(edge)
         dx, dy = {Side.N: (0, -1), Side.S: (0, 1), Side.W: (-1, 0), Side.E: (1, 0)}[edge[1]]
-        gx, gy = mx + dx * 16, my + dy * 16
-        svg.rect(gx - 13, gy - 9, 26, 18, fill="#333", rx=4)
-        svg.text(gx, gy + 4, "IN", font_size=11, fill="#fff", text_anchor="middle",
-                 font_weight="bold")
+        _entrance(svg, mx + dx * 30, my + dy * 30)
     if picture.order is not None:
-        for number, k in enumerate(picture.order, 1):
+        for place, k in enumerate(picture.order, 1):
             cx, cy = frame.centre(layout.pieces[k].cells)
             svg.circle(cx, cy, 11, fill="#222", opacity=0.85)
-            svg.text(cx, cy + 4, str(number), font_size=12, fill="#fff", text_anchor="middle")
+            svg.text(cx, cy + 4, str(place), font_size=12, fill="#fff", text_anchor="middle")
     if picture.suggestion is not None:
         _draw_suggestion(svg, frame, picture.suggestion)
-    if picture.caption:
-        svg.text(left, top + frame.height + 34, picture.caption, font_size=13)
+
+
+def _cross(svg: Svg, x: float, y: float, size: float = 7) -> None:
+    svg.line(x - size, y - size, x + size, y + size, stroke="#d62728", stroke_width=3)
+    svg.line(x - size, y + size, x + size, y - size, stroke="#d62728", stroke_width=3)
+
+
+def _entrance(svg: Svg, x: float, y: float) -> None:
+    svg.rect(x - 13, y - 9, 26, 18, fill="#333", rx=4)
+    svg.text(x, y + 4, "IN", font_size=11, fill="#fff", text_anchor="middle",
+             font_weight="bold")
 
 
 def _assigned(layout: Layout, seating: Seating) -> dict[tuple[int, int], str]:
@@ -137,7 +175,7 @@ def _draw_piece(svg: Svg, frame: _Frame, layout: Layout, k: int, piece: Piece,
     x, y = frame.corner((min(xs), min(ys)))
     w = (max(xs) - min(xs) + 1) * CELL
     h = (max(ys) - min(ys) + 1) * CELL
-    svg.rect(x + 3, y + 3, w - 6, h - 6, fill=_tile_colour(piece), stroke="#555",
+    svg.rect(x + 3, y + 3, w - 6, h - 6, fill=_tile_colour(piece.tile), stroke="#555",
              stroke_width=1.5, rx=6)
     cx, cy = frame.centre(piece.cells)
     for edge in piece.ends:
@@ -145,9 +183,7 @@ def _draw_piece(svg: Svg, frame: _Frame, layout: Layout, k: int, piece: Piece,
         svg.line(cx, cy, mx, my, stroke=PATH, stroke_width=7, stroke_linecap="round",
                  opacity=0.85)
     tile = piece.tile
-    name = tile.attraction or "+".join(tile.services)
-    svg.text(x + 8, y + 16, tile.id, font_size=11, font_weight="bold")
-    svg.text(x + 8, y + 28, name[:14], font_size=9, fill="#333")
+    svg.text(x + 8, y + 17, tile.id, font_size=12, font_weight="bold")
     spaces = tile.spaces
     for i, space in enumerate(spaces):
         sx = x + 12 + i * 16
@@ -162,40 +198,243 @@ def _draw_piece(svg: Svg, frame: _Frame, layout: Layout, k: int, piece: Piece,
                      text_anchor="middle", fill="#7a4fb0")
 
 
-def _draw_suggestion(svg: Svg, frame: _Frame, piece: Piece) -> None:
+def _box(frame: _Frame, piece: Piece) -> tuple[float, float, float, float]:
     xs = [c[0] for c in piece.cells]
     ys = [c[1] for c in piece.cells]
     x, y = frame.corner((min(xs), min(ys)))
-    w = (max(xs) - min(xs) + 1) * CELL
-    h = (max(ys) - min(ys) + 1) * CELL
-    svg.rect(x + 1, y + 1, w - 2, h - 2, fill="#fff3f3", stroke="#d62728", stroke_width=3,
-             stroke_dasharray="8,4", opacity=0.9)
+    return x, y, (max(xs) - min(xs) + 1) * CELL, (max(ys) - min(ys) + 1) * CELL
+
+
+def _draw_suggestion(svg: Svg, frame: _Frame, piece: Piece) -> None:
+    x, y, w, h = _box(frame, piece)
+    svg.rect(x + 1, y + 1, w - 2, h - 2, fill="#fff3f3", stroke=ARROW, stroke_width=3,
+             stroke_dasharray="8,4", opacity=0.9, id="suggestion")
     cx, cy = frame.centre(piece.cells)
     for edge in piece.ends:
         mx, my = frame.midpoint(edge)
         svg.line(cx, cy, mx, my, stroke=PATH, stroke_width=5, stroke_dasharray="4,3")
-    svg.text(x + 8, y + 16, piece.tile.id, font_size=11, font_weight="bold", fill="#d62728")
-    svg.arrow(frame.left + frame.width + 36, cy, x + w - 4, cy)
+    svg.text(x + 8, y + 17, piece.tile.id, font_size=12, font_weight="bold", fill=ARROW)
 
 
-def render_parks(pictures: Sequence[Picture], heading: str = "", footer: Sequence[str] = ()
-                 ) -> str:
-    """Parks side by side, with a heading and footer lines."""
+def _free_path(layout: Layout, frame: _Frame, piece: Piece) -> list[Cell] | None:
+    """Cells from the row under the grid up to the suggested tile through empty cells only
+    (the first is under the grid, the last one of the tile's), or ``None``."""
+    target = set(piece.cells)
+    below = frame.y1 + 1
+    starts = [(x, below) for x in range(frame.x0, frame.x1 + 1)]
+    seen: dict[Cell, Cell | None] = dict.fromkeys(starts)
+    queue = deque(starts)
+    while queue:
+        cell = queue.popleft()
+        if cell in target:
+            path = [cell]
+            while (previous := seen[path[-1]]) is not None:
+                path.append(previous)
+            return path[::-1]
+        for dx, dy in ((0, -1), (-1, 0), (1, 0), (0, 1)):
+            near = (cell[0] + dx, cell[1] + dy)
+            if near in seen or not frame.x0 <= near[0] <= frame.x1 or not \
+                    frame.y0 <= near[1] <= frame.y1:
+                continue
+            if near in target or near not in layout.owner:
+                seen[near] = cell
+                queue.append(near)
+    return None
+
+
+def _market_arrow(svg: Svg, frame: _Frame, layout: Layout, piece: Piece,
+                  chip: tuple[float, float], lane: float) -> None:
+    """From the tile in the market up to the lane under the park, then through empty cells
+    into the suggested place (straight, when the place is walled in)."""
+    cx, top = chip
+    path = _free_path(layout, frame, piece)
+    if path is None:
+        x, y, w, h = _box(frame, piece)
+        svg.route([(cx, top), (x + w / 2, y + h - 4)], ARROW, start="market-" + piece.tile.id)
+        return
+    points = [(cx, top), (cx, lane)]
+    first = frame.corner(path[0])[0] + CELL / 2
+    points.append((first, lane))
+    for cell in path[1:]:
+        x, y = frame.corner(cell)
+        points.append((x + CELL / 2, y + CELL / 2))
+    # end at the tile's edge, not its middle
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    points[-1] = (bx + (ax - bx) * 0.3, by + (ay - by) * 0.3)
+    svg.route(_straightened(points), ARROW, start="market-" + piece.tile.id)
+
+
+def _straightened(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``points`` without the middle ones of straight runs."""
+    kept = [points[0]]
+    for here, after in zip(points[1:], points[2:], strict=False):
+        before = kept[-1]
+        if (here[0] - before[0]) * (after[1] - here[1]) != (here[1] - before[1]) * \
+                (after[0] - here[0]):
+            kept.append(here)
+    return [*kept, points[-1]]
+
+
+def _chip(svg: Svg, x: float, y: float, tile: Tile | None, code: str, chosen: bool) -> None:
+    svg.rect(x, y, CHIP_W, CHIP_H, rx=4, fill=_tile_colour(tile) if tile else "#eee",
+             stroke=ARROW if chosen else "#555", stroke_width=3 if chosen else 1,
+             id=f"market-{code}" if chosen else None)
+    svg.text(x + CHIP_W / 2, y + 16, code, font_size=11, font_weight="bold",
+             text_anchor="middle")
+
+
+def _shelf_width(shelf: Shelf) -> float:
+    widest = max((text_width(label, 12) for label, _ in shelf.rows), default=0)
+    return 70 + widest + max((len(codes) for _, codes in shelf.rows), default=0) * (CHIP_W + 6)
+
+
+def render_parks(pictures: Sequence[Picture], heading: str = "", footer: Sequence[str] = (),
+                 shelf: Shelf | None = None, tiles: Mapping[str, Tile] | None = None) -> str:
+    """Parks side by side, with a heading, the market or pool (``shelf``), captions, footer
+    lines and a legend of the marks and of every tile code shown (``tiles`` names those not
+    on a board)."""
     frames = [_Frame(p.layout, 0, 0) for p in pictures]
-    width = sum(f.width + 2 * MARGIN + 40 for f in frames) + MARGIN
-    height = max(f.height for f in frames) + 2 * MARGIN + 70 + 18 * len(footer)
+    columns = [max(f.width + 2 * MARGIN + 40, text_width(p.title, 15, True) + MARGIN)
+               for f, p in zip(frames, pictures, strict=True)]
+    grid_height = max(f.height for f in frames)
+    known = dict(tiles or {})
+    for picture in pictures:
+        known |= {piece.tile.id: piece.tile for piece in picture.layout.pieces}
+        if picture.suggestion is not None:
+            known[picture.suggestion.tile.id] = picture.suggestion.tile
+    shown = sorted({piece.tile.id for p in pictures for piece in p.layout.pieces}
+                   | {code for _, codes in (shelf.rows if shelf else ()) for code in codes}
+                   | {p.suggestion.tile.id for p in pictures if p.suggestion is not None})
+    width = max(sum(columns) + MARGIN, MARGIN + text_width(heading, 15) + 20,
+                MARGIN + (_shelf_width(shelf) if shelf else 0) + 20,
+                MARGIN + max((text_width(line, 12) for line in footer), default=0) + 20, 640)
+    captions = [line for p in pictures if p.caption
+                for line in wrap(p.caption, width - 2 * MARGIN, 13)]
+    top = 40 + ABOVE
+    shelf_top = top + grid_height + BELOW + 14
+    shelf_height = 28 * len(shelf.rows) + 24 if shelf else 0
+    text_top = shelf_top + shelf_height + 12
+    legend_top = text_top + 20 * len(captions) + 18 * len(footer) + 10
+    symbols = _symbol_rows()
+    codes = [(code, known[code]) for code in shown if code in known]
+    code_columns = max(1, int((width - 2 * MARGIN - 330) // CODE_COLUMN))
+    if codes:  # one column wide enough for the longest tile name and code
+        longest = max(text_width(code, 11, True) + 8 + text_width(tile_text(tile), 11)
+                      for code, tile in codes)
+        width = max(width, MARGIN + 330 + longest + 20)
+    code_lines = (len(codes) + code_columns - 1) // code_columns
+    legend_height = 20 + 18 * max(len(symbols), code_lines) + 10
+    height = legend_top + legend_height
     svg = Svg(width, height, title="Meeple Land")
     svg.rect(0, 0, width, height, fill="#ffffff")
     if heading:
-        svg.text(MARGIN, 24, heading, font_size=15)
+        svg.text(MARGIN, 26, heading, font_size=15)
     left: float = MARGIN + 10
-    for picture, frame in zip(pictures, frames, strict=True):
-        _draw_park(svg, picture, left, MARGIN + 40)
-        left += frame.width + 2 * MARGIN + 40
-    base = MARGIN + 40 + max(f.height for f in frames) + 50
+    placed: list[_Frame] = []
+    for number, (picture, column) in enumerate(zip(pictures, columns, strict=True)):
+        here = _Frame(picture.layout, left, top)
+        _draw_park(svg, picture, here, number)
+        placed.append(here)
+        left += column
+    chips = _draw_shelf(svg, shelf, known, pictures, shelf_top) if shelf else {}
+    for picture, frame in zip(pictures, placed, strict=True):
+        piece = picture.suggestion
+        if piece is not None and piece.tile.id in chips:
+            _market_arrow(svg, frame, picture.layout, piece, chips[piece.tile.id],
+                          top + grid_height + BELOW - 8)
+    for i, line in enumerate(captions):
+        svg.text(MARGIN, text_top + 14 + 20 * i, line, font_size=13, fill=ARROW)
+    base = text_top + 20 * len(captions) + 14
     for i, line in enumerate(footer):
         svg.text(MARGIN, base + 18 * i, line, font_size=12)
+    _legend(svg, symbols, codes, code_columns, MARGIN, legend_top)
     return str(svg)
+
+
+def _draw_shelf(svg: Svg, shelf: Shelf, known: Mapping[str, Tile],
+                pictures: Sequence[Picture], top: float) -> dict[str, tuple[float, float]]:
+    """The tiles on offer, row by row; where each suggested tile's chip is (its top middle)."""
+    wanted = {p.suggestion.tile.id for p in pictures if p.suggestion is not None}
+    svg.text(MARGIN, top + 12, shelf.title, font_size=13, font_weight="bold")
+    label_width = max((text_width(label, 12) for label, _ in shelf.rows), default=0) + 12
+    chips: dict[str, tuple[float, float]] = {}
+    for r, (label, codes) in enumerate(shelf.rows):
+        y = top + 20 + 28 * r
+        svg.text(MARGIN, y + 16, label, font_size=12, fill="#555")
+        for k, code in enumerate(codes):
+            x = MARGIN + label_width + k * (CHIP_W + 6)
+            chosen = code in wanted and code not in chips
+            _chip(svg, x, y, known.get(code), code, chosen)
+            if chosen:
+                chips[code] = (x + CHIP_W / 2, y)
+    return chips
+
+
+def _ring(colour: str, filled: bool = False, dashed: bool = False) -> Swatch:
+    def draw(svg: Svg, x: float, y: float) -> None:
+        svg.circle(x + 8, y + 8, 6, fill=VISITOR_FILL[colour] if filled else "#fff",
+                   stroke=VISITOR_FILL[colour], stroke_width=2.5,
+                   stroke_dasharray="2,2" if dashed else None)
+    return draw
+
+
+def _symbol(kind: str) -> Swatch:
+    def draw(svg: Svg, x: float, y: float) -> None:
+        if kind == "in":
+            svg.rect(x, y + 2, 16, 12, fill="#333", rx=3)
+            svg.text(x + 8, y + 11, "IN", font_size=8, fill="#fff", text_anchor="middle",
+                     font_weight="bold")
+        elif kind == "dead":
+            _cross(svg, x + 8, y + 8, 5)
+        elif kind == "link":
+            svg.line(x, y + 8, x + 16, y + 8, stroke="#7a4fb0", stroke_width=2,
+                     stroke_dasharray="5,4")
+        elif kind == "path":
+            svg.line(x, y + 8, x + 16, y + 8, stroke=PATH, stroke_width=6)
+        elif kind == "order":
+            svg.circle(x + 8, y + 8, 8, fill="#222", opacity=0.85)
+            svg.text(x + 8, y + 12, "1", font_size=10, fill="#fff", text_anchor="middle")
+        elif kind == "suggestion":
+            svg.rect(x, y, 16, 16, fill="#fff3f3", stroke=ARROW, stroke_width=2,
+                     stroke_dasharray="4,2")
+        elif kind == "service":
+            svg.text(x + 8, y + 12, "R", font_size=10, fill="#7a4fb0", text_anchor="middle")
+    return draw
+
+
+def _symbol_rows() -> list[tuple[Swatch, str]]:
+    return [
+        (_symbol("in"), "entrance of the park"),
+        (_symbol("path"), "path"),
+        (_ring("green"), "visitor space (its colour), empty"),
+        (_ring("pink", filled=True), "a visitor seated there"),
+        (_ring("blue", dashed=True), "space whose service is not linked"),
+        (_symbol("service"), "R/T/B: needs a restaurant/toilets/boutique"),
+        (_symbol("link"), "service link"),
+        (_symbol("dead"), "dead end"),
+        (_symbol("order"), "build order"),
+        (_symbol("suggestion"), "the hint: where the tile goes"),
+    ]
+
+
+def _legend(svg: Svg, symbols: Sequence[tuple[Swatch, str]],
+            codes: Sequence[tuple[str, Tile]], columns: int, x: float, y: float) -> None:
+    """The marks (left) and the tile codes shown (right, in columns)."""
+    with svg.group("legend"):
+        svg.text(x, y + 12, "Legend · places are column,row (2,1: column 2, row 1)",
+                 font_size=12, font_weight="bold")
+        for i, (swatch, words) in enumerate(symbols):
+            swatch(svg, x, y + 20 + 18 * i)
+            svg.text(x + 22, y + 32 + 18 * i, words, font_size=11)
+        if not codes:
+            return
+        lines = (len(codes) + columns - 1) // columns
+        code_width = max(text_width(code, 11, True) for code, _ in codes) + 8
+        for i, (code, tile) in enumerate(codes):
+            cx = x + 330 + CODE_COLUMN * (i // lines)
+            cy = y + 20 + 18 * (i % lines)
+            svg.text(cx, cy + 12, code, font_size=11, font_weight="bold")
+            svg.text(cx + code_width, cy + 12, tile_text(tile), font_size=11)
 
 
 # -- ASCII ------------------------------------------------------------------------------------
@@ -288,5 +527,5 @@ def entrances_text(layout: Layout) -> str:
     return ", ".join(entrance_text(e, layout.plot) for e in layout.plot.entrances)
 
 
-__all__ = ["Picture", "ascii_picture", "entrances_text", "legend", "letters",
-           "render_parks"]
+__all__ = ["Picture", "Shelf", "ascii_picture", "entrances_text", "legend", "letters",
+           "render_parks", "tile_text"]

@@ -71,6 +71,24 @@ def _transport(capacity: tuple[int, ...], visitors: Counts, goal: Goal
                  for colour in COLOURS)
 
 
+def seating_plan(capacity: tuple[int, ...], visitors: Counts) -> tuple[tuple[int, ...], ...]:
+    """The best seating (``points``) as counts: ``plan[c][k]`` visitors of colour ``c`` on
+    spaces of class ``CLASSES[k]``, given the free spaces of each class (``CLASSES`` order).
+    For searches that need the score, not the spaces (cached, like :func:`seat`)."""
+    return _transport(capacity, visitors, "points")
+
+
+def load() -> None:
+    """Import the flow library the seating uses now (a third of a second, once), so that a
+    search with a time limit does not pay it on the clock."""
+    import networkx  # noqa: F401
+
+
+def clear_seating_cache() -> None:
+    """Forget every cached seating (benchmarks time each run as a fresh process would)."""
+    _transport.cache_clear()
+
+
 def seat(spaces: Sequence[SpaceClass], visitors: Counts, goal: Goal = "points") -> Seating:
     """Seat ``visitors`` on the free ``spaces`` (each a class) as well as possible."""
     capacity = tuple(sum(1 for s in spaces if s == k) for k in CLASSES)

@@ -273,12 +273,13 @@ class MeepleLandState:
         if isinstance(action, Buy):
             tile = self.catalogue.tile(action.placement.tile)
             p = action.placement
-            turn = f", turned {p.rotation}°" if p.rotation else ""
-            return f"{who} buys {tile.label} (${tile.cost}) and places it at " \
-                   f"{p.at[0]},{p.at[1]}{turn}"
+            turn = f", turned {p.rotation}° clockwise" if p.rotation else ""
+            return f"{who} buys {tile.label} (${tile.cost}) and places it at column " \
+                   f"{p.at[0]}, row {p.at[1]}{turn}"
         if isinstance(action, BuyExtension):
+            along = "column" if action.side.word in ("north", "south") else "row"
             return f"{who} buys the plot extension (${EXTENSION_COST}) on the " \
-                   f"{action.side.word} side at {action.offset}"
+                   f"{action.side.word} side from {along} {action.offset}"
         if isinstance(action, BuyEntrance):
             return f"{who} buys an extra entrance (${ENTRANCE_COST}) at " \
                    f"{entrance_text(action.edge, self.parks[self.current].plot)}"

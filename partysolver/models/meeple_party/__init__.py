@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import data
-from .board import UNIT
-from .cards import Cards, Clause, Condition, Effect, Surprise
+from ..lazy import LazyNames
 from .game import (
     CAT,
     DIFFICULTIES,
@@ -30,10 +28,28 @@ from .game import (
     Step,
     Welcome,
 )
-from .house import House
-from .position import Position, load_position, load_state, state_to_document
-from .setup import Clock, Setup
-from .state import DRAW, MeeplePartyState, photo_pair
+
+if TYPE_CHECKING:  # at run time these load on first use: see models/lazy.py
+    from ..playable import StatePlayable
+    from . import data  # noqa: F401
+    from .board import UNIT  # noqa: F401
+    from .cards import Cards, Clause, Condition, Effect, Surprise
+    from .house import House
+    from .notation import NOTATION, MeeplePartyNotation  # noqa: F401
+    from .position import Position, load_position, load_state, state_to_document
+    from .setup import Clock, Setup
+    from .state import DRAW, MeeplePartyState, photo_pair  # noqa: F401
+
+__getattr__ = LazyNames(__name__, {
+    "data": ("data",),
+    "board": ("UNIT",),
+    "cards": ("Cards", "Clause", "Condition", "Effect", "Surprise"),
+    "house": ("House",),
+    "notation": ("NOTATION", "MeeplePartyNotation"),
+    "position": ("Position", "load_position", "load_state", "state_to_document"),
+    "setup": ("Clock", "Setup"),
+    "state": ("DRAW", "MeeplePartyState", "photo_pair"),
+})
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
 
@@ -52,6 +68,11 @@ def new_game(players: int, rng: random.Random, *, house: str | House | None = No
              ) -> MeeplePartyState:
     """A new party: roommates in different random rooms, pets in place (Cat in the Kitchen,
     Dog Outside), a full bag, shuffled decks and the cards dealt for the difficulty."""
+    from . import data
+    from .board import UNIT
+    from .setup import Setup
+    from .state import DRAW, MeeplePartyState, photo_pair
+
     if players not in INFO.player_counts():
         raise ValueError(f"meeple-party takes 1 to 5 players, not {players}")
     if difficulty not in DIFFICULTIES or length not in LENGTHS or variant not in VARIANTS:
@@ -107,20 +128,38 @@ class MeeplePartyGame:
 
     info = INFO
 
+    @property
+    def notation(self) -> MeeplePartyNotation:
+        from .notation import NOTATION
+
+        return NOTATION
+
     def initial_state(self, num_players: int, rng: random.Random) -> MeeplePartyState:
         return new_game(num_players, rng)
 
     def state_to_document(self, state: MeeplePartyState) -> dict[str, Any]:
+        from .position import state_to_document
+
         return state_to_document(state)
 
     def state_from_document(self, document: Mapping[str, Any], source: str
                             ) -> MeeplePartyState:
+        from .position import load_state
+
         return load_state(document, source)
+
+    def playable(self, document: Mapping[str, Any], source: str) -> StatePlayable:
+        """The position of a file to play on in Meeple Party notation (bad input:
+        InputError); the file written after any step, mid-turn too, loads back."""
+        from ..playable import StatePlayable
+        from .position import load_state
+
+        return StatePlayable(self, load_state(document, source))
 
 
 GAME = MeeplePartyGame()
 
 __all__ = ["GAME", "INFO", "Cards", "Clause", "Clock", "Condition", "Effect", "House",
-           "MeeplePartyState", "Mingle", "PERSONALITIES", "Personality", "Pick", "Position",
+           "MeeplePartyNotation", "MeeplePartyState", "Mingle", "PERSONALITIES", "Personality", "Pick", "Position",
            "Refresh", "Setup", "StandUp", "Step", "Surprise", "Welcome", "load_position",
            "load_state", "new_game", "state_to_document"]

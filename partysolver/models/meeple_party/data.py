@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ... import puzzles
-from ..documents import Fields, parse_document
+from ..documents import Fields, parse_document, read_document
+from ..errors import InputError
 from .cards import Cards, load_cards
 from .house import House, load_house
 from .setup import Clock, load_clock
@@ -69,11 +70,19 @@ def resolve(fields: Fields, key: str, default: str) -> tuple[Any, str | None]:
     if value.endswith((".toml", ".json")):
         base = Path(fields.source).parent if fields.source not in ("-", "<stdin>") else Path()
         path = base / value
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            raise fields.error(key, f"an existing {key} file", str(path)) from None
-        document = parse_document(text, str(path))
-        return loader(Fields(document, str(path))), None
+        document, source = read_document(path, (fields.source, fields.field(key), f"{key} file"))
+        return loader(Fields(document, source)), None
     raise fields.error(key, f"a shipped {key} ({', '.join(shipped(key))}) or a .toml/.json "
                        "file", value)
+
+
+def house_option(value: str, option: str = "--house") -> House | str:
+    """The house a command-line option names: a shipped name (returned as is) or a house file;
+    anything else is an :class:`InputError` naming the option and listing the houses."""
+    if value in shipped("house"):
+        return value
+    if not value.endswith((".toml", ".json")):
+        raise InputError(option, None, f"a shipped house ({', '.join(shipped('house'))}) or a "
+                         ".toml/.json house file", value)
+    document, source = read_document(value, (option, None, "house file"))
+    return load_house(Fields(document, source))

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem
+from ..words import plural
 from .game import (
     BEDROOMS_NEEDED,
     KIND_LABELS,
@@ -166,15 +167,16 @@ class House:
         needed = BEDROOMS_NEEDED.get(players, 1)
         bedrooms = len(self.of_kind("bedroom"))
         if bedrooms < needed:
-            found.append(Problem("bedrooms", f"{players} player(s) need at least {needed} "
-                                 f"bedroom(s); the house has {bedrooms}", field_name))
+            found.append(Problem("bedrooms", f"{plural(players, 'player')} need at least "
+                                 f"{plural(needed, 'bedroom')}; the house has {bedrooms}",
+                                 field_name))
         if self.pillows() < players:
-            found.append(Problem("pillows", f"{players} player(s) need a pillow each; the "
+            found.append(Problem("pillows", f"{plural(players, 'player')} need a pillow each; the "
                                  f"bedrooms have {self.pillows()}", field_name))
         for i, room in enumerate(self.rooms):
             if not self.adjacent[i]:
                 found.append(Problem("isolated-room", f"{room.name} shares no wall with "
-                                     "another room", f"{field_name}.rooms[{i}]"))
+                                     "another room", item_path(f"{field_name}.rooms", i)))
         import networkx as nx
 
         if self.size and not nx.is_connected(self.graph):
@@ -261,7 +263,7 @@ def _grid(fields: Fields, index: Mapping[str, int]) -> tuple[tuple[int, ...], ..
             elif token in index:
                 cells.append(index[token])
             else:
-                raise InputError(fields.source, fields.field("grid") + f"[{r}]",
+                raise InputError(fields.source, item_path(fields.field("grid"), r),
                                  "room ids of the rooms table or '.'", token)
         grid.append(tuple(cells))
     if len({len(row) for row in grid}) != 1:
@@ -305,7 +307,7 @@ def _check_grid_rooms(fields: Fields, grid: tuple[tuple[int, ...], ...],
 def _pairs(fields: Fields, index: Mapping[str, int]) -> set[tuple[int, int]]:
     edges = set()
     for i, pair in enumerate(fields.array("adjacent")):
-        where = fields.field("adjacent") + f"[{i}]"
+        where = item_path(fields.field("adjacent"), i)
         if (not isinstance(pair, list) or len(pair) != 2
                 or not all(isinstance(p, str) for p in pair)):
             raise InputError(fields.source, where, "a pair of room ids", pair)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
 from . import data
 from .board import UNIT, Board, count
@@ -161,9 +161,18 @@ class Position:
                 and self.taken >= setup.photos_to_win):
             found.append(Problem("clock", f"{self.taken} photos taken: the party is already "
                                  f"won (it needs {setup.photos_to_win})", "photos_taken"))
-        if self.turn == 1 and not any(self.house_counts()):
+        if self.phase != OVER and self.turn > setup.turn_limit:
+            found.append(Problem("turn", f"turn {self.turn} is past the last turn of a party "
+                                 f"({setup.turn_limit}, when the sun comes up)", "turn"))
+        if self.at_the_start():
             found += self._start_problems()
         return found
+
+    def at_the_start(self) -> bool:
+        """Nothing has moved yet: turn 1, no guest in the house, and the first turn has not got
+        past its draw (a surprise drawn then may bring roommates together, legally)."""
+        return (self.turn == 1 and not any(self.house_counts()) and self.stage == TURN
+                and self.phase in (DRAW, PLACE, SURPRISE))
 
     def _start_problems(self) -> list[Problem]:
         """At the start of the party the roommates stand in different rooms."""
@@ -521,7 +530,7 @@ def _turn(root: Fields, position: Position, drawn: int, names: list[str], house:
                           white)
     pending = []
     for i, text in enumerate(table.array("pending", [])):
-        pending.append(_slot(table, f"pending[{i}]", text, names))
+        pending.append(_slot(table, item_path("pending", i), text, names))
     position.pending = tuple(pending)
     position.outcome = table.text("outcome", "", choices=("", *OUTCOMES))
     table.done()

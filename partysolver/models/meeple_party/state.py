@@ -482,6 +482,20 @@ class MeeplePartyState:
         choice is "no refresh"): the one point where the turn's meeple moves are all done."""
         return self._with(phase=REFRESH)
 
+    def ending_fouls(self, action: Action) -> list[int]:
+        """The disaster cards that go off (party fouls) at the end of the turn that ``action``
+        ends: step 3 checks the active player's and the communal disaster on the board the
+        turn left.  Empty when ``action`` does not end the turn (a refresh choice that draws
+        a card first, any other step)."""
+        if self.phase == REFRESH and isinstance(action, Refresh) and action.slot is None:
+            state = self
+        elif self.phase == REFRESH_DRAW and isinstance(action, Dealt):
+            state = self._dealt(action)
+        else:
+            return []
+        return [state.card_at(slot) for slot in state.checked_disasters()
+                if state.disaster_met(state.card_at(slot), state.board)]
+
     def _refreshed(self, slot: Slot | None) -> MeeplePartyState:
         if slot is None:
             return self._steps_three_and_four()

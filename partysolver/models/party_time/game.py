@@ -112,9 +112,18 @@ Counts = tuple[int, ...]
 NO_CARDS: Counts = (0,) * len(CARDS)
 
 
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+               "ten", "eleven", "twelve")
+CARD_NOUNS = ("1", "2", "3", "4", "5", "R", "black square", "star card", "question mark")
+
+
 def count_text(counts: Counts) -> str:
-    """``2×3, 1×R``; ``no cards`` when empty."""
-    parts = [f"{n}×{Card(c).notation}" for c, n in enumerate(counts) if n]
+    """The cards in words: ``two 3s, one R, one question mark``; ``no cards`` when empty."""
+    parts = []
+    for card, n in enumerate(counts):
+        if n:
+            count = COUNT_WORDS[n] if n < len(COUNT_WORDS) else f"{n:,}"
+            parts.append(f"{count} {CARD_NOUNS[card]}{'s' if n > 1 else ''}")
     return ", ".join(parts) if parts else "no cards"
 
 

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
+from ..words import plural
 from .game import (
     CARDS,
     HAND_SIZE,
@@ -135,7 +136,7 @@ class Position:
                                  "(still where the set-up put it)", "untouched"))
         for seat, name in enumerate(self.players):
             if not 0 <= self.tokens[seat] <= MAX_TOKENS:
-                found.append(Problem("tokens", f"{name} holds {self.tokens[seat]} tokens: a "
+                found.append(Problem("tokens", f"{name} holds {plural(self.tokens[seat], 'token')}: a "
                                      f"player holds 0 to {MAX_TOKENS}", f"tokens.{name}"))
             if not 0 <= self.strips[seat] <= STRIPS:
                 found.append(Problem("strips", f"{name} has {self.strips[seat]} strips: a "
@@ -327,10 +328,12 @@ def _players(root: Fields) -> tuple[str, ...]:
         raise root.error("players", f"{INFO.min_players} to {INFO.max_players} player names",
                          names)
     for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise root.error("players", "non-empty names", name)
+        if not isinstance(name, str):
+            raise root.error(item_path("players", i), "a name in quotes (a string)", name)
+        if not name.strip():
+            raise root.error(item_path("players", i), "a non-empty name", name)
         if name in names[:i]:
-            raise root.error("players", "different names", name)
+            raise root.error(item_path("players", i), "a name different from the others", name)
     return tuple(names)
 
 
@@ -454,10 +457,11 @@ def describe_position(position: Position) -> str:
              + ("" if position.direction == 1 else "; play goes counter-clockwise")]
     for seat, name in enumerate(position.players):
         hand = position.hands[seat]
-        held = f"; hand {count_text(hand)}" if hand is not None else ""
-        lines.append(f"{name}: {position.strips[seat]} strips, {position.tokens[seat]} tokens"
-                     f"{held}")
-    lines.append(f"played: {count_text(position.played)}; pile: {position.pile_size()} cards")
+        held = f"; hand: {count_text(hand)}" if hand is not None else ""
+        lines.append(f"{name}: {plural(position.strips[seat], 'strip')}, "
+                     f"{plural(position.tokens[seat], 'token')}{held}")
+    lines.append(f"played: {count_text(position.played)}; pile: "
+                 f"{plural(position.pile_size(), 'card')}")
     if not rules.is_house():
         lines.append(f"rules: board {rules.board}, deck {count_text(rules.deck)}, R card "
                      f"{rules.r_card}")

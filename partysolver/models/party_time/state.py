@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..protocol import CHANCE, TERMINAL, Action
+from ..words import plural
 from .game import (
     CARDS,
     DRAWS,
@@ -377,7 +378,8 @@ class PartyTimeState:
         return describe_play(self.name(self.turn), action)
 
     def summary(self) -> str:
-        seats = "; ".join(f"{self.name(i)} {self.strips[i]} strips {self.tokens[i]} tokens "
+        seats = "; ".join(f"{self.name(i)} {plural(self.strips[i], 'strip')} "
+                          f"{plural(self.tokens[i], 'token')} "
                           f"[{count_text(self.hands[i])}]" for i in range(self.num_players))
         return (f"{PHASE_NAMES[self.phase]}, {self.name(self.turn)}; bottle on square "
                 f"{self.square()}; pile [{count_text(self.pile)}]; {seats}")
@@ -392,7 +394,7 @@ def describe_play(who: str, play: Play) -> str:
         return f"{who} plays {card.label}"
     if not play.tokens:
         return f"{who} plays {card.label}: the bottle moves {card.number}"
-    tokens = f"{play.tokens} token{'s' if play.tokens > 1 else ''}"
+    tokens = plural(play.tokens, "token")
     moves = play.moves
     return (f"{who} plays {card.label} returning {tokens}: the bottle moves {moves}"
             if moves else f"{who} plays {card.label} returning {tokens}: the bottle stays")

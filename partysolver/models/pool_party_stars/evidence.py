@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from .game import (
@@ -359,6 +359,93 @@ class Evidence:
         return doms
 
 
+# -- the evidence of a whole log, kept up to date ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the public events of a *whole* log (every event since the deal) say about the rules
+    held now, updated event by event at a cost that does not grow with the log.
+
+    In a whole log every past epoch ended with a right guess, which names its rule: past epochs
+    are decided.  Their only bearing on the rules held now is that a decided epoch's rule is
+    not the rule of any epoch it overlapped.  So the assignments of a whole log are counted by
+    the current epochs alone, each with ``domains[p]`` (the AND of its clues) less
+    ``excluded[p]`` (the rules of decided epochs that ended while it was held), provided the
+    past itself was consistent (each revealed rule was still possible when it was revealed).
+    :meth:`evidence` is that compact :class:`Evidence`: one epoch per player, the same counts,
+    marginals and samples of the rules held now as :meth:`Evidence.build` over every event.
+    """
+
+    domains: tuple[int, ...]
+    excluded: tuple[int, ...]
+    firsts: tuple[int, ...]
+    """The event each current epoch began at."""
+    revealed: tuple[tuple[int, ...], ...]
+    """Each player's past rules, by epoch (named by the right guesses that ended them)."""
+    consistent: bool
+    length: int
+    """How many events it has read."""
+
+    @classmethod
+    def start(cls, players: int) -> Summary:
+        return cls((ALL_RULES,) * players, (0,) * players, (0,) * players, ((),) * players,
+                   True, 0)
+
+    @classmethod
+    def of(cls, players: int, events: Iterable[Event]) -> Summary:
+        summary = cls.start(players)
+        for event in events:
+            summary = summary.after(event)
+        return summary
+
+    def after(self, event: Event) -> Summary:
+        """The summary once ``event`` is read too."""
+        index = self.length
+        domains = list(self.domains)
+        if not isinstance(event, GuessOutcome):
+            mask = event.guest.mask
+            for answer in event.answers:
+                domains[answer.seat] &= mask if answer.bars else ALL_RULES & ~mask
+            return Summary(tuple(domains), self.excluded, self.firsts, self.revealed,
+                           self.consistent, index + 1)
+        q, bit = event.target, 1 << event.rule
+        if not event.right:
+            domains[q] &= ALL_RULES & ~bit
+            return Summary(tuple(domains), self.excluded, self.firsts, self.revealed,
+                           self.consistent, index + 1)
+        # A right guess decides q's epoch: its rule must still have been possible, and no
+        # epoch held alongside it (every other player's current one) may hold that rule.
+        consistent = self.consistent and bool(domains[q] & ~self.excluded[q] & bit)
+        excluded = [mask | bit for mask in self.excluded]
+        domains[q], excluded[q] = ALL_RULES, 0
+        firsts = list(self.firsts)
+        firsts[q] = index + 1
+        revealed = list(self.revealed)
+        revealed[q] += (int(event.rule),)
+        return Summary(tuple(domains), tuple(excluded), tuple(firsts), tuple(revealed),
+                       consistent, index + 1)
+
+    def evidence(self, known: Mapping[int, Sequence[Attribute]] | None = None) -> Evidence:
+        """The compact evidence of the rules held now (see the class's text); ``known[p]``
+        lists player ``p``'s rules by epoch, as for :meth:`Evidence.build`."""
+        players = len(self.domains)
+        epochs = [Epoch(p, len(self.revealed[p]), self.firsts[p], None) for p in range(players)]
+        consistent = self.consistent
+        facts, fact_clues = [], []
+        for player, rules in sorted((known or {}).items()):
+            past = self.revealed[player]
+            if tuple(int(rule) for rule in rules[:len(past)]) != past[:len(rules)]:
+                consistent = False  # a card of the seat contradicts a right guess
+            if len(rules) > len(past):
+                rule = rules[len(past)]
+                facts.append((player, len(past), rule))
+                fact_clues.append((player, rule.bit))
+        clues = tuple((p, self.domains[p] & ~self.excluded[p] if consistent else 0)
+                      for p in range(players))
+        return Evidence(Timeline(players, epochs), (clues,), tuple(facts), tuple(fact_clues))
+
+
 # -- what one seat knows --------------------------------------------------------------------------
 
 
@@ -377,6 +464,11 @@ class Knowledge:
     rules: tuple[Attribute, ...] = ()
     hand: tuple[Guest, ...] | None = None
     complete: bool = True
+    summary: Summary | None = field(default=None, repr=False)
+    """The :class:`Summary` of ``events``, when the caller keeps one (a game in play does):
+    then :attr:`counting` and :attr:`public` cost nothing that grows with the log."""
+    record: Public | None = field(default=None, repr=False)
+    """The public record after ``events``, when the caller keeps one."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -388,5 +480,15 @@ class Knowledge:
         return Evidence.build(self.table.size, self.events, known)
 
     @cached_property
+    def counting(self) -> Evidence:
+        """Evidence for counting the assignments of the rules held *now*: the compact one of
+        :class:`Summary` for a whole log whose summary is kept, else :attr:`evidence`.  Its
+        epochs are not the log's epochs: index them through ``timeline.current`` only."""
+        if self.summary is not None and self.complete and self.summary.length == len(self.events):
+            known = {} if self.seat is None else {self.seat: self.rules}
+            return self.summary.evidence(known)
+        return self.evidence
+
+    @cached_property
     def public(self) -> Public:
-        return replay(self.table, self.events)
+        return self.record if self.record is not None else replay(self.table, self.events)

@@ -292,7 +292,9 @@ def answers_for(proposer: int, mask: int, rules: Sequence[int]) -> tuple[Answer,
 # -- event notation -------------------------------------------------------------------------------
 
 NAME = re.compile(r"[^\s:,]+")
-RESERVED_NAMES = frozenset({"everyone"})
+RESERVED_NAMES = frozenset({"everyone", "nobody"})
+"""Words of the answers' notation that cannot name a player (nor can a number: seats are
+numbered in the move notation)."""
 
 _PROPOSAL = re.compile(r"^\s*(\S+)\s+proposes\s+(.+?)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _GUESS = re.compile(r"^\s*(\S+)\s+guesses\s+(\S+)\s+is\s+(.+?)\s*:\s*(\S+)\s*$", re.IGNORECASE)
@@ -352,6 +354,33 @@ def format_event(event: Event, names: Sequence[str]) -> str:
     answers = ", ".join(f"{names[a.seat]} {'bars' if a.bars else 'lets in'}"
                         for a in event.answers)
     return f"{names[event.proposer]} proposes {event.guest}: {answers}"
+
+
+def format_move(move: Move, names: Sequence[str]) -> str:
+    """The notation of a move: ``propose Plant-Sport-Book`` or ``guess Ben Robot``."""
+    if isinstance(move, Propose):
+        return f"propose {move.guest}"
+    return f"guess {names[move.target]} {move.rule.label}"
+
+
+_MOVE = re.compile(r"^\s*(propose|guess)\s+(.+?)\s*$", re.IGNORECASE)
+MOVE_FORMS = "'propose GUEST' or 'guess NAME RULE'"
+
+
+def parse_move(text: str, names: tuple[str, ...]) -> Move:
+    """A move from :func:`format_move`'s notation (``guess NAME is RULE`` is accepted too);
+    ``ValueError`` says what was expected."""
+    found = _MOVE.match(text)
+    if not found:
+        raise ValueError(MOVE_FORMS)
+    if found[1].lower() == "propose":
+        return Propose(parse_guest(found[2]))
+    words = found[2].split()
+    if len(words) >= 3 and words[1].lower() == "is":
+        words = [words[0], *words[2:]]
+    if len(words) < 2:
+        raise ValueError(MOVE_FORMS)
+    return Guess(_seat(words[0], names), parse_rule(" ".join(words[1:])))
 
 
 # -- the table and the public record --------------------------------------------------------------

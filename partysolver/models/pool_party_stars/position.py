@@ -9,6 +9,10 @@ forms share the schema:
   hand);
 * a **public log**: the events alone, as an onlooker saw them.
 
+A seat log may end with the seat's own ``pending`` move, made but not yet answered (a proposal
+waiting for the answers, a guess for right or wrong): what a player at the table knows between
+their move and what it shows.
+
 ``complete = false`` marks the events as an excerpt (a deduction puzzle's clues): turn order,
 hand sizes and the end of the game are then not checked.  A ``[puzzle]`` table names the player
 whose rule is asked for.  See ``docs/formats.md`` for a full example.
@@ -22,26 +26,33 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, TypeVar
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
+from ..words import plural
 from .evidence import Evidence, Knowledge
 from .game import (
+    HAND_SIZE,
     HOUSE_DECK,
     INFO,
     NAME,
     RESERVED_NAMES,
     Attribute,
     Event,
+    Guess,
     GuessOutcome,
     Guest,
+    Move,
     Proposal,
+    Propose,
     Public,
     Table,
     asked_order,
     deck_problems,
     format_event,
+    format_move,
     parse_event,
     parse_guest,
+    parse_move,
     parse_rule,
 )
 from .state import DRAW_GUEST, DRAW_RULE, OVER, TURN, PoolPartyState
@@ -73,6 +84,8 @@ class GameLog:
     """Each player's hand, or ``None`` where not known."""
     complete: bool = True
     puzzle: Puzzle | None = None
+    pending: Move | None = None
+    """The seat's own move, made but not yet answered (a seat log only)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -132,13 +145,15 @@ class GameLog:
         found += self._supply_problems()
         if self.complete:
             found += self._hand_problems()
+        if self.pending is not None:
+            found += self._pending_problems()
         return found
 
     def _event_problems(self) -> list[Problem]:
         found = []
         names, n = self.names, self.table.size
         for index, event in enumerate(self.events):
-            where = f"events[{index}]"
+            where = item_path("events", index)
             problems: list[tuple[str, str]] = []
             if self.complete:
                 turn = self.table.turn_of(index)
@@ -202,7 +217,7 @@ class GameLog:
                 if epoch in known and not mask >> known[epoch][0] & 1:
                     said = _answer_words(event, timeline.epochs[epoch].player, self.names)
                     found.append(Problem("lie", f"{self.event_label(index)}: {said}, but "
-                                         f"{known[epoch][1]}", f"events[{index}]"))
+                                         f"{known[epoch][1]}", item_path("events", index)))
         epochs = timeline.epochs
         for a in known:
             for b in timeline.peers[a]:
@@ -244,6 +259,49 @@ class GameLog:
                                      f"after these events they hold {expected}",
                                      f"hands.{self.names[p]}"))
         return found
+
+    def _pending_problems(self) -> list[Problem]:
+        """What keeps the seat's pending move from being its move now."""
+        assert self.pending is not None and self.seat is not None
+        names, seat, record = self.names, self.seat, self.public()
+        turn = self.table.turn_of(len(self.events))
+        hand = self.hands[seat]
+        problems = []
+        if not self.complete:
+            problems.append("a pending move needs the whole game (complete = true)")
+        elif turn != seat:
+            problems.append(f"it is {names[turn]}'s turn, not {names[seat]}'s")
+        elif record.hand_sizes[seat] == 0:
+            problems.append(f"{names[seat]} has no guest in hand, so the game is over")
+        elif self.seat_draws_guest() or self.seat_draws_rule():
+            problems.append(f"{names[seat]} draws a new card before the next move")
+        if isinstance(self.pending, Propose) and hand is not None \
+                and self.pending.guest not in hand:
+            problems.append(f"{self.pending.guest} is not in {names[seat]}'s hand")
+        if isinstance(self.pending, Guess) and not 0 <= self.pending.target < len(names):
+            problems.append("the guess names no player")
+        elif isinstance(self.pending, Guess) and self.pending.target == seat:
+            problems.append("a player guesses another player's rule, not their own")
+        move = format_move(self.pending, names)
+        return [Problem("pending", f"pending move ({move}): {text}", "pending")
+                for text in problems]
+
+    def seat_draws_guest(self) -> bool:
+        """Whether the seat proposed last and is still to draw (its hand is one short)."""
+        seat, hand = self.seat, self.hands[self.seat] if self.seat is not None else None
+        if seat is None or hand is None or not self.complete:
+            return False
+        return (self._pending_draw(self.public()) == seat
+                and len(hand) < self.public().hand_sizes[seat])
+
+    def seat_draws_rule(self) -> bool:
+        """Whether the seat's rule was just guessed right and its new rule is still to come."""
+        seat = self.seat
+        if seat is None or not self.events:
+            return False
+        last, rules = self.events[-1], self.rules[seat] or ()
+        return (isinstance(last, GuessOutcome) and last.right and last.target == seat
+                and len(rules) < len(self.evidence.timeline.by_player[seat]))
 
     def _pending_draw(self, record: Public) -> int:
         """The last proposer, if a draw was due after the last event (else -1)."""
@@ -321,7 +379,7 @@ def load_log(document: Mapping[str, Any], source: str) -> GameLog:
         raise root.error("game", f"{INFO.key!r}", game)
     names = _players(root)
     mode = root.text("mode", "friendly", choices=("friendly", "competitive"))
-    deck = _deck(root)
+    deck = _deck(root)  # a deck too small to deal is a rule problem: deck_problems()
     table = Table(names, deck, mode == "competitive")
     seat = _seat(root, "seat", names)
     complete = root.flag("complete", True)
@@ -329,9 +387,10 @@ def load_log(document: Mapping[str, Any], source: str) -> GameLog:
     rules = _per_player(root, "rules", names, _rule_list)
     hands = _per_player(root, "hands", names, _guest_list)
     puzzle = _puzzle(root, names, seat)
+    pending = _pending(root, names, seat)
     root.done()
     _check_knowledge(root, names, seat, rules, hands)
-    return GameLog(table, events, seat, rules, hands, complete, puzzle)
+    return GameLog(table, events, seat, rules, hands, complete, puzzle, pending)
 
 
 def _players(root: Fields) -> tuple[str, ...]:
@@ -340,12 +399,13 @@ def _players(root: Fields) -> tuple[str, ...]:
         raise root.error("players", f"{INFO.min_players} to {INFO.max_players} player names",
                          names)
     for i, name in enumerate(names):
-        if not isinstance(name, str) or not NAME.fullmatch(name) or \
-                name.lower() in RESERVED_NAMES:
-            raise root.error("players", "names without spaces, colons or commas (and not "
-                             "'everyone')", name)
+        if not isinstance(name, str):
+            raise root.error(item_path("players", i), "a name in quotes (a string)", name)
+        if not NAME.fullmatch(name) or name.lower() in RESERVED_NAMES or name.isdigit():
+            raise root.error(item_path("players", i), "a name without spaces, colons or commas (and "
+                             "not 'everyone', 'nobody' or a number)", name)
         if name in names[:i]:
-            raise root.error("players", "different names", name)
+            raise root.error(item_path("players", i), "a name different from the others", name)
     return tuple(names)
 
 
@@ -358,13 +418,17 @@ def _seat(root: Fields, key: str, names: tuple[str, ...]) -> int | None:
     return names.index(name)
 
 
-def _deck(root: Fields) -> tuple[Guest, ...]:
+def _deck(root: Fields, players: int = 0) -> tuple[Guest, ...]:
+    """The deck, which must deal a hand of three to each of ``players`` (if given)."""
     value = root.raw("deck", "house")
     if value == "house":
         return HOUSE_DECK
     if not isinstance(value, list):
         raise root.error("deck", "'house' or a list of guests such as 'Animal-Swimsuit-Drink'",
                          value)
+    if len(value) < HAND_SIZE * players:
+        raise root.error("deck", f"at least {HAND_SIZE * players} guests (a hand of "
+                         f"{HAND_SIZE} for each of {players} players)", f"{len(value)} guest(s)")
     return tuple(sorted(_guest_list(root, "deck", value), key=lambda g: g.id))
 
 
@@ -388,7 +452,7 @@ def _parsed_items(fields: Fields, key: str, items: list[Any], expected: str,
     """Each string of ``items`` parsed; a bad one is an input error at ``key[i]``."""
     parsed = []
     for i, item in enumerate(items):
-        where = f"{fields.field(key)}[{i}]"
+        where = item_path(fields.field(key), i)
         if not isinstance(item, str):
             raise InputError(fields.source, where, expected, item)
         try:
@@ -402,7 +466,7 @@ def _events(root: Fields, names: tuple[str, ...]) -> tuple[Event, ...]:
     items = root.array("events", [])
     events = []
     for i, item in enumerate(items):
-        where = f"events[{i}]"
+        where = item_path("events", i)
         if not isinstance(item, str):
             raise InputError(root.source, where, "an event written as a string", item)
         try:
@@ -410,6 +474,22 @@ def _events(root: Fields, names: tuple[str, ...]) -> tuple[Event, ...]:
         except ValueError as error:
             raise InputError(root.source, where, str(error), item) from None
     return tuple(events)
+
+
+def _pending(root: Fields, names: tuple[str, ...], seat: int | None) -> Move | None:
+    text = root.raw("pending", None)
+    if text is None:
+        return None
+    if seat is None:
+        raise root.error("pending", "no pending move outside a seat log (it is the seat's own "
+                         "move, awaiting its answers)", text)
+    if not isinstance(text, str):
+        raise root.error("pending", "the seat's move as 'propose GUEST' or 'guess NAME RULE'",
+                         text)
+    try:
+        return parse_move(text, names)
+    except ValueError as error:
+        raise root.error("pending", str(error), text) from None
 
 
 def _per_player(root: Fields, key: str, names: tuple[str, ...], parse: Any
@@ -460,15 +540,17 @@ def _check_knowledge(root: Fields, names: tuple[str, ...], seat: int | None,
         raise root.error("hands", "no hands in a public log (name the seat to give a hand)")
 
 
-def load_deck(document: Mapping[str, Any], source: str) -> tuple[Guest, ...]:
-    """A deck file: ``game = "pool-party-stars"`` and ``deck = [...]`` (or ``"house"``)."""
+def load_deck(document: Mapping[str, Any], source: str, players: int = INFO.min_players
+              ) -> tuple[Guest, ...]:
+    """A deck file: ``game = "pool-party-stars"`` and ``deck = [...]`` (or ``"house"``), with
+    enough guests to deal a hand to each of ``players``."""
     root = Fields(document, source)
     game = root.text("game")
     if game != INFO.key:
         raise root.error("game", f"{INFO.key!r}", game)
     if not root.has("deck"):
         raise root.error("deck", "this field (it is required): 'house' or a list of guests")
-    deck = _deck(root)
+    deck = _deck(root, players)
     root.done()
     return deck
 
@@ -492,6 +574,8 @@ def log_to_document(log: GameLog) -> dict[str, Any]:
     if not log.complete:
         doc["complete"] = False
     doc["events"] = [format_event(e, names) for e in log.events]
+    if log.pending is not None:
+        doc["pending"] = format_move(log.pending, names)
     rules = {names[p]: [r.label for r in rs] for p, rs in enumerate(log.rules) if rs is not None}
     if rules:
         doc["rules"] = rules
@@ -531,12 +615,15 @@ def describe_log(log: GameLog) -> str:
     lines = [f"{log.kind} log: {', '.join(names)} "
              f"({'competitive' if log.table.competitive else 'friendly'} mode, "
              f"{'house' if log.table.house_deck else 'custom'} deck of {len(log.table.deck)}), "
-             f"{len(log.events)} event(s)" + ("" if log.complete else " (an excerpt)")]
+             f"{plural(len(log.events), 'event')}" + ("" if log.complete else " (an excerpt)")]
     if log.complete:
         vips = ", ".join(f"{names[p]} {len(v)}" for p, v in enumerate(record.vips))
         lines.append(f"VIPs: {vips}; waiting line: {len(record.waiting)}; "
                      f"deck: {record.deck_left}")
         lines.append(f"next to act: {names[log.table.turn_of(len(log.events))]}")
+    if log.pending is not None:
+        waiting = "the answers" if isinstance(log.pending, Propose) else "right or wrong"
+        lines.append(f"pending: {format_move(log.pending, names)} (waiting for {waiting})")
     return "\n".join(lines)
 
 

@@ -16,14 +16,15 @@ uniformly from the unseen guests.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
 from ..protocol import CHANCE, TERMINAL, Action
-from .evidence import Knowledge
+from .evidence import Knowledge, Summary
 from .game import (
     ATTRIBUTES,
     HAND_SIZE,
@@ -53,8 +54,31 @@ def _sorted(guests: Sequence[Guest]) -> tuple[Guest, ...]:
     return tuple(sorted(guests, key=lambda g: g.id))
 
 
+def _find(guests: tuple[Guest, ...], guest: Guest) -> int:
+    """Where ``guest`` is in the sorted ``guests`` (by bisection: a deck may hold thousands),
+    or -1."""
+    index = bisect_left(guests, guest.id, key=_guest_id)
+    return index if index < len(guests) and guests[index].id == guest.id else -1
+
+
+def _guest_id(guest: Guest) -> int:
+    return guest.id
+
+
+def _runs(guests: tuple[Guest, ...]) -> Iterator[tuple[Guest, int]]:
+    """Each distinct guest of the sorted ``guests`` and its copies, in order, found by
+    bisection (at most 64 distinct guests, however large the deck)."""
+    start = 0
+    while start < len(guests):
+        end = bisect_right(guests, guests[start].id, lo=start, key=_guest_id)
+        yield guests[start], end - start
+        start = end
+
+
 def _without(guests: tuple[Guest, ...], guest: Guest) -> tuple[Guest, ...]:
-    index = guests.index(guest)
+    index = _find(guests, guest)
+    if index < 0:
+        raise ValueError(f"{guest} is not among the guests")
     return guests[:index] + guests[index + 1:]
 
 
@@ -66,11 +90,13 @@ class PoolPartyState:
     (a multiset, sorted: its order is chance).
     """
 
-    __slots__ = ("table", "events", "rules", "hands", "stock", "public", "phase", "_key")
+    __slots__ = ("table", "events", "rules", "hands", "stock", "public", "phase", "_key",
+                 "_summary")
 
     def __init__(self, table: Table, events: tuple[Event, ...],
                  rules: tuple[tuple[Attribute, ...], ...], hands: tuple[tuple[Guest, ...], ...],
-                 stock: tuple[Guest, ...], public: Public, phase: int) -> None:
+                 stock: tuple[Guest, ...], public: Public, phase: int,
+                 summary: Summary | None = None) -> None:
         self.table = table
         self.events = events
         self.rules = rules
@@ -79,6 +105,7 @@ class PoolPartyState:
         self.public = public
         self.phase = phase
         self._key: tuple[object, ...] | None = None
+        self._summary = summary
 
     # -- construction -------------------------------------------------------------------------
 
@@ -93,7 +120,7 @@ class PoolPartyState:
         rng.shuffle(deck)
         hands = tuple(_sorted(deck[HAND_SIZE * p: HAND_SIZE * (p + 1)]) for p in range(n))
         stock = _sorted(deck[HAND_SIZE * n:])
-        return cls(table, (), rules, hands, stock, Public.deal(table), TURN)
+        return cls(table, (), rules, hands, stock, Public.deal(table), TURN, Summary.start(n))
 
     @classmethod
     def after_events(cls, table: Table, events: tuple[Event, ...],
@@ -112,10 +139,18 @@ class PoolPartyState:
 
     def _next_turn(self, events: tuple[Event, ...], rules: tuple[tuple[Attribute, ...], ...],
                    hands: tuple[tuple[Guest, ...], ...], stock: tuple[Guest, ...],
-                   public: Public) -> PoolPartyState:
+                   public: Public, summary: Summary | None) -> PoolPartyState:
         player = self.table.turn_of(len(events))
         phase = TURN if hands[player] else OVER
-        return PoolPartyState(self.table, events, rules, hands, stock, public, phase)
+        return PoolPartyState(self.table, events, rules, hands, stock, public, phase, summary)
+
+    @property
+    def summary(self) -> Summary:
+        """The :class:`~.evidence.Summary` of the events, kept up to date move by move (so a
+        hint's cost does not grow with the log); made from the events when not yet known."""
+        if self._summary is None:
+            self._summary = Summary.of(self.table.size, self.events)
+        return self._summary
 
     # -- identity -----------------------------------------------------------------------------
 
@@ -179,9 +214,8 @@ class PoolPartyState:
 
     def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         if self.phase == DRAW_GUEST:
-            counts = Counter(self.stock)
             total = len(self.stock)
-            return [(DrawGuest(g), Fraction(n, total)) for g, n in counts.items()]
+            return [(DrawGuest(guest), Fraction(n, total)) for guest, n in _runs(self.stock)]
         if self.phase == DRAW_RULE:
             free = self._free_rules()
             return [(DrawRule(rule), Fraction(1, len(free))) for rule in free]
@@ -200,19 +234,20 @@ class PoolPartyState:
             if isinstance(action, Guess):
                 return self._guess(action)
         elif self.phase == DRAW_GUEST and isinstance(action, DrawGuest):
-            if action.guest in self.stock:
+            if _find(self.stock, action.guest) >= 0:
                 p = self.drawer
                 hands = list(self.hands)
                 hands[p] = _sorted(hands[p] + (action.guest,))
                 return self._next_turn(self.events, self.rules, tuple(hands),
-                                       _without(self.stock, action.guest), self.public)
+                                       _without(self.stock, action.guest), self.public,
+                                       self._summary)
         elif (self.phase == DRAW_RULE and isinstance(action, DrawRule)
               and action.rule in self._free_rules()):
             t = self.drawer
             rules = list(self.rules)
             rules[t] = rules[t] + (action.rule,)
             return self._next_turn(self.events, tuple(rules), self.hands, self.stock,
-                                   self.public)
+                                   self.public, self._summary)
         raise ValueError(f"{action} is not legal in the {PHASE_NAMES[self.phase]} phase")
 
     def _propose(self, guest: Guest) -> PoolPartyState:
@@ -223,12 +258,13 @@ class PoolPartyState:
         event = Proposal(me, guest, answers_for(me, guest.mask, current))
         events = self.events + (event,)
         public = self.public.after(event, self.table.competitive)
+        summary = self.summary.after(event)
         hands = list(self.hands)
         hands[me] = _without(hands[me], guest)
         if self.stock:
             return PoolPartyState(self.table, events, self.rules, tuple(hands), self.stock,
-                                  public, DRAW_GUEST)
-        return self._next_turn(events, self.rules, tuple(hands), self.stock, public)
+                                  public, DRAW_GUEST, summary)
+        return self._next_turn(events, self.rules, tuple(hands), self.stock, public, summary)
 
     def _guess(self, guess: Guess) -> PoolPartyState:
         me = self.player
@@ -238,10 +274,11 @@ class PoolPartyState:
         event = GuessOutcome(me, guess.target, guess.rule, right)
         events = self.events + (event,)
         public = self.public.after(event, self.table.competitive)
+        summary = self.summary.after(event)
         if right:
             return PoolPartyState(self.table, events, self.rules, self.hands, self.stock,
-                                  public, DRAW_RULE)
-        return self._next_turn(events, self.rules, self.hands, self.stock, public)
+                                  public, DRAW_RULE, summary)
+        return self._next_turn(events, self.rules, self.hands, self.stock, public, summary)
 
     def returns(self) -> tuple[float, ...]:
         if self.phase != OVER:
@@ -259,8 +296,10 @@ class PoolPartyState:
     def knowledge(self, seat: int | None) -> Knowledge:
         """What ``seat`` knows (``None``: an onlooker)."""
         if seat is None:
-            return Knowledge(self.table, self.events, None)
-        return Knowledge(self.table, self.events, seat, self.rules[seat], self.hands[seat])
+            return Knowledge(self.table, self.events, None, summary=self.summary,
+                             record=self.public)
+        return Knowledge(self.table, self.events, seat, self.rules[seat], self.hands[seat],
+                         summary=self.summary, record=self.public)
 
     def describe_action(self, action: Action) -> str:
         if isinstance(action, Propose):
@@ -323,4 +362,4 @@ class PoolView:
                 hands.append(_sorted(unseen[:len(hand)]))
                 del unseen[:len(hand)]
         return PoolPartyState(state.table, state.events, tuple(rules), tuple(hands),
-                              _sorted(unseen), state.public, state.phase)
+                              _sorted(unseen), state.public, state.phase, state._summary)

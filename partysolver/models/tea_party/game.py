@@ -94,8 +94,10 @@ class Squish:
     """Squish the hero in hand for ``ability`` (its own, or a copied one for King and Queen).
 
     ``target`` is the player whose teacup is stolen from (Rogue), poured (Wizard) or swapped
-    with (Bard), and ``take`` the hero a Rogue steals.  ``target is None`` for an ability with
-    no target (Fighter, Cleric) or when the ability has no effect anywhere.
+    with (Bard), an empty or equal teacup included, and ``take`` the hero a Rogue steals.
+    ``target is None`` for an ability with no target (Fighter, Cleric), and for the no-effect
+    use of a Rogue (nothing to steal), a Wizard (an empty teacup) or a Bard (a teacup like its
+    own) where one exists.
     """
 
     ability: Hero

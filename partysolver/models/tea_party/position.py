@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..documents import Fields
+from ..documents import Fields, item_path
 from ..errors import InputError, Problem, require_no_problems
 from .game import EMPTY, HEROES, INFO, SUPPLY, Counts, Hero, count_text
 from .state import CHOOSE, DRAW, THROW_UP, Table, TeaPartyState, pack
@@ -173,10 +173,12 @@ def _players(root: Fields, names: list[Any]) -> tuple[str, ...]:
         raise root.error("players", f"{INFO.min_players} to {INFO.max_players} player names",
                          names)
     for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise root.error(f"players[{i}]", "a non-empty name", name)
+        if not isinstance(name, str):
+            raise root.error(item_path("players", i), "a name in quotes (a string)", name)
+        if not name.strip():
+            raise root.error(item_path("players", i), "a non-empty name", name)
         if name in names[:i]:
-            raise root.error("players", "different names", name)
+            raise root.error(item_path("players", i), "a name different from the others", name)
     return tuple(names)
 
 

@@ -306,35 +306,65 @@ class TeaPartyState:
         return PHASE_NAMES[self.phase]
 
     def legal_actions(self) -> list[Move]:
-        """``cup`` first, then the squishes (abilities in hero order, targets in seat order)."""
+        """``cup`` first, then the squishes (abilities in hero order, targets in seat order).
+
+        Every use the rules allow is an option, and options are merged only when their
+        resulting states are equal: every squish that changes nothing (a Wizard on an empty
+        teacup, a Bard with a teacup like its own, a Fighter with an empty teacup, a Cleric
+        with an empty bag, a Rogue with nothing to steal; for a King or Queen, every copy of
+        these) is one option, listed where the first of them comes, even beside useful ones.
+        Any two other options lead to different states.
+        """
         if self.phase != CHOOSE:
             return []
         held = self.held
         moves: list[Move] = [CUP]
         if held == RANGER:
             return moves
-        if held in (KING, QUEEN):
-            for ability in ABILITIES:
-                moves.extend(self._squishes(ability, True))
-        else:
-            moves.extend(self._squishes(HEROES[held], False))
+        copied = held in (KING, QUEEN)
+        idle = False  # a squish with no effect is listed
+        for ability in ABILITIES if copied else (HEROES[held],):
+            for move in self._uses(ability, copied):
+                if self.has_effect(move):
+                    moves.append(move)
+                elif not idle:
+                    moves.append(move)
+                    idle = True
         return moves
 
-    def _squishes(self, ability: Hero, copied: bool) -> list[Squish]:
-        """Every distinct use of ``ability``; a single no-effect squish when it has no target."""
+    def _uses(self, ability: Hero, copied: bool) -> list[Squish]:
+        """Every use of ``ability`` the rules allow, equal results not merged: the Fighter and
+        the Cleric have no target; a Rogue takes any hero from any other teacup (with none
+        anywhere it is a plain discard); a Wizard pours any teacup, its own included, empty
+        ones too; a Bard swaps with any other teacup."""
         cups = self.cups
-        found: list[Squish] = []
         if ability == Hero.ROGUE:
-            found = [_squish(ability, victim, h, copied)
-                     for victim in self._others() for h in present(cups[victim])]
-        elif ability == Hero.WIZARD:
-            found = [_squish(ability, seat, None, copied)
-                     for seat in range(len(cups)) if cups[seat]]
-        elif ability == Hero.BARD:
-            mine = cups[self.player]
-            found = [_squish(ability, seat, None, copied)
-                     for seat in self._others() if cups[seat] != mine]
-        return found or [_squish(ability, None, None, copied)]
+            steals = [_squish(ability, victim, h, copied)
+                      for victim in self._others() for h in present(cups[victim])]
+            return steals or [_squish(ability, None, None, copied)]
+        if ability == Hero.WIZARD:
+            return [_squish(ability, seat, None, copied) for seat in range(len(cups))]
+        if ability == Hero.BARD:
+            return [_squish(ability, seat, None, copied) for seat in self._others()]
+        return [_squish(ability, None, None, copied)]
+
+    def has_effect(self, move: Move) -> bool:
+        """Whether ``move`` (legal here) changes anything but the hero in hand: a cup always
+        does; a squish with no effect only discards the hero and ends the turn."""
+        if not isinstance(move, Squish):
+            return True
+        me, target, ability = self.player, move.target, move.ability
+        if ability == Hero.FIGHTER:
+            return self.cups[me] != 0
+        if ability == Hero.CLERIC:
+            return self.bag != 0
+        if target is None:
+            return False
+        if ability == Hero.WIZARD:
+            return self.cups[target] != 0
+        if ability == Hero.BARD:
+            return self.cups[target] != self.cups[me]
+        return True
 
     def _others(self) -> list[int]:
         """The other monsters, clockwise from the active one's left."""
@@ -432,7 +462,7 @@ class TeaPartyState:
             if bag:
                 return self._next(DRAW, me, -1, bag, cups, stomachs)
             return self._end_turn(bag, cups, stomachs)
-        if target is None:  # an ability with no effect anywhere
+        if target is None:  # the no-effect use of a Rogue, Wizard or Bard
             return self._end_turn(bag, cups, stomachs)
         new_cups = list(cups)
         if ability == Hero.ROGUE:
@@ -450,7 +480,11 @@ class TeaPartyState:
         held, ability, target = self.held, move.ability, move.target
         ok = (held != RANGER and ability in ABILITIES
               and (held == ability or ((held in (KING, QUEEN)) and move.copied)))
-        if ok and target is not None:
+        if ok and target is None and ability in (Hero.ROGUE, Hero.WIZARD, Hero.BARD):
+            # No target: the no-effect use, legal only where one exists (an empty teacup to
+            # pour, a teacup like mine to swap with, nothing anywhere to steal).
+            ok = not all(self.has_effect(use) for use in self._uses(ability, move.copied))
+        elif ok and target is not None:
             if not 0 <= target < len(self.cups):
                 ok = False
             elif ability == Hero.ROGUE:
@@ -458,6 +492,8 @@ class TeaPartyState:
                       and count(self.cups[target], move.take) > 0)
             elif ability == Hero.BARD:
                 ok = target != self.player
+            else:
+                ok = ability == Hero.WIZARD
         if not ok:
             raise ValueError(f"{move} is not legal with a {HEROES[held].label} in hand")
 
@@ -543,8 +579,8 @@ class TeaPartyState:
         assert isinstance(action, Squish)
         how = f"squish the {held}" + (f" as a {action.ability.label}" if action.copied else "")
         target = None if action.target is None else self.name(action.target)
-        if action.target is None and action.ability in (Hero.ROGUE, Hero.WIZARD, Hero.BARD):
-            return f"{how} (no effect)"
+        if not self.has_effect(action):
+            return f"{how} for no effect ({self._idle_reason(action)})"
         if action.ability == Hero.FIGHTER:
             return f"{how}: drink your teacup ({count_text(self.cup_counts(self.player))})"
         if action.ability == Hero.CLERIC:
@@ -558,6 +594,19 @@ class TeaPartyState:
             return (f"{how}: pour {whose} teacup back into the bag "
                     f"({count_text(self.cup_counts(action.target))})")
         return f"{how}: swap teacups with {target}"
+
+    def _idle_reason(self, action: Squish) -> str:
+        """Why a squish changes nothing (it is then a free discard)."""
+        if action.ability == Hero.FIGHTER:
+            return "your teacup is empty"
+        if action.ability == Hero.CLERIC:
+            return "the bag is empty"
+        if action.target is None:
+            return "no teacup to use it on"
+        if action.ability == Hero.WIZARD:
+            whose = "your" if action.target == self.player else f"{self.name(action.target)}'s"
+            return f"pour {whose} empty teacup"
+        return f"swap with {self.name(action.target)}'s teacup, the same as yours"
 
     def summary(self) -> str:
         seats = "; ".join(f"{self.name(i)} cup [{count_text(unpack(c))}] "

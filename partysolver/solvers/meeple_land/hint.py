@@ -67,6 +67,7 @@ from ...models.meeple_land.game import (
 from ...models.meeple_land.park import Layout, SpaceSlot, legal_placements
 from ...models.meeple_land.seating import seat
 from ...models.meeple_land.state import MeepleLandState, ParkState, _layout
+from ...models.words import plural
 
 BUYS_PER_ROUND = 3
 MONEY_RATE = 0.6
@@ -275,7 +276,7 @@ def explain(state: MeepleLandState, move: Move, after: Estimate, before: Estimat
             parts.append("links " + ", ".join(links))
         spaces = len(tile.spaces)
         if spaces:
-            parts.append(f"{spaces} space(s)")
+            parts.append(plural(spaces, "space"))
     elif isinstance(move, BuyExtension):
         parts.append(f"9 more cells on the {move.side.word} side")
     elif isinstance(move, BuyEntrance):
@@ -290,18 +291,19 @@ def explain(state: MeepleLandState, move: Move, after: Estimate, before: Estimat
             parts.append("money left is worth nothing after the last round")
     seated = sum(after.seated) - sum(before.seated)
     if seated > 0:
-        parts.append(f"seats {seated} more visitor(s)")
+        parts.append(f"seats {plural(seated, 'more visitor')}")
     waiting = sum(after.waiting)
     if waiting and (isinstance(move, (Pass, Advertise))):
         parts.append(f"{waiting} would wait at the entrance")
     dead = after.dead_ends - before.dead_ends
     if dead > 0:
-        parts.append(f"creates {dead} dead end(s) (-{DEAD_END_PENALTY * dead})")
+        parts.append(f"creates {plural(dead, 'dead end')} (-{DEAD_END_PENALTY * dead})")
     elif dead < 0:
-        parts.append(f"closes {-dead} dead end(s)")
+        parts.append(f"closes {plural(-dead, 'dead end')}")
     delta = after.score_now - before.score_now
     if delta:
-        parts.append(f"reputation now {before.score_now} -> {after.score_now}")
+        parts.append(f"reputation once this round's bus is seated {before.score_now} -> "
+                     f"{after.score_now}")
     return "; ".join(parts)
 
 
@@ -335,13 +337,36 @@ def best_placement(state: MeepleLandState, tile_id: str) -> tuple[Buy, Estimate]
     return move, estimate(state, after, incoming, can_act)
 
 
+class HintPolicy:
+    """Plays the hint's best action (for ``simulate``): the best estimated end-game
+    reputation."""
+
+    name = "hint"
+
+    def __call__(self, state: MeepleLandState, rng: object) -> Move:
+        return rank_moves(state)[0].move
+
+
 class GreedyPolicy:
-    """Plays the hint's best action (for ``simulate``)."""
+    """Plays for the reputation now (for ``simulate``): the action after which the player's
+    park would score the most if the game ended there, then the most revenue, then the least
+    money spent; the first such action in the engine's order.  No look-ahead: a baseline for
+    the hint."""
 
     name = "greedy"
 
     def __call__(self, state: MeepleLandState, rng: object) -> Move:
-        return rank_moves(state)[0].move
+        seat = state.current
+        money = state.parks[seat].money
+        best: tuple[tuple[int, int, int], Move] | None = None
+        for move in state.legal_actions():
+            park, incoming, can_act = _after(state, move)  # type: ignore[arg-type]
+            value = estimate(state, park, incoming, can_act)
+            key = (value.score_now, value.revenue, park.money - money)
+            if best is None or key > best[0]:
+                best = (key, move)  # type: ignore[assignment]
+        assert best is not None, "greedy asked to act where no action is legal"
+        return best[1]
 
 
 COLOUR_NAMES = COLOURS

@@ -32,14 +32,18 @@ Every returned layout is re-checked by the park verifier (:meth:`Puzzle.check` a
 
 from __future__ import annotations
 
-import os
+import hashlib
+import math
+import threading
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
+from ...models.meeple_land import seating
 from ...models.meeple_land.game import (
     COLOURS,
     JOKER,
@@ -56,8 +60,9 @@ from ...models.meeple_land.game import (
 )
 from ...models.meeple_land.park import Layout, Piece, candidate_pieces
 from ...models.meeple_land.puzzle import Puzzle, Requirement
-from ...models.meeple_land.seating import CLASSES
+from ...models.meeple_land.seating import CLASSES, seating_plan
 from ..budget import Status, Verdict
+from .greedy import greedy_layout
 
 DEFAULT_COUNT_LIMIT = 1000
 Mode = Literal["optimize", "explain", "count"]
@@ -133,7 +138,7 @@ class LayoutModel:
         self._add_requirements()
         self._add_redundant()
         if mode == "optimize":
-            self.model.maximize(self.objective_expr())
+            self._add_objective()
 
     # 1. placements -------------------------------------------------------------------------
 
@@ -211,6 +216,7 @@ class LayoutModel:
         n = len(self.cells)
         self.rank = {c: self.model.new_int_var(0, n, f"rank_{c[0]}_{c[1]}") for c in self.cells}
         self.arcs: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        self.roots: dict[Edge, cp_model.IntVar] = {}
         for cell in self.cells:
             parents = []
             for edge in self.plot.entrances:
@@ -219,6 +225,7 @@ class LayoutModel:
                     self.model.add_implication(root, self.end[edge])
                     self.model.add(self.rank[cell] == 0).only_enforce_if(root)
                     parents.append(root)
+                    self.roots[edge] = root
             for side in SIDES:
                 other = neighbour(cell, side)
                 if other not in self.cover:
@@ -329,6 +336,7 @@ class LayoutModel:
     def _add_seating(self) -> None:
         visitors = self.puzzle.visitors
         self.seated: list[Any] = [0, 0, 0, 0]
+        self.flows: dict[tuple[int, int], cp_model.IntVar] = {}
         puzzle = self.puzzle
         matters = puzzle.objective != "variety" or puzzle.seat_all \
             or puzzle.min_reputation is not None
@@ -340,7 +348,7 @@ class LayoutModel:
                 cls = CLASSES.index((space.colour, space.service is not None))
                 literal = self.served[(k, space.service)] if space.service else cand.literal
                 capacity[cls] = capacity[cls] + literal
-        flows: dict[tuple[int, int], cp_model.IntVar] = {}
+        flows = self.flows
         for c, colour in enumerate(COLOURS):
             if not visitors[c]:
                 continue
@@ -389,6 +397,23 @@ class LayoutModel:
         if self.puzzle.objective == "seated":
             return sum(self.seated)
         return self.reputation_expr()
+
+    def _add_objective(self) -> None:
+        """``objective`` = the objective, in a domain no layout can leave: at most every type
+        and every visitor seated, at least every visitor waiting and every possible dead end.
+        Redundant (the expression implies it), but CP-SAT's presolve rewrites the objective
+        over the placement literals and may lose these plain limits: a 7x7 ``seated`` puzzle
+        with 24 visitors kept a bound of 78 without them."""
+        everybody = sum(n * v for n, v in zip(self.puzzle.visitors, VISITOR_VALUE, strict=True))
+        dead = len(self.dead) + len(self.entrance_dead)
+        low, high = {
+            "variety": (0, len(self.has)),
+            "seated": (0, sum(self.puzzle.visitors)),
+        }.get(self.puzzle.objective, (-everybody - 2 * dead,
+                                      variety_points(len(self.has)) + everybody))
+        self.objective = self.model.new_int_var(low, high, "objective")
+        self.model.add(self.objective == self.objective_expr())
+        self.model.maximize(self.objective)
 
     # 10. requirements ----------------------------------------------------------------------
 
@@ -446,6 +471,125 @@ class LayoutModel:
             self.model.add(sum(facing_ends) >= cand.literal)
         # Redundant: the placed area fits the park.
         self.model.add(sum(c.tile.area * c.literal for c in self.candidates) <= len(self.cells))
+        # Redundant: every attraction type present takes a tile of its own, at least as large
+        # and (unless pre-placed) as dear as the type's smallest and cheapest candidate.  As
+        # knapsacks over has[type] they keep the default linear relaxation's bound on the
+        # number of types honest: presolve turns has[type] <= its placements into a clause,
+        # which that relaxation leaves out (a 7x7 variety puzzle with a budget of $30: bound
+        # 11 types without them, the optimum 8 with).
+        area: dict[str, int] = {}
+        cost: dict[str, int] = {}
+        for cand in self.candidates:
+            kind = cand.tile.attraction
+            if kind is not None:
+                area[kind] = min(area.get(kind, cand.tile.area), cand.tile.area)
+                price = 0 if cand.fixed is not None else cand.tile.cost
+                cost[kind] = min(cost.get(kind, price), price)
+        self.model.add(sum(area[k] * has for k, has in self.has.items()) <= len(self.cells))
+        if "budget" in self.requirement_literals:
+            assert self.puzzle.budget is not None
+            self.model.add(sum(cost[k] * has for k, has in self.has.items()) <=
+                           self.puzzle.budget).only_enforce_if(
+                               self.requirement_literals["budget"])
+
+    # -- the warm start ----------------------------------------------------------------------
+
+    def add_hint(self, placements: Sequence[Placement]) -> None:
+        """A complete solution hint from a layout (CP-SAT follows a hint of every variable far
+        better than one of the placements alone): the pre-placed tiles and the pool
+        ``placements`` placed, every other candidate not, and each auxiliary variable as that
+        layout makes it (cover, path ends, connections, a breadth-first parent tree from the
+        entrances with its depths as ranks, dead ends, services, the best seating's flows,
+        types, requirements).  Turns with the same cells and path ends are one literal, so a
+        placement is matched by its tile, cells and path ends.  Optimisation models only.  A
+        hint is advice: a wrong one costs time, never correctness."""
+        assert self.mode == "optimize"
+        wanted = set()
+        for placement in placements:
+            piece = Piece.make(0, placement, self.puzzle.catalogue.tile(placement.tile))
+            wanted.add((placement.tile, piece.cells, piece.ends))
+        values: dict[int, tuple[cp_model.IntVar, int]] = {}
+
+        def hint(var: cp_model.IntVar, value: int | bool) -> None:
+            values[var.index] = (var, int(value))
+
+        placed = [c.fixed is not None or (c.tile.id, c.piece.cells, c.piece.ends) in wanted
+                  for c in self.candidates]
+        owner: dict[Cell, Candidate] = {}
+        end_owner: dict[Edge, Candidate] = {}
+        for cand, on in zip(self.candidates, placed, strict=True):
+            hint(cand.literal, on)
+            if on:
+                owner.update((cell, cand) for cell in cand.piece.cells)
+                end_owner.update((edge, cand) for edge in cand.piece.ends)
+        for cell, var in self.cover.items():
+            hint(var, cell in owner)
+        for edge, var in self.end.items():
+            hint(var, edge in end_owner)
+        for edge, var in self.conn.items():
+            hint(var, edge in end_owner and facing(edge) in end_owner)
+        self._hint_tree(owner, end_owner, hint)
+        for edge, var in self.dead.items():
+            other = facing(edge)
+            hint(var, edge in end_owner and other[0] in owner and other not in end_owner)
+        for edge, var in self.entrance_dead.items():
+            hint(var, edge[0] in owner and edge not in end_owner)
+        served: dict[tuple[int, str], bool] = {}
+        for (k, service), var in self.served.items():
+            cand = self.candidates[k]
+            served[(k, service)] = placed[k] and any(
+                facing(e) in end_owner and service in end_owner[facing(e)].tile.services
+                for e in cand.piece.ends)
+            hint(var, served[(k, service)])
+        capacity = [0] * len(CLASSES)
+        for k, cand in enumerate(self.candidates):
+            for space in cand.tile.spaces:
+                usable = served[(k, space.service)] if space.service else placed[k]
+                capacity[CLASSES.index((space.colour, space.service is not None))] += usable
+        plan = seating_plan(tuple(capacity), self.puzzle.visitors)
+        for (c, k), var in self.flows.items():
+            hint(var, plan[c][k])
+        kinds = {c.tile.attraction for c in owner.values() if c.tile.attraction is not None}
+        for kind, var in self.has.items():
+            hint(var, kind in kinds)
+        hint(self.types, len(kinds))
+        hint(self.variety, variety_points(len(kinds)))
+        for var in self.requirement_literals.values():
+            hint(var, True)
+        layout = self.puzzle.layout_of(placements)
+        hint(self.objective, self.puzzle.value(layout.score(self.puzzle.visitors)))
+        for var, value in values.values():
+            self.model.add_hint(var, value)
+
+    def _hint_tree(self, owner: dict[Cell, Candidate], end_owner: dict[Edge, Candidate],
+                   hint: Callable[[cp_model.IntVar, int | bool], None]) -> None:
+        """The parent tree of a layout: breadth first from the entrances' path ends, each
+        covered cell's parent the first cell it is reached from (inside one tile or across a
+        connection), its rank the depth."""
+        depth: dict[Cell, int] = {}
+        parent: set[int] = set()
+        queue: deque[Cell] = deque()
+        for edge, root in sorted(self.roots.items()):
+            if edge in end_owner and edge[0] not in depth:
+                depth[edge[0]] = 0
+                parent.add(root.index)
+                queue.append(edge[0])
+        while queue:
+            here = queue.popleft()
+            for side in SIDES:
+                there = neighbour(here, side)
+                arc = self.arcs.get((here, there))
+                if arc is None or there in depth or there not in owner:
+                    continue
+                if owner[there] is owner[here] or (
+                        (here, side) in end_owner and facing((here, side)) in end_owner):
+                    depth[there] = depth[here] + 1
+                    parent.add(arc.index)
+                    queue.append(there)
+        for var in [*self.roots.values(), *self.arcs.values()]:
+            hint(var, var.index in parent)
+        for cell, var in self.rank.items():
+            hint(var, depth.get(cell, 0))
 
     # -- reading a solution ------------------------------------------------------------------
 
@@ -456,86 +600,317 @@ class LayoutModel:
 # -- solving ----------------------------------------------------------------------------------
 
 
-PORTFOLIO = ("default_lp", "max_lp", "core", "quick_restart", "reduced_costs", "no_lp")
-"""Full-problem CP-SAT subsolvers, in the order workers get them: ``max_lp`` (the full
-linear relaxation) closes the objective bound of layouts that ``default_lp`` alone leaves
-wide open, and the reverse happens too, so even one worker interleaves the two."""
+SEED_RANGE = 2**31
+"""CP-SAT's ``random_seed`` is an int32: seeds are mapped into ``[0, 2**31)``."""
 
 
-def _parameters(solver: cp_model.CpSolver, time_limit: float | None, workers: int | None,
-                seed: int | None) -> int:
-    """One worker with a seed (deterministic); otherwise ``workers`` threads (default: one
-    per core, up to 8).  Below 8 workers the subsolvers of :data:`PORTFOLIO` are interleaved
-    (CP-SAT would otherwise give a 2-worker search a single full-problem subsolver)."""
-    count = 1 if seed is not None else (workers or default_workers())
-    params = solver.parameters
-    params.num_workers = count
+def cp_sat_seed(seed: int) -> int:
+    """``seed`` as a CP-SAT ``random_seed``: the seed itself when it fits
+    (``0 <= seed < 2**31``), otherwise a deterministic hash of it into that range, so that any
+    integer the CLI accepts (``--seed 2147483648``, ``--seed -1``) gives a reproducible search."""
+    if 0 <= seed < SEED_RANGE:
+        return seed
+    digest = hashlib.blake2b(str(seed).encode("ascii"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % SEED_RANGE
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """The CP-SAT parameters of a layout search, and whether the greedy layout seeds it.
+
+    ``benchmarks/meeple_land.py`` times several against each other; :data:`DEFAULT_SETTINGS`
+    is the one chosen by that measurement (``docs/solvers.md``)."""
+
+    name: str
+    workers: int | None = 1
+    """Threads; ``None``: by the model's size (:meth:`for_model`)."""
+    interleave: bool = True
+    """CP-SAT's deterministic interleaved search: its subsolvers (full-problem searches, and
+    the LNS workers that improve a layout) take turns in batches on ``workers`` threads, and
+    the search is the same whatever the number of threads."""
+    subsolvers: tuple[str, ...] = ()
+    """Full-problem subsolvers (empty: CP-SAT's own choice for the number of workers)."""
+    full_subsolvers: int | None = None
+    """Workers given to full-problem subsolvers (``None``: CP-SAT's choice, which gives a
+    2-worker search one, and its other thread to LNS and local search)."""
+    linearization_level: int | None = None
+    symmetry_level: int | None = None
+    probing_level: int | None = 0
+    search_branching: str | None = None
+    """A ``SatParameters.SearchBranching`` name (``None``: CP-SAT's default)."""
+    warm_start: bool = True
+    """Seed the search with the greedy layout (a solution hint) and fall back to it."""
+
+    def for_model(self, placements: int) -> SearchSettings:
+        """These settings for a model of ``placements`` placement literals: with ``workers``
+        unset, one thread below :data:`LARGE_MODEL` placements, two from there."""
+        if self.workers is not None:
+            return self
+        return replace(self, workers=1 if placements < LARGE_MODEL else 2)
+
+    def apply(self, params: Any, seed: int | None, time_limit: float | None) -> None:
+        assert self.workers is not None, "settings without workers: call for_model() first"
+        params.num_workers = self.workers
+        params.interleave_search = self.interleave
+        params.subsolvers.extend(self.subsolvers)
+        if self.full_subsolvers is not None:
+            params.num_full_subsolvers = self.full_subsolvers
+        if self.linearization_level is not None:
+            params.linearization_level = self.linearization_level
+        if self.symmetry_level is not None:
+            params.symmetry_level = self.symmetry_level
+        if self.probing_level is not None:
+            params.cp_model_probing_level = self.probing_level
+        if self.search_branching is not None:
+            params.search_branching = getattr(cp_model_helper.SatParameters.SearchBranching,
+                                              self.search_branching)
+        if seed is not None:
+            params.random_seed = cp_sat_seed(seed)
+        if time_limit is not None:
+            params.max_time_in_seconds = max(0.01, time_limit)
+
+
+LARGE_MODEL = 2000
+"""Placement literals from which the default search runs two threads (the 7x7 puzzles with 20
+or more candidate tiles have 2,900-3,900; the 6x6 one 1,140)."""
+
+DEFAULT_SETTINGS = SearchSettings("CP-SAT's own portfolio, 1 worker below 2,000 placements "
+                                  "and 2 from there, warm start", workers=None,
+                                  interleave=False)
+"""The default search (chosen by ``benchmarks/meeple_land.py``; ``docs/solvers.md``)."""
+
+GREEDY_SHARE = 0.25
+"""At most this share of a time limit goes to the greedy warm start."""
+
+
+def search_settings(settings: SearchSettings | None = None, workers: int | None = None,
+                    seed: int | None = None) -> SearchSettings:
+    """The settings of a search: ``settings`` (default :data:`DEFAULT_SETTINGS`) with
+    ``workers`` threads if given; a seeded search runs on one thread."""
+    chosen = settings or DEFAULT_SETTINGS
     if seed is not None:
-        params.random_seed = seed
-    if count < 8:  # CP-SAT's own portfolio from 8 workers on has both
-        params.interleave_search = True
-        params.subsolvers.extend(PORTFOLIO[:max(2, count)])
-    # Probing in presolve costs seconds on 7x7 models (thousands of placement literals) and
-    # buys nothing measurable there: benchmarks/meeple_land.py, 14-grand-opening 41 s -> 15 s.
-    params.cp_model_probing_level = 0
-    if time_limit is not None:
-        params.max_time_in_seconds = max(0.01, time_limit)
-    return count
+        return replace(chosen, name=f"{chosen.name}; seeded: 1 worker", workers=1)
+    if workers is not None and workers != chosen.workers:
+        return replace(chosen, name=f"{chosen.name} ({workers} workers)", workers=workers)
+    return chosen
 
 
-def default_workers() -> int:
-    return max(1, min(8, os.cpu_count() or 1))
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """One report of an anytime layout search: the best so far, after an improvement."""
+
+    value: int | None
+    """The best objective value found so far (``None``: no layout yet)."""
+    bound: int | None
+    """The best proven bound on the objective so far (``None``: none yet)."""
+    seconds: float
+    """Since the search started (the greedy and the model building included)."""
+    source: str
+    """What improved: ``greedy`` (the warm start), ``cp-sat`` (a better layout) or ``bound``."""
+
+    def __str__(self) -> str:
+        best = "no layout yet" if self.value is None else f"best {self.value}"
+        bound = "" if self.bound is None else f", bound {self.bound}"
+        return f"{best}{bound} after {self.seconds:.1f} s ({self.source})"
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+class _Tracker(cp_model.CpSolverSolutionCallback):
+    """The best value (``best``) and bound (``proven``) of a search; reports each improvement to ``report``.
+
+    CP-SAT calls it from its worker threads (solutions, and bounds through
+    ``best_bound_callback``), hence the lock; values only rise and bounds only fall, so the
+    reports are monotone whatever the order the threads arrive in."""
+
+    def __init__(self, started: float, report: ProgressCallback | None) -> None:
+        super().__init__()
+        self.started = started
+        self.report = report
+        self.best: int | None = None
+        self.proven: int | None = None
+        self.lock = threading.Lock()
+
+    def offer(self, value: int | None, bound: int | None, source: str) -> None:
+        with self.lock:
+            better_value = value is not None and (self.best is None or value > self.best)
+            better_bound = bound is not None and (self.proven is None or bound < self.proven)
+            if better_value:
+                self.best = value
+            if better_bound:
+                self.proven = bound
+            if (better_value or better_bound) and self.report is not None:
+                self.report(Progress(self.best, self.proven,
+                                     round(time.perf_counter() - self.started, 3), source))
+
+    def on_solution_callback(self) -> None:
+        self.offer(round(self.objective_value), _floor(self.best_objective_bound), "cp-sat")
+
+    def on_bound(self, bound: float) -> None:
+        self.offer(None, _floor(bound), "bound")
+
+
+def _floor(bound: float) -> int | None:
+    """A bound on an integer objective (maximised) as an integer; ``None`` if infinite."""
+    return math.floor(bound + 1e-6) if math.isfinite(bound) else None
+
+
+def objective_ceiling(puzzle: Puzzle) -> int:
+    """A bound no layout can beat, from the puzzle alone: every attraction type of the pool
+    and the pre-placed tiles, every visitor seated (and no dead end)."""
+    tiles = [*puzzle.pool_tiles(), *(puzzle.catalogue.tile(p.tile) for p in puzzle.pre_placed())]
+    kinds = len({t.attraction for t in tiles if t.attraction is not None})
+    if puzzle.objective == "variety":
+        return kinds
+    if puzzle.objective == "seated":
+        return sum(puzzle.visitors)
+    return variety_points(kinds) + sum(
+        n * v for n, v in zip(puzzle.visitors, VISITOR_VALUE, strict=True))
+
+
+MIN_SEARCH = 0.1
+"""Seconds that must be left of a time limit after the greedy, besides the model's building
+(:func:`build_estimate`), to build it and search; with less, the greedy layout is the answer
+at once.  Building takes about 0.15 ms a placement
+literal (0.5 s for the 7x7 puzzles' 3,300), and CP-SAT proves the small puzzles in a few
+hundredths of a second, so a short limit still searches."""
+MIN_SOLVE = 0.02
+"""Seconds that must be left after building the model for CP-SAT to be started at all."""
+BUILD_SECONDS = 0.00015
+"""Seconds the model takes to build per placement literal (measured on the 7x7 puzzles)."""
+
+
+def build_estimate(puzzle: Puzzle) -> float:
+    """Seconds the model will take to build, at most: every pool tile at every cell of the
+    plot's bounding box in every rotation (the literals are fewer: a tile must fit)."""
+    x0, y0, x1, y1 = puzzle.plot.bounds()
+    return BUILD_SECONDS * len(puzzle.pool_tiles()) * (x1 - x0 + 1) * (y1 - y0 + 1) * 4
 
 
 def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
                  seed: int | None = None, count: bool = False,
-                 count_limit: int = DEFAULT_COUNT_LIMIT) -> LayoutResult:
+                 count_limit: int = DEFAULT_COUNT_LIMIT, progress: ProgressCallback | None = None,
+                 settings: SearchSettings | None = None) -> LayoutResult:
     """Solve ``puzzle`` to proven optimality within ``time_limit`` seconds (``None``: no
-    limit).  With ``seed`` the search uses one worker and is reproducible."""
+    limit), anytime.
+
+    The greedy layout (:func:`~.greedy.greedy_layout`) comes first: it seeds CP-SAT as a
+    complete solution hint and, when it meets every requirement, it is the answer if CP-SAT
+    finds nothing better in time (status ``feasible``, with the best bound proven so far), so
+    a time limit never leaves a puzzle the greedy solves without a layout.  When less than
+    :data:`MIN_SEARCH` seconds remain after the greedy, CP-SAT is not started.  ``progress``
+    is called (from CP-SAT's threads) with each improvement of the best value or bound:
+    values never fall, bounds never rise.  With ``seed`` the search uses one worker and is
+    reproducible (but for the time limit).  Loading the seating's flow library is done before
+    the clock starts."""
+    seating.load()
     started = time.perf_counter()
+    chosen = search_settings(settings, workers, seed)
+    tracker = _Tracker(started, progress)
+    usage: dict[str, Any] = {"settings": chosen.name, "greedy": None}
+
+    def left() -> float | None:
+        return None if time_limit is None else time_limit - (time.perf_counter() - started)
+
+    # 1. The warm start.
+    warm = None
+    if chosen.warm_start:
+        warm = greedy_layout(puzzle, None if time_limit is None else time_limit * GREEDY_SHARE)
+        usage["greedy"] = warm.value
+        if warm.legal:
+            tracker.offer(warm.value, None, "greedy")
+    usage["greedy_seconds"] = round(time.perf_counter() - started, 3)
+    remaining = left()
+    if warm is not None and warm.legal and remaining is not None \
+            and remaining < MIN_SEARCH + build_estimate(puzzle):
+        tracker.offer(None, objective_ceiling(puzzle), "bound")
+        usage["workers"] = 0  # CP-SAT not started
+        usage["cp_sat_started"] = False
+        usage["seconds"] = round(time.perf_counter() - started, 3)
+        return _answer(puzzle, [_verified(puzzle, warm.placements, "greedy")], tracker.proven,
+                       False, usage)
+    # 2. The model, seeded with the greedy layout; the objective's domain is a first bound.
     built = LayoutModel(puzzle)
-    build_seconds = time.perf_counter() - started
+    if warm is not None:
+        built.add_hint(warm.placements)
+    tracker.offer(None, max(built.objective.proto.domain), "bound")
+    chosen = chosen.for_model(len(built.candidates))
+    usage.update(workers=chosen.workers,
+                 build_seconds=round(time.perf_counter() - started - usage["greedy_seconds"], 3),
+                 variables=len(built.model.proto.variables),
+                 constraints=len(built.model.proto.constraints),
+                 placements=len(built.candidates))
+    # 3. The search (skipped when the greedy layout already reaches the first bound).
+    code, ran = cp_model.UNKNOWN, False
     solver = cp_model.CpSolver()
-    # The time limit covers building the model too.
-    used_workers = _parameters(solver, None if time_limit is None else
-                               time_limit - build_seconds, workers, seed)
-    code = solver.solve(built.model)
-    usage: dict[str, Any] = {
-        "seconds": round(time.perf_counter() - started, 3),
-        "build_seconds": round(build_seconds, 3), "workers": used_workers,
-        "variables": len(built.model.proto.variables),
-        "constraints": len(built.model.proto.constraints),
-        "placements": len(built.candidates), "conflicts": solver.num_conflicts,
-        "branches": solver.num_branches,
-    }
+    remaining = left()
+    out_of_time = remaining is not None and remaining < MIN_SOLVE and warm is not None \
+        and warm.legal
+    if (tracker.best is None or tracker.best != tracker.proven) and not out_of_time:
+        chosen.apply(solver.parameters, seed, left())  # the limit covers steps 1 and 2 too
+        solver.best_bound_callback = tracker.on_bound
+        code, ran = solver.solve(built.model, tracker), True
+        usage.update(conflicts=solver.num_conflicts, branches=solver.num_branches,
+                     wall_time=round(solver.wall_time, 3),
+                     deterministic_time=round(solver.deterministic_time, 3))
+    usage["cp_sat_started"] = ran
+    usage["seconds"] = round(time.perf_counter() - started, 3)
+    # 4. The answer: the better of CP-SAT's layout and the greedy's, both verified.
     if code == cp_model.INFEASIBLE:
-        remaining = None if time_limit is None else max(
-            0.5, time_limit - (time.perf_counter() - started))
-        conflict = explain_infeasible(puzzle, remaining)
+        if warm is not None and warm.legal:
+            raise RuntimeError("CP-SAT finds the puzzle infeasible but the greedy layout meets "
+                               "every requirement: the model is wrong")
+        conflict = explain_infeasible(puzzle, None if time_limit is None else max(0.5, left()
+                                                                                 or 0.0))
         usage["seconds"] = round(time.perf_counter() - started, 3)
         return LayoutResult("infeasible", None, None, conflict=conflict, usage=usage)
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return LayoutResult("unknown", None, None, usage=usage)
-    chosen = built.chosen(solver)
-    placements = tuple(sorted(c.placement for c in chosen if c.fixed is None))
+    layouts = []
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        tracker.offer(None, _floor(solver.best_objective_bound), "bound")
+        placements = sorted(c.placement for c in built.chosen(solver) if c.fixed is None)
+        found = _verified(puzzle, placements, "cp-sat")
+        if code == cp_model.OPTIMAL and found[0] != round(solver.objective_value):
+            raise RuntimeError(f"the park verifier scores the optimal layout {found[0]}, the "
+                               f"model {round(solver.objective_value)}: the model is wrong")
+        layouts.append(found)
+    if warm is not None and warm.legal:
+        layouts.append(_verified(puzzle, warm.placements, "greedy"))
+    result = _answer(puzzle, layouts, tracker.proven, code == cp_model.OPTIMAL, usage)
+    if count and result.status == "optimal":
+        assert result.objective is not None
+        n, complete = count_optimal(puzzle, result.objective, left(), count_limit)
+        usage["seconds"] = round(time.perf_counter() - started, 3)
+        return replace(result, count=n, count_complete=complete)
+    return result
+
+
+Verified = tuple[int, str, tuple[Placement, ...], Layout]
+"""A layout the park verifier accepted: its value, its source, its placements, itself."""
+
+
+def _verified(puzzle: Puzzle, placements: Sequence[Placement], source: str) -> Verified:
     layout, value = verify_layout(puzzle, placements)
-    optimal = code == cp_model.OPTIMAL
-    model_value = round(solver.objective_value)
-    if optimal and value != model_value:
-        raise RuntimeError(f"the park verifier scores the optimal layout {value}, the model "
-                           f"{model_value}: the model is wrong")
-    bound = model_value if optimal else int(solver.best_objective_bound)
+    return value, source, tuple(sorted(placements)), layout
+
+
+def _answer(puzzle: Puzzle, layouts: list[Verified], bound: int | None, proven: bool,
+            usage: dict[str, Any]) -> LayoutResult:
+    """The best of ``layouts`` (the first on ties) with the best bound: ``optimal`` when
+    CP-SAT proved it or the bound meets it, else ``feasible``; ``unknown`` without one."""
+    if not layouts:
+        return LayoutResult("unknown", None, bound, usage=usage)
+    value, source, placements, layout = max(layouts, key=lambda v: v[0])
+    usage["source"] = source
+    if bound is not None and bound < value:
+        raise RuntimeError(f"the proven bound {bound} is below a verified layout's value "
+                           f"{value}: the model is wrong")
+    optimal = proven or bound == value
     order = layout.build_order(range(len(puzzle.placed)))
     assert order is not None
-    result = LayoutResult("optimal" if optimal else "feasible", value, bound, placements, layout,
-                          tuple(order), usage=usage)
-    if count and optimal:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
-        n, complete = count_optimal(puzzle, value, left, count_limit)
-        usage["seconds"] = round(time.perf_counter() - started, 3)
-        return LayoutResult(result.status, value, bound, placements, layout, tuple(order),
-                            count=n, count_complete=complete, usage=usage)
-    return result
+    return LayoutResult("optimal" if optimal else "feasible", value,
+                        value if optimal else bound, placements, layout, tuple(order),
+                        usage=usage)
 
 
 @dataclass(frozen=True)
@@ -550,13 +925,19 @@ class Feasibility:
 def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
                 seed: int | None = None) -> Feasibility:
     """Any layout meeting every requirement (no objective), or the requirements that
-    conflict; ``unknown`` when the time runs out first."""
+    conflict; ``unknown`` when the time runs out first.  The greedy layout is tried first: a
+    legal one is a witness at once (the seating's library loaded before the clock starts)."""
+    seating.load()
     started = time.perf_counter()
+    warm = greedy_layout(puzzle, None if time_limit is None else time_limit * GREEDY_SHARE)
+    if warm.legal:
+        return Feasibility("solvable", verify_layout(puzzle, warm.placements)[0])
     built = LayoutModel(puzzle)
     built.model.clear_objective()
     solver = cp_model.CpSolver()
-    _parameters(solver, None if time_limit is None else
-                time_limit - (time.perf_counter() - started), workers, seed)
+    search_settings(None, workers, seed).for_model(len(built.candidates)).apply(
+        solver.parameters, seed,
+        None if time_limit is None else time_limit - (time.perf_counter() - started))
     code = solver.solve(built.model)
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         placements = sorted(c.placement for c in built.chosen(solver) if c.fixed is None)

@@ -22,6 +22,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...models.meeple_party.game import Dealt
 from ...models.meeple_party.state import OVER, MeeplePartyState
 from ...models.protocol import CHANCE, Action
 from ..budget import Budget, BudgetExhausted, Meter
@@ -225,12 +226,34 @@ def solve_scenario(state: MeeplePartyState, budget: Budget | None = None) -> Sce
 
 
 def _words(line: list[tuple[MeeplePartyState, Action]]) -> list[str]:
+    """Each step of ``line`` in words; a step that ends a turn also names the photos it takes
+    and the party fouls it sets off."""
     words = []
     for state, action in line:
         who = state.setup.players[state.active]
-        text = state.describe_action(action)
+        text = state.describe_action(action) + _turn_end(state, action, state.apply(action))
         if state.current_player() == CHANCE:
             words.append(f"({text})")
         else:
             words.append(f"{who}: {text}")
     return words
+
+
+def _turn_end(before: MeeplePartyState, action: Action, after: MeeplePartyState) -> str:
+    """What the end of the turn in ``action`` (from ``before`` to ``after``) did, as words to
+    append: photos taken (by name) and party fouls (by name), or nothing."""
+    cards, seat = before.setup.cards, before.active
+    said = []
+    fouls = [cards.disasters[card].name for card in before.ending_fouls(action)]
+    if fouls:  # step 3 comes before the photos
+        said.append("party foul: " + ", ".join(f"'{name}'" for name in fouls)
+                    + " (every player +1 stress for each)")
+    if after.taken > before.taken:
+        held = [card for card in before.photos[seat] if card >= 0]
+        if isinstance(action, Dealt) and action.deck == "photo":  # a photo dealt just now
+            held.append(action.card)
+        taken = [cards.photos[card].name for card in held if card not in after.photos[seat]]
+        names = " and ".join(f"'{name}'" for name in taken)
+        said.append(f"takes {'photos' if len(taken) > 1 else 'photo'} {names}"
+                    + (" (both: 1 stress off)" if len(taken) == 2 else ""))
+    return "; then " + "; ".join(said) if said else ""

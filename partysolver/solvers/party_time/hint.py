@@ -1,22 +1,28 @@
 """The Party-Time hint: every play ranked by the strips it costs me, with the reason in words.
 
-:func:`hint` runs :class:`~.belief.BeliefSearch` (exact expectimax over the unseen cards by type
-counts, opponents playing greedy) from one player's view and ranks every play (card × tokens
-returned) by its value: the expected strips I lose before my turn at the horizon (``depth``
-= 1: my next turn) plus the chance that my hand is then stuck (no safe play).  Plays within
+:func:`hint` values every play (card × tokens returned) from one player's view with
+:class:`~.belief.DealSearch`: the unseen cards dealt once into the other hands and the pile,
+consistent with what the player has seen, and played forward with greedy opponents each
+holding its own hand.  A play's value is the expected strips I lose before my turn at the
+horizon (``depth`` = 1: my next turn) plus the strips I am expected to lose on the play that
+begins that turn.  At depth 1 the deals are enumerated exactly (by type counts) when they fit
+the budget (status ``exact``); otherwise the values are means over sampled deals, each played
+out once (the compiled paired playouts, read until my next turn), with 95% intervals (status
+``estimate``).  Plays within
 :data:`TOLERANCE` of the best are ordered by their long run (the strips I lose by the end of
-the game, by paired playouts: :mod:`.playouts`), then by the habits of
+the game, by paired playouts on the same deals: :mod:`.playouts`), then by the habits of
 :func:`~.policies.habit_key` (tokens kept above all), then by the strips the others are
-expected to lose (more is better for me).  For each play it also reports the probability that
-I lose a strip before my next turn, its long run, and the reason in words.
+expected to lose (more is better for me).  For each play it also reports what it costs me this
+turn, the chance that I lose a strip before my next turn, and the reason in words.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...models.party_time.game import GAIN, RETURN, Card, Play, Rules
 from ...models.party_time.state import (
@@ -25,25 +31,56 @@ from ...models.party_time.state import (
     PartyTimeView,
 )
 from ...models.protocol import State
-from ..budget import Budget, BudgetExhausted, Status
+from ..budget import Budget, BudgetExhausted, Interval, Meter
 from ..simulate import Figure
-from .belief import MAX_CHAIN, BeliefSearch, Value, rank_root
+from ..stats import mean_interval, wilson_interval
+from .belief import MAX_CHAIN, Branch, DealSearch, Value, rank_root
+from .deals import distinct_deals
 from .policies import habit_key
+
+if TYPE_CHECKING:
+    from .playouts import LongRun
+
+HintStatus = Literal["exact", "estimate", "unknown"]
+"""``exact``: every figure is exact under the model at the horizon asked for; ``estimate``:
+the figures (depth 1) are means over sampled deals, with 95% intervals; ``unknown``: the budget
+ran out before the horizon asked for (the figures are those of the deepest horizon reached)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Intervals:
+    """95% intervals of one play's figures when they are estimates: intervals of the figure's
+    exact value under the model, from its mean over the sampled deals (each played out once,
+    deal and pile order drawn at random): Wilson's for the chances, and for the strips the
+    normal interval kept within what the figure can be and never narrower than the rule of
+    three allows (so a figure no sampled deal shows is not claimed to be 0; see
+    :func:`deal_interval`).  Their coverage is measured by ``benchmarks/party_time.py``
+    (part 4)."""
+
+    value: Interval
+    loss: Interval
+    before_next: Interval
+    next_play: Interval
+    others: Interval
 
 
 @dataclass(frozen=True, slots=True)
 class RankedPlay:
-    """One play with its values (for the player asking) and the reason in words."""
+    """One play with its figures (for the player asking) and the reason in words."""
 
     play: Play
     loss: float
-    """Strips I am expected to lose before the horizon's turn of mine (depth 1: before my
-    next turn)."""
+    """Strips I am expected to lose from this play until the horizon's turn of mine (depth 1:
+    my next turn), this play's own strip included, that turn's play not."""
     next_play: float
-    """Strips I am expected to lose on the play that begins that turn: the chance that my hand
-    then holds no card that keeps the bottle from crossing the star."""
-    lose_chance: float
-    """The probability that I lose a strip before my next turn."""
+    """Strips I am expected to lose on the play that begins that turn: a hand with no card
+    that keeps the bottle from crossing the star, or the card a question mark then makes me
+    carry out."""
+    this_turn: float
+    """Strips this play itself costs me (1 when it crosses the star, else 0: never a chance)."""
+    before_next: float
+    """The probability that I lose a strip after this turn and before my next (the others'
+    cards: a black square), this turn's and the next turn's own plays not included."""
     others: float
     """Strips the other players are expected to lose over the horizon."""
     losses: tuple[float, ...]
@@ -53,11 +90,35 @@ class RankedPlay:
     long_run: Figure | None = None
     """Strips I am expected to lose by the end of the game, by playouts (:mod:`.playouts`),
     with its 95% interval; ``None`` when the hint ran none."""
+    exact: bool = True
+    """Whether the figures are exact under the model (else estimates over sampled deals)."""
+    deals: int = 0
+    """Sampled deals behind the estimates (0 when exact)."""
+    intervals: Intervals | None = None
+    """The estimates' 95% intervals (``None`` when exact)."""
 
     @property
     def value(self) -> float:
         """What the ranking minimises: the strips I lose until the horizon, and on its play."""
         return self.loss + self.next_play
+
+    @property
+    def interval(self) -> Interval | None:
+        """The 95% interval of :attr:`value` when it is an estimate."""
+        return None if self.intervals is None else self.intervals.value
+
+    @property
+    def lose_chance(self) -> float:
+        """The probability that I lose a strip this turn or before my next turn."""
+        return 1.0 if self.this_turn else self.before_next
+
+    def figures(self) -> dict[str, float]:
+        """The named figures, for reports: ``this_turn`` (strips this play costs me now),
+        ``before_next`` (chance of losing a strip between this turn and my next),
+        ``next_turn`` (strips expected on the play that begins my turn at the horizon),
+        ``loss`` (strips expected until then, this turn's included), ``others``."""
+        return {"this_turn": self.this_turn, "before_next": self.before_next,
+                "next_turn": self.next_play, "loss": self.loss, "others": self.others}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +130,19 @@ class Hint:
     """The horizon the values are for (the one asked for, or less when the budget ran out)."""
     asked: int
     """The horizon asked for."""
-    status: Status
-    """``optimal``: every value is exact under the model at ``asked``; ``unknown``: the budget
-    ran out before (the moves are then those of the deepest horizon finished, if any)."""
+    status: HintStatus
     moves: tuple[RankedPlay, ...]
     usage: dict[str, Any]
     truncated: bool = False
     """Whether some question-mark chain was cut at :data:`~.belief.MAX_CHAIN`."""
     playouts: int = 0
-    """Paired playouts per play behind the long-run order (0: the habits alone)."""
+    """Paired playouts per play behind the long-run order (0: none were needed, or the habits
+    alone)."""
+    deals: int = 0
+    """Sampled deals behind the estimates (0: the figures are exact)."""
+    outside_seconds: float = 0.0
+    """Seconds spent on the compiled playouts (compiling them included, the first time),
+    outside the budget and not in ``usage``."""
 
     @property
     def best(self) -> RankedPlay | None:
@@ -88,37 +153,100 @@ PLAYOUTS = 1000
 """Paired playouts to the end of the game per play, for the long-run order (:mod:`.playouts`):
 about 0.01 s per play."""
 
+DEALS = 1000
+"""Sampled deals behind an estimate: paired playouts of every play from the same deals, read
+until my next turn (:attr:`~.playouts.LongRun.windows`)."""
+
+EXACT_DEALS = 2_500
+"""The exact search is tried only when the other hands can be dealt in at most this many
+distinct ways by type counts (:func:`~.deals.distinct_deals`): beyond, it cannot finish."""
+
+EXACT_SHARE = 1 / 3
+"""The share of the budget (time and nodes) the exact search may take at depth 1; the deeper
+horizons get what is left."""
+
+EXACT_NODES = 50_000
+"""The exact search's node limit at depth 1 when the budget sets none (a node counts each hand
+it deals)."""
 
 def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
-         playouts: int = PLAYOUTS, seed: int = 0) -> Hint:
+         playouts: int = PLAYOUTS, seed: int = 0, deals: int = DEALS,
+         notice: Callable[[str], None] | None = None, allow_exact: bool = True) -> Hint:
     """Rank every play of ``view``'s player, who must be the one to act.
 
-    Horizons 1, 2, ... ``depth`` are searched in turn under one budget (iterative deepening):
-    when it runs out, the deepest finished horizon's ranking is returned, marked ``unknown``.
+    Depth 1 is valued exactly when it fits a share of the budget (:data:`EXACT_SHARE`, at
+    most :data:`EXACT_NODES` when the budget sets no limit), else estimated over ``deals``
+    deals drawn from ``seed``: the compiled playouts of every play from the same deals, read
+    until my next turn (outside the budget, like the long run).  Horizons 2, ...
+    ``depth`` are then searched exactly in turn (iterative deepening) with what is left, where
+    the exact search fits (:func:`fits_exactly`): when the budget runs out, or the position is
+    too big, the deepest finished horizon's ranking is returned, marked ``unknown``.
     Plays within :data:`TOLERANCE` of the safest are ordered by ``playouts`` paired playouts
-    to the end of the game (seeded by ``seed``), or by the habits alone when ``playouts`` is 0.
+    to the end of the game on the same deals (only when two plays or more are that close), or
+    by the habits alone when ``playouts`` is 0.  ``notice`` is told, before the playouts run,
+    when they must be compiled first (the first run after an install:
+    :data:`.playouts.COMPILE_NOTICE`); a front end that listens through :mod:`..notices` hears it
+    there anyway.
+    ``allow_exact=False`` estimates even where the exact search fits (to audit the estimates).
     """
-    me = view.player
     _check_request(view, depth)
-    runs = long_runs(view, playouts, seed)
-    meter = (budget or Budget()).start()
-    found: tuple[RankedPlay, ...] = ()
-    reached, truncated = 0, False
-    for horizon in range(1, depth + 1):
-        search = BeliefSearch(view.rules, view.num_players, me, horizon, meter=meter)
+    if deals < 2:
+        raise ValueError("an estimate needs at least 2 sampled deals")
+    budget = budget or Budget()
+    samples = max(deals, playouts)
+    outside = Outside()
+    run: LongRun | None = None
+    fits = allow_exact and fits_exactly(view)
+    if not fits:  # the estimate is certain: its playouts run before the clock
+        run = outside.run(view, samples, seed, notice)
+    meter = budget.start()
+    valued = exact_depth_one(view, budget, meter) if fits else None
+    if valued is None:
+        if run is None:
+            run = outside.run(view, samples, seed, notice, meter)
+        valued = estimated(view, run, deals)
+    reached = 1
+    for horizon in range(2, depth + 1 if fits else 2):  # deeper: exact only, where it fits
+        search = DealSearch(view.rules, view.num_players, view.player, horizon, meter=meter)
         node = search.root(view)
         assert node is not None
         try:
             ranked = rank_root(search, node)
         except BudgetExhausted:
             break
-        moves = [_ranked(view, play, value, outcome, runs.get(play))
-                 for play, value, outcome in ranked]
-        found = rank(moves, view)
-        reached, truncated = horizon, truncated or search.truncated
-    status: Status = "optimal" if reached == depth else "unknown"
-    return Hint(view, reached, depth, status, found, meter.usage(), truncated,
-                playouts if runs else 0)
+        valued = Valued(ranked, None, 0, valued.truncated or search.truncated)
+        reached = horizon
+    usage = meter.usage()
+    runs: LongRuns = {}
+    if playouts and _near_equal(valued, view.player) > 1:
+        if run is None:
+            run = outside.run(view, samples, seed, notice)
+        runs = long_run_figures(run, playouts)
+    moves = [_ranked(view, index, valued, runs.get(play))
+             for index, (play, _, _) in enumerate(valued.ranked)]
+    status: HintStatus = "unknown" if reached < depth else \
+        "exact" if valued.samples is None else "estimate"
+    return Hint(view, reached, depth, status, rank(moves, view), usage, valued.truncated,
+                playouts if runs else 0, valued.deals, outside.seconds)
+
+
+class Outside:
+    """The compiled playouts, run outside the search's budget: their time (compiling
+    included, the first time) is counted apart and never charged to the budget."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def run(self, view: PartyTimeView, samples: int, seed: int,
+            notice: Callable[[str], None] | None = None, meter: Meter | None = None
+            ) -> LongRun:
+        started = time.perf_counter()
+        found = compiled_run(view, samples, seed, notice)
+        spent = time.perf_counter() - started
+        self.seconds += spent
+        if meter is not None:
+            meter.exclude(spent)
+        return found
 
 
 def _check_request(view: PartyTimeView, depth: int) -> None:
@@ -127,20 +255,143 @@ def _check_request(view: PartyTimeView, depth: int) -> None:
         raise ValueError("the horizon is at least one turn (depth >= 1)")
 
 
+@dataclass(frozen=True, slots=True)
+class Valued:
+    """Every play's value at one horizon: exact, or the mean over sampled deals."""
+
+    ranked: list[tuple[Play, Value, Outcome]]
+    samples: list[Any] | None
+    """Per play, each sampled deal's figures (an array, one row per deal: every seat's strips
+    lost, whether I lost one between turns, my next turn's loss, the play's own strip
+    included); ``None`` when exact."""
+    deals: int
+    truncated: bool
+
+
+def fits_exactly(view: PartyTimeView) -> bool:
+    """Whether the exact search is worth trying (see :data:`EXACT_DEALS`)."""
+    return distinct_deals(view, EXACT_DEALS) <= EXACT_DEALS
+
+
+def exact_budget(budget: Budget) -> Budget:
+    """The exact search's share of ``budget`` (:data:`EXACT_NODES` when it sets no limit)."""
+    if budget.time is None and budget.nodes is None:
+        return Budget(nodes=EXACT_NODES)
+    return Budget(None if budget.time is None else budget.time * EXACT_SHARE,
+                  None if budget.nodes is None else max(1, int(budget.nodes * EXACT_SHARE)))
+
+
+def exact_depth_one(view: PartyTimeView, budget: Budget, meter: Meter) -> Valued | None:
+    """Every play's exact value until my next turn, or ``None`` when the exact search does not
+    fit its share of the budget.  The nodes spent are added to ``meter``."""
+    share = exact_budget(budget).start()
+    search = DealSearch(view.rules, view.num_players, view.player, 1, meter=share)
+    node = search.root(view)
+    assert node is not None
+    try:
+        ranked = rank_root(search, node)
+    except BudgetExhausted:
+        return None
+    finally:
+        meter.nodes += share.nodes
+    return Valued(ranked, None, 0, search.truncated)
+
+
+def compiled_run(view: PartyTimeView, samples: int, seed: int,
+                 notice: Callable[[str], None] | None = None) -> LongRun:
+    """Paired playouts of every play from ``samples`` deals drawn from ``seed``: the long run,
+    and the estimates' windows (:mod:`.playouts`, numba: imported here, and compiled the first
+    time, ``notice`` told before)."""
+    from . import playouts as compiled
+
+    if notice is not None and compiled.needs_compile():
+        notice(compiled.COMPILE_NOTICE)
+    return compiled.long_run(view, view.legal_actions(), samples, seed)
+
+
+def long_run_figures(run: LongRun, playouts: int) -> LongRuns:
+    """Every play's long run over the first ``playouts`` playouts of ``run``."""
+    return {play: run.figure(index, playouts) for index, play in enumerate(run.plays)}
+
+
+def estimated(view: PartyTimeView, run: LongRun, deals: int) -> Valued:
+    """Every play's value until my next turn, estimated over the first ``deals`` playouts of
+    ``run`` (read until my next turn begins): each playout one sampled deal and pile order."""
+    import numpy as np
+
+    me, n = view.player, view.num_players
+    search = DealSearch(view.rules, n, me, 1)
+    node = search.root(view)
+    assert node is not None
+    ranked: list[tuple[Play, Value, Outcome]] = []
+    samples: list[Any] = []
+    count = min(deals, run.samples)
+    for index, (play, _, outcome) in enumerate(search.my_moves(node)):
+        assert run.plays[index] == play
+        rows = run.windows[index, :count].astype(np.float64)
+        if outcome.loser >= 0:  # the play's own strip is not in the window
+            rows[:, outcome.loser] += 1.0
+        means = rows.mean(axis=0)
+        samples.append(rows)
+        ranked.append((play, (tuple(float(v) for v in means[:n]), float(means[n]),
+                              float(means[n + 1])), outcome))
+    return Valued(ranked, samples, count, False)
+
+
+def deal_interval(values: Any, low: float, high: float) -> Interval:
+    """The 95% interval of the mean of ``values`` (one per sampled deal, an array), each within
+    [``low``, ``high``]: the normal interval, widened to the rule of three's reach (if a
+    figure differs from the rest on a share ``q`` of the deals, no sample of ``k`` deals shows
+    it with probability ``(1 - q) ** k``, so ``q`` up to ``1 - 0.05 ** (1 / k)`` goes unseen
+    one time in twenty), kept within [``low``, ``high``]."""
+    count = len(values)
+    total = float(values.sum())
+    mean = total / count
+    normal = mean_interval(total, float((values * values).sum()), count)
+    unseen = 1.0 - 0.05 ** (1.0 / count)
+    return Interval(max(low, min(normal.low, mean - unseen * (mean - low))),
+                    min(high, max(normal.high, mean + unseen * (high - mean))))
+
+
+def _intervals(view: PartyTimeView, rows: Any, this_turn: float) -> Intervals:
+    """The estimates' intervals from one play's rows (see :attr:`Valued.samples`): Wilson's
+    for the chances (one 0 or 1 per playout), :func:`deal_interval` for the strips."""
+    me, n, count = view.player, view.num_players, len(rows)
+    mine = float(view.strips[me])
+    others = float(sum(view.strips) - view.strips[me])
+    return Intervals(
+        deal_interval(rows[:, me] + rows[:, n + 1], this_turn, mine),
+        deal_interval(rows[:, me], this_turn, mine),
+        _rate_interval(float(rows[:, n].sum()) / count, count),
+        _rate_interval(float(rows[:, n + 1].sum()) / count, count),
+        deal_interval(rows[:, :n].sum(axis=1) - rows[:, me], 0.0, others))
+
+
+def _rate_interval(rate: float, count: int) -> Interval:
+    """Wilson's interval, holding ``rate`` itself despite rounding (at 0 and 1)."""
+    interval = wilson_interval(rate, count)
+    return Interval(min(interval.low, rate), max(interval.high, rate))
+
+
+def _near_equal(valued: Valued, me: int) -> int:
+    """How many plays are within :data:`TOLERANCE` of the least value."""
+    values = [value[0][me] + value[2] for _, value, _ in valued.ranked]
+    least = min(values, default=0.0)
+    return sum(1 for value in values if value <= least + TOLERANCE)
+
+
 LongRuns = dict[Play, Figure]
 """Per play: the strips I am expected to lose by the end of the game, with its interval."""
 
 
-def long_runs(view: PartyTimeView, playouts: int, seed: int) -> LongRuns:
-    """Every play's long-run value by ``playouts`` paired playouts (none when 0, or when there
-    is only one play).  They run outside the search's budget: about 0.01 s a play."""
-    plays = view.legal_actions()
-    if playouts < 1 or len(plays) < 2:
+def long_runs(view: PartyTimeView, playouts: int, seed: int,
+              notice: Callable[[str], None] | None = None) -> LongRuns:
+    """Every play's long-run value by ``playouts`` paired playouts from deals sampled from
+    ``seed`` (none when 0, or when there is only one play).  They run outside the search's
+    budget: about 0.01 s a play, and, the first time, a compile (``notice`` is told before)."""
+    if playouts < 1 or len(view.legal_actions()) < 2:
         return {}
-    from .playouts import long_run  # numba: imported only when playouts run, not at start-up
-
-    run = long_run(view, plays, playouts, seed)
-    return {play: run.figure(i) for i, play in enumerate(plays)}
+    return long_run_figures(compiled_run(view, playouts, seed, notice), playouts)
 
 
 TOLERANCE = 0.2
@@ -183,22 +434,30 @@ def rank(moves: list[RankedPlay], view: PartyTimeView) -> tuple[RankedPlay, ...]
     return tuple(sorted(moves, key=key))
 
 
-def _ranked(view: PartyTimeView, play: Play, value: Value, outcome: Outcome,
-            run: Figure | None) -> RankedPlay:
+def _ranked(view: PartyTimeView, index: int, valued: Valued, run: Figure | None
+            ) -> RankedPlay:
     me = view.player
-    losses, safe, after = value
+    play, value, outcome = valued.ranked[index]
+    losses, before_next, after = value
     others = sum(losses) - losses[me]
-    return RankedPlay(play, losses[me], after, 1.0 - safe, others, losses, outcome.tokens[me],
-                      reason(view, play, outcome, 1.0 - safe, after), outcome, run)
+    this_turn = 1.0 if outcome.loser == me else 0.0
+    intervals = None if valued.samples is None else \
+        _intervals(view, valued.samples[index], this_turn)
+    return RankedPlay(play, losses[me], after, this_turn, before_next, others, losses,
+                      outcome.tokens[me],
+                      reason(view, play, outcome, this_turn, before_next, after, intervals),
+                      outcome, run, valued.samples is None, valued.deals, intervals)
 
 
 # -- reasons in words ---------------------------------------------------------------------------
 
 
-def reason(view: PartyTimeView, play: Play, outcome: Outcome, lose_chance: float,
-           next_play: float) -> str:
-    """What ``play`` does, in the game's words, then the risk it leaves me."""
-    return f"{what_it_does(view, play, outcome)}; {_risk(lose_chance, next_play)}"
+def reason(view: PartyTimeView, play: Play, outcome: Outcome, this_turn: float,
+           before_next: float, next_play: float, intervals: Intervals | None = None) -> str:
+    """What ``play`` does, in the game's words, then the risk it leaves me: before my next
+    turn, and on it."""
+    return (f"{what_it_does(view, play, outcome)}; "
+            f"{_risk(this_turn, before_next, next_play, intervals)}")
 
 
 def what_it_does(view: PartyTimeView, play: Play, outcome: Outcome) -> str:
@@ -251,13 +510,31 @@ def _square_effect(outcome: Outcome) -> str:
     return ""
 
 
-def _risk(lose_chance: float, next_play: float) -> str:
-    if lose_chance <= 1e-12:
-        text = "no risk to you before your next turn"
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _spread(interval: Interval | None) -> str:
+    return "" if interval is None else \
+        f" [{_percent(interval.low)}, {_percent(interval.high)}]"
+
+
+def _risk(this_turn: float, before_next: float, next_play: float,
+          intervals: Intervals | None) -> str:
+    """The risk in words: between this turn and my next (exactly none when no deal allows a
+    loss), then on my next turn's play; estimates come with their 95% intervals."""
+    strip = "another strip" if this_turn else "a strip"
+    if intervals is None and before_next <= 0.0:
+        text = f"no risk of losing {strip} before your next turn"
     else:
-        text = f"{100 * lose_chance:.1f}% chance you lose a strip before your next turn"
-    if next_play > 1e-12:
-        text += f", and {100 * next_play:.1f}% that your hand then has no safe card"
+        spread = _spread(None if intervals is None else intervals.before_next)
+        text = (f"{_percent(before_next)}{spread} "
+                f"chance you lose {strip} before your next turn")
+    if next_play > 0.0 or (intervals is not None and intervals.next_play.high > 0.0):
+        spread = _spread(None if intervals is None else intervals.next_play)
+        text += (f", and {_percent(next_play)}{spread} "
+                 "that your next turn costs you one (no safe card in your hand, or a card a "
+                 "question mark makes you carry out)")
     return text
 
 
@@ -265,7 +542,7 @@ def _risk(lose_chance: float, next_play: float) -> str:
 
 
 def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
-           playouts: int = PLAYOUTS, seed: int = 0) -> tuple[Play, int]:
+           playouts: int = PLAYOUTS, seed: int = 0, deals: int = DEALS) -> tuple[Play, int]:
     """The play :func:`hint` ranks first, computed lazily: the same choice, valuing only the
     plays needed to settle it.  Also the horizon it is for: 0 when the budget ran out before
     even depth 1 was settled, and the play is then the first in the order among equals
@@ -278,37 +555,81 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     for the plays not valued yet 1 if the play itself crosses the star, else 0), and every
     play before it in the order is out of the tolerance of the least value found (an upper
     bound on the least).  Far from the star this values the order's first play alone.
-    Horizons 1, 2, ... ``depth`` are settled in turn under one budget, like :func:`hint`.
+
+    The paired playouts run first, outside the budget (the long run, and the estimates: the
+    same deals as :func:`hint`'s with the same seed and counts).  Depth 1 is exact when it
+    fits its share of the budget, else the estimates decide; horizons 2, ... ``depth`` are
+    settled exactly in turn with what is left, like :func:`hint`.
     """
-    me = view.player
+    me, n = view.player, view.num_players
     _check_request(view, depth)
-    runs = long_runs(view, playouts, seed)
+    plays = view.legal_actions()
+    if len(plays) == 1:
+        return plays[0], depth
+    run = compiled_run(view, max(deals, playouts), seed)
+    runs = long_run_figures(run, playouts) if playouts else {}
 
-    def order(play: Play) -> tuple[float, ...]:
-        return order_key(view, play, runs.get(play))
+    def order(move: tuple[Play, Branch, Outcome]) -> tuple[float, ...]:
+        return order_key(view, move[0], runs.get(move[0]))
 
-    meter = (budget or Budget()).start()
-    chosen = first_among_equals(view, runs)
-    reached = 0
-    for horizon in range(1, depth + 1):
-        search = BeliefSearch(view.rules, view.num_players, me, horizon, meter=meter)
+    budget = budget or Budget()
+    meter = budget.start()
+    chosen: Play | None = None
+    fits = fits_exactly(view)
+    if fits:
+        share = exact_budget(budget).start()
+        try:
+            chosen = _lazy_exact(DealSearch(view.rules, n, me, 1, meter=share), view, order)
+        except BudgetExhausted:
+            chosen = None
+        meter.nodes += share.nodes
+    if chosen is None:
+        valued = estimated(view, run, deals)
+        scores = {play: _score(value, me) for play, value, _ in valued.ranked}
+        search = DealSearch(view.rules, n, me, 1)
         node = search.root(view)
         assert node is not None
-        moves = sorted(search.my_moves(node), key=lambda move: order(move[0]))
-        floors = [1.0 if branch[1] == me else 0.0 for _, branch, _ in moves]
-        values: list[float] = []
+        moves = sorted(search.my_moves(node), key=order)
+        chosen = moves[_lazy(moves, lambda i: scores[moves[i][0]], me)][0]
+    reached = 1
+    for horizon in range(2, depth + 1 if fits else 2):  # deeper: exact only, where it fits
         try:
-            while True:
-                found = _settled(values, floors)
-                if found is not None:
-                    break
-                _, branch, _ = moves[len(values)]
-                losses, _, after = search.outcome_value(node, branch)
-                values.append(losses[me] + after)
+            chosen = _lazy_exact(DealSearch(view.rules, n, me, horizon, meter=meter), view,
+                                 order)
         except BudgetExhausted:
             break
-        chosen, reached = moves[found][0], horizon
+        reached = horizon
     return chosen, reached
+
+
+def _score(value: Value, me: int) -> float:
+    losses, _, after = value
+    return losses[me] + after
+
+
+def _lazy(moves: list[tuple[Play, Branch, Outcome]], value_of: Callable[[int], float],
+          me: int) -> int:
+    """Value ``moves`` (in the order among equals) one by one until :func:`_settled` settles
+    the choice; its index."""
+    floors = [1.0 if branch[1] == me else 0.0 for _, branch, _ in moves]
+    values: list[float] = []
+    while True:
+        found = _settled(values, floors)
+        if found is not None:
+            return found
+        values.append(value_of(len(values)))
+
+
+def _lazy_exact(search: DealSearch, view: PartyTimeView,
+                order: Callable[[tuple[Play, Branch, Outcome]], tuple[float, ...]]) -> Play:
+    """The hint's first play at ``search``'s horizon, valuing the plays exactly in the order
+    among equals until the choice is settled."""
+    node = search.root(view)
+    assert node is not None
+    moves = sorted(search.my_moves(node), key=order)
+    index = _lazy(moves, lambda i: _score(search.move_value(node, moves[i][1]), view.player),
+                  view.player)
+    return moves[index][0]
 
 
 def _settled(values: list[float], floors: list[float]) -> int | None:
@@ -328,20 +649,22 @@ def _settled(values: list[float], floors: list[float]) -> int | None:
 
 class HintPolicy:
     """Plays the hint's best play from the player's own view (depth 1 by default) within a
-    budget of views per decision; past the budget, the first play in the order among equals
-    (the long run, then the habits).
+    budget of nodes per decision: exact where the exact search fits its share, else by the
+    estimates of the paired playouts (so depth 1 always answers); past the budget at depth 2,
+    the depth-1 choice.
 
-    The play is found by :func:`choose`: the same play :func:`hint` ranks first, valuing only
-    the plays needed to settle it (within the same budget it also finishes more often).  The
+    The play is found by :func:`choose`: the same play :func:`hint` ranks first (with the same
+    number of sampled deals), valuing only the plays needed to settle it.  The deals and the
     playouts are seeded from the policy's random stream, so a game is reproducible."""
 
     name = "hint"
 
     def __init__(self, depth: int = 1, nodes: int | None = 20_000,
-                 playouts: int = PLAYOUTS) -> None:
+                 playouts: int = PLAYOUTS, deals: int = DEALS) -> None:
         self.depth = depth
         self.nodes = nodes
         self.playouts = playouts
+        self.deals = deals
 
     def __call__(self, state: State, rng: random.Random) -> Hashable:
         assert isinstance(state, PartyTimeState)
@@ -349,8 +672,10 @@ class HintPolicy:
         if len(actions) == 1:
             return actions[0]
         play, _ = choose(state.view(state.turn), self.depth, Budget(nodes=self.nodes),
-                         self.playouts, rng.getrandbits(31))
+                         self.playouts, rng.getrandbits(31), self.deals)
         return play
 
 
-__all__ = ["MAX_CHAIN", "PLAYOUTS", "Hint", "HintPolicy", "RankedPlay", "choose", "hint", "reason"]
+__all__ = ["DEALS", "MAX_CHAIN", "PLAYOUTS", "Hint", "HintPolicy",
+           "HintStatus", "Intervals", "RankedPlay", "choose", "hint",
+           "reason"]

@@ -1,11 +1,13 @@
 """A Monte Carlo estimate of the hint's values, played out on the rules engine itself.
 
 It is the hint's test oracle: it shares nothing with :mod:`.belief` but the opponents' policy.
-Each playout deals the unseen cards from the view at random, plays the move on the engine, and
-plays on until the horizon, dealing the cards ``me`` cannot see afresh before every opponent
-decision (the hint's model: see :mod:`.belief`), the draws and reveals coming from the engine's
-pile.  The mean strips lost per seat, and the rate of playouts in which ``me`` lost a strip, come
-with 95% intervals.
+Each playout deals the unseen cards from the view once at random (:meth:`PartyTimeView.sample`),
+plays the move on the engine, and plays on until ``me``'s next turn begins, every opponent
+greedy on the hand the engine holds for it, the draws and reveals coming from the engine's
+pile (the hint's one-deal model: see :mod:`.belief`).  The figures: the mean strips lost per
+seat until then (the play that begins my next turn not included), the rate of playouts in
+which ``me`` lost a strip on the others' cards, and the mean strips that play cost me (a hand
+with no safe card, or a card a question mark made me carry out), each with its 95% interval.
 
 Beyond the horizon, playouts to the end of the game on the engine: :func:`habits_to_end` is
 the plain-Python oracle (and benchmark baseline) of the compiled long run (:mod:`.playouts`),
@@ -18,7 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...models.party_time.game import CARDS, Card, Counts, Play
+from ...models.party_time.game import Card, Play
 from ...models.party_time.state import (
     CARRY_OUT,
     OVER,
@@ -26,10 +28,6 @@ from ...models.party_time.state import (
     REVEAL,
     PartyTimeState,
     PartyTimeView,
-    add_card,
-    add_counts,
-    deal,
-    sub_counts,
 )
 from ...models.protocol import CHANCE, sample_chance
 from ..budget import Interval
@@ -48,59 +46,68 @@ class Estimate:
 
     samples: int
     losses: tuple[float, ...]
+    """Strips each seat lost from the play until my next turn begins."""
     intervals: tuple[Interval, ...]
     lose_rate: float
-    """The share of playouts in which ``me`` lost a strip before their next action."""
+    """The share of playouts in which ``me`` lost a strip on the others' cards before their
+    next turn."""
     lose_interval: Interval
+    next_play: float
+    """The mean strips the play that begins my next turn cost me."""
+    next_interval: Interval
 
 
-def redeal(state: PartyTimeState, me: int, known: Counts, rng: random.Random
-           ) -> PartyTimeState:
-    """Deal every card ``me`` cannot see at random: the other hands, the pile, and the cards in
-    ``me``'s hand beyond ``known`` (drawn since the root, not looked at yet)."""
-    pool = list(state.pile)
-    for seat, hand in enumerate(state.hands):
-        mine = known if seat == me else (0,) * len(CARDS)
-        for card, count in enumerate(sub_counts(hand, mine)):
-            pool[card] += count
-    cards = [card for card, count in enumerate(pool) for _ in range(count)]
-    rng.shuffle(cards)
-    hands, pile = deal(cards, [sum(hand) - (sum(known) if seat == me else 0)
-                               for seat, hand in enumerate(state.hands)])
-    hands[me] = add_counts(hands[me], known)
-    return PartyTimeState(state.rules, state.names, state.phase, state.turn, state.refill,
-                          state.revealed, state.direction, state.bottle, state.tokens,
-                          state.strips, tuple(hands), pile, state.played)
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """One playout until my next turn."""
+
+    losses: tuple[int, ...]
+    hit: bool
+    """Whether I lost a strip on the others' cards."""
+    next_play: int
 
 
 def playout(view: PartyTimeView, play: Play, rng: random.Random,
-            my_choice: MyChoice | None = None) -> tuple[int, ...]:
-    """Strips each seat loses in one playout of ``play``, until ``me`` next acts."""
+            my_choice: MyChoice | None = None) -> Playout:
+    """One playout of ``play`` from one deal, until ``me``'s next turn begins."""
     me = view.player
     greedy = GreedyPolicy()
     state = view.sample(rng)
     start = state.strips
-    known = view.hand
-    if state.phase == PLAY:
-        known = add_card(known, play.card, -1)
     state = state.apply(play)
+    hit, next_play, carried = False, 0, 0
     while state.phase != OVER:
         player = state.current_player()
         if player == CHANCE:
             revealing = state.phase == REVEAL and state.turn == me
+            before = state.strips[me]
             state = state.apply(sample_chance(state, rng))
             if revealing and state.phase != CARRY_OUT:
-                break  # I carried out the revealed card at once: my action is over
+                carried = next_play = before - state.strips[me]  # carried out: my next turn
+                break
+            if state.strips[me] < before:
+                hit = True
         elif player == me:
             if state.phase == PLAY:
-                break  # my next turn: the horizon
-            choose = my_choice or _keep_tokens
-            state = state.apply(choose(state))
+                next_play = int(_stuck(state, me))  # my next turn: the horizon
+                break
+            before = state.strips[me]
+            state = state.apply((my_choice or _keep_tokens)(state))
+            carried = next_play = before - state.strips[me]
             break
         else:
-            state = redeal(state, me, known, rng)
+            before = state.strips[me]
             state = state.apply(greedy(state, rng))
-    return tuple(a - b for a, b in zip(start, state.strips, strict=True))
+            hit = hit or state.strips[me] < before
+    losses = [a - b for a, b in zip(start, state.strips, strict=True)]
+    losses[me] -= carried  # that strip is the next turn's
+    return Playout(tuple(losses), hit, next_play)
+
+
+def _stuck(state: PartyTimeState, me: int) -> bool:
+    reach = state.rules.length - state.bottle + state.tokens[me]
+    return all(Card(card).is_number and Card(card).number > reach
+               for card, count in enumerate(state.hands[me]) if count)
 
 
 def _keep_tokens(state: PartyTimeState) -> Play:
@@ -112,17 +119,19 @@ def estimate(view: PartyTimeView, play: Play, samples: int, rng: random.Random,
     """The mean of ``samples`` playouts of ``play``, with 95% intervals."""
     n = view.num_players
     totals, squares = [0.0] * n, [0.0] * n
-    lost = 0
+    lost = after = 0
     for _ in range(samples):
-        losses = playout(view, play, rng, my_choice)
-        for seat, value in enumerate(losses):
+        result = playout(view, play, rng, my_choice)
+        for seat, value in enumerate(result.losses):
             totals[seat] += value
             squares[seat] += value * value
-        lost += losses[view.player] > 0
+        lost += result.hit
+        after += result.next_play
     means = tuple(t / samples for t in totals)
     intervals = tuple(mean_interval(t, q, samples) for t, q in zip(totals, squares, strict=True))
     rate = lost / samples
-    return Estimate(samples, means, intervals, rate, wilson_interval(rate, samples))
+    return Estimate(samples, means, intervals, rate, wilson_interval(rate, samples),
+                    after / samples, wilson_interval(after / samples, samples))
 
 
 # -- the long run: which of two plays costs me fewer strips by the end of the game ----------------

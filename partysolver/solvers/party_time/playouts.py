@@ -27,9 +27,11 @@ from numba import njit
 
 from ...models.party_time.game import CARDS, GAIN, MAX_TOKENS, RETURN, STRIPS, Card, Play, Rules
 from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeView, plays_for
+from .. import compiled, notices
 from ..budget import Interval
 from ..simulate import Figure
 from ..stats import mean_interval
+from .deals import Deals
 from .policies import greedy_order, habit_key
 
 _PLAIN, _GAIN, _RETURN = 0, 1, 2
@@ -39,6 +41,11 @@ _MAX_PLAYS = 5 * (MAX_TOKENS + 1) + 4
 """A row of a policy table: every play of a player holding at most three tokens."""
 _MAX_CHAIN = 1000
 """A question-mark chain this long ends the playout (it cannot happen with a real deck)."""
+COMPILE_SECONDS = 12
+"""CPU seconds numba takes to compile the playouts on their first run (measured: 11.5), which
+the notice before it states."""
+COMPILE_NOTICE = compiled.compile_notice("the Party-Time playouts", COMPILE_SECONDS)
+"""What a front end is told before the playouts compile (:func:`announce_compile`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,34 +176,82 @@ def _resolve(squares: np.ndarray, reverse: bool, s: np.ndarray, tokens: np.ndarr
 
 
 @njit(cache=True)
+def _stuck(squares: np.ndarray, s: np.ndarray, tokens: np.ndarray, hand: np.ndarray, me: int
+           ) -> int:
+    """1 when every card of ``hand`` crosses the star whatever tokens ``me`` returns."""
+    reach = squares.shape[0] - 1 - s[_BOTTLE] + tokens[me]
+    for card in range(hand.shape[0]):
+        if hand[card] > 0 and (card >= _R or card + 1 <= reach):
+            return 0
+    return 1
+
+
+@njit(cache=True)
+def _close(window: np.ndarray, strips: np.ndarray, me: int, my_card: int, on_my_turn: int
+           ) -> None:
+    """End the watched window: ``window[:n]`` held every seat's strips when it opened and now
+    holds what each lost in it, less the ``my_card`` strips I lost on a card a question mark
+    made me carry out as my next turn; ``window[n]`` is 1 when I lost a strip in it (on the
+    others' cards), ``window[n + 1]`` what my next turn's play costs (``on_my_turn``)."""
+    n = strips.shape[0]
+    for seat in range(n):
+        window[seat] = window[seat] - strips[seat]
+    window[me] -= my_card
+    window[n] = 1 if window[me] > 0 else 0
+    window[n + 1] = on_my_turn
+
+
+@njit(cache=True)
 def _carry_on(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
               s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndarray,
-              pile: np.ndarray, played: np.ndarray, me: int, nxt: int, reveal: bool) -> None:
+              pile: np.ndarray, played: np.ndarray, me: int, nxt: int, reveal: bool,
+              window: np.ndarray, watch: bool) -> None:
     """Play on to the end of the game from a card just carried out: ``nxt`` is the next player,
     who first turns over the top card if ``reveal``.  ``me`` plays the habits, everyone else
-    greedy."""
+    greedy.  With ``watch``, ``window`` records what happens until my next turn begins (see
+    :func:`_close`): the hint's one-turn figures, on the same playout."""
+    n = strips.shape[0]
+    if watch:
+        for seat in range(n):
+            window[seat] = strips[seat]
+        window[n] = 0
+        window[n + 1] = 0
     while True:
         chain = 0
         while reveal:
             chain += 1
             card = _take(pile, played)
             if card < 0 or chain > _MAX_CHAIN:
+                if watch:
+                    _close(window, strips, me, 0, 0)
                 return
             returned = 0
             if card < _R and tokens[nxt] > 0:
                 table = habits if nxt == me else greedy
                 _, returned = _first(table, s[_BOTTLE], tokens[nxt], hands[nxt], card)
-            nxt, reveal, over = _resolve(squares, reverse, s, tokens, strips, played, nxt,
+            actor = nxt
+            mine = strips[me]
+            nxt, reveal, over = _resolve(squares, reverse, s, tokens, strips, played, actor,
                                          card, returned)
+            if watch and actor == me:  # a card a question mark makes me carry out: my turn
+                _close(window, strips, me, mine - strips[me], mine - strips[me])
+                watch = False
             if over:
+                if watch:
+                    _close(window, strips, me, 0, 0)
                 return
         refill = s[_REFILL]
         if refill >= 0:
             card = _take(pile, played)
             if card < 0:
+                if watch:
+                    _close(window, strips, me, 0, 0)
                 return
             hands[refill, card] += 1
             s[_REFILL] = -1
+        if watch and nxt == me:  # my next turn: does my hand hold a safe card?
+            _close(window, strips, me, 0, _stuck(squares, s, tokens, hands[me], me))
+            watch = False
         table = habits if nxt == me else greedy
         card, returned = _first(table, s[_BOTTLE], tokens[nxt], hands[nxt], -1)
         hands[nxt, card] -= 1
@@ -204,6 +259,8 @@ def _carry_on(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, rever
         nxt, reveal, over = _resolve(squares, reverse, s, tokens, strips, played, nxt, card,
                                      returned)
         if over:
+            if watch:
+                _close(window, strips, me, 0, 0)
             return
 
 
@@ -234,34 +291,50 @@ def _arrays(players: int, types: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
 @njit(cache=True)
 def _start(s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndarray,
            pile: np.ndarray, played: np.ndarray, scalars: np.ndarray, tokens0: np.ndarray,
-           strips0: np.ndarray, played0: np.ndarray, unseen: np.ndarray, sizes: np.ndarray
+           strips0: np.ndarray, played0: np.ndarray, hands0: np.ndarray, pile0: np.ndarray
            ) -> None:
-    """Set the working arrays to a position and deal ``unseen`` at random (``sizes[seat]``
-    cards to each hand, the rest to the pile)."""
+    """Set the working arrays to a position with the hands ``hands0`` and the pile ``pile0``
+    (its order is drawn as the cards are taken)."""
     s[:] = scalars
     tokens[:] = tokens0
     strips[:] = strips0
-    hands[:, :] = 0
+    hands[:, :] = hands0
     played[:] = played0
-    _deal(unseen, hands, sizes, pile)
+    pile[:] = pile0
+
+
+SEED_MASK = 0x7FFFFFFF
+"""Seeds reach the kernels as their low 31 bits (what ``np.random.seed`` used of them anyway):
+any Python integer is a seed, even one past numba's 64-bit integers."""
 
 
 @njit(cache=True)
 def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
               scalars: np.ndarray, tokens0: np.ndarray, strips0: np.ndarray,
-              hand0: np.ndarray, unseen: np.ndarray, sizes: np.ndarray, played0: np.ndarray,
-              me: int, from_hand: bool, plays: np.ndarray, samples: int, seed: int
-              ) -> np.ndarray:
+              hand0: np.ndarray, unseen: np.ndarray, sizes: np.ndarray, hands0: np.ndarray,
+              piles0: np.ndarray, played0: np.ndarray, me: int, from_hand: bool,
+              plays: np.ndarray, samples: int, seed: int, windows: np.ndarray) -> np.ndarray:
     """Strips ``me`` loses by the end of the game after each of ``plays`` (from hand, or the
     revealed card carried out), ``samples`` paired playouts each: sample ``k`` of every play
-    starts from the same deal and random stream."""
+    starts from the same deal and the same random stream (seeded ``seed + k``).  The deal is
+    ``hands0[k]`` and ``piles0[k]`` when given (the deals used in turn when there are fewer),
+    else ``unseen`` dealt at random from the stream (``sizes[seat]`` cards to each hand).
+    ``windows[p, k]`` records playout ``k`` of play ``p`` until my next turn (:func:`_close`;
+    zeros when the play ends the game)."""
     lost = np.zeros((plays.shape[0], samples), dtype=np.int64)
-    s, tokens, strips, hands, pile, played = _arrays(strips0.shape[0], unseen.shape[0])
+    s, tokens, strips, hands, pile, played = _arrays(strips0.shape[0], hand0.shape[0])
+    deals = piles0.shape[0]
+    empty = np.zeros((strips0.shape[0], hand0.shape[0]), dtype=np.int64)
     for k in range(samples):
         for p in range(plays.shape[0]):
             np.random.seed((seed + k) & 0x7FFFFFFF)
-            _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0, played0,
-                   unseen, sizes)
+            if deals:
+                _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0,
+                       played0, hands0[k % deals], piles0[k % deals])
+            else:
+                _start(s, tokens, strips, hands, pile, played, scalars, tokens0, strips0,
+                       played0, empty, unseen)
+                _deal(unseen, hands, sizes, pile)
             hands[me, :] = hand0
             card, returned = plays[p, 0], plays[p, 1]
             if from_hand:
@@ -271,7 +344,7 @@ def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, rever
                                          card, returned)
             if not over:
                 _carry_on(squares, greedy, habits, reverse, s, tokens, strips, hands, pile,
-                          played, me, nxt, reveal)
+                          played, me, nxt, reveal, windows[p, k], True)
             lost[p, k] = strips0[me] - strips[me]
     return lost
 
@@ -289,12 +362,15 @@ def _games(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse:
     sizes = np.full(players, 3, dtype=np.int64)
     nothing = np.zeros(deck.shape[0], dtype=np.int64)
     np.random.seed(seed & 0x7FFFFFFF)
+    empty = np.zeros((players, deck.shape[0]), dtype=np.int64)
+    unwatched = np.zeros(players + 2, dtype=np.int64)
     for g in range(games):
-        _start(s, tokens, strips, hands, pile, played, scalars, zeros, full, nothing, deck,
-               sizes)
+        _start(s, tokens, strips, hands, pile, played, scalars, zeros, full, nothing, empty,
+               nothing)
+        _deal(deck, hands, sizes, pile)
         # Seat 0 begins: as if a card had just been carried out with seat 0 next.
         _carry_on(squares, greedy, habits, reverse, s, tokens, strips, hands, pile, played,
-                  me, 0, False)
+                  me, 0, False, unwatched, False)
         for seat in range(players):
             lost[g, seat] = STRIPS - strips[seat]
     return lost
@@ -313,46 +389,79 @@ class LongRun:
     """``lost[p, k]``: strips the player lost by the end of playout ``k`` of ``plays[p]``."""
     strips: int
     """The player's strips now: the most a playout can lose."""
+    windows: np.ndarray
+    """``windows[p, k]``: playout ``k`` of ``plays[p]`` from the play until my next turn
+    begins: the strips each seat lost (``[:n]``; mine on the others' cards only), whether I
+    lost one (``[n]``), and what the play that begins my next turn cost me (``[n + 1]``: a
+    hand with no safe card, or a card a question mark made me carry out).  The play's own
+    strip is not in it."""
 
     def mean(self, index: int) -> float:
         return float(self.lost[index].mean())
 
-    def figure(self, index: int) -> Figure:
-        """The mean of ``plays[index]`` with its 95% interval (normal, kept within 0 and the
-        strips the player has; unbounded with fewer than two playouts)."""
-        row = self.lost[index].astype(np.float64)
-        spread = mean_interval(float(row.sum()), float((row * row).sum()), self.samples)
-        if self.samples > 1:
+    def figure(self, index: int, count: int | None = None) -> Figure:
+        """The mean of ``plays[index]`` over its first ``count`` playouts (all by default),
+        with its 95% interval: the normal interval of the mean of the playouts (an interval of
+        the long run under the playouts' own model: my habits and greedy opponents after the
+        play), kept within 0 and the strips the player has; unbounded with fewer than two
+        playouts."""
+        used = self.samples if count is None else min(count, self.samples)
+        row = self.lost[index, :used].astype(np.float64)
+        spread = mean_interval(float(row.sum()), float((row * row).sum()), used)
+        if used > 1:
             spread = Interval(max(spread.low, 0.0), min(spread.high, float(self.strips)))
         return Figure(float(row.mean()), spread)
 
 
 def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples: int,
-             seed: int = 0) -> LongRun:
+             seed: int = 0, deals: Deals | None = None) -> LongRun:
     """Strips ``view``'s player loses by the end of the game after each of ``plays``, by
     ``samples`` paired playouts (the opponents greedy, the player their habits after the
-    play).  ``view``'s player must be the one to act."""
-    me = view.player
+    play), and what each playout did until the player's next turn (:attr:`LongRun.windows`).
+    Playout ``k`` of every play starts from the same deal of the unseen cards and the same
+    random stream (seeded ``seed + k``): ``deals[k]`` when given (the search can read the same
+    deals: :mod:`.deals`), else a deal drawn from that stream.  ``view``'s player must be the
+    one to act."""
+    me, n = view.player, view.num_players
     view.require_turn()
     t = tables(view.rules)
-    n = view.num_players
-    sizes = np.array([0 if seat == me else view.hand_size(seat) for seat in range(n)],
-                     dtype=np.int64)
     refill = view.refill if view.phase == CARRY_OUT else -1
     scalars = np.array([view.bottle, view.direction, refill], dtype=np.int64)
     table = np.array([(int(play.card), play.tokens) for play in plays],
                      dtype=np.int64).reshape(len(plays), 2)
+    announce_compile()
+    used = deals.prefix(samples) if deals is not None else Deals((), ())
+    hands = np.array(used.hands, dtype=np.int64).reshape(len(used), n, _TYPES)
+    piles = np.array(used.piles, dtype=np.int64).reshape(len(used), _TYPES)
+    sizes = np.array([0 if seat == me else view.hand_size(seat) for seat in range(n)],
+                     dtype=np.int64)
+    windows = np.zeros((len(plays), samples, n + 2), dtype=np.int64)
     lost = _long_run(t.squares, t.greedy, t.habits, t.reverse, scalars,
                      np.array(view.tokens, dtype=np.int64), np.array(view.strips, dtype=np.int64),
                      np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
-                     sizes, np.array(view.played, dtype=np.int64), me, view.phase == PLAY, table,
-                     samples, seed)
-    return LongRun(tuple(plays), samples, lost, view.strips[me])
+                     sizes, hands, piles, np.array(view.played, dtype=np.int64), me,
+                     view.phase == PLAY, table, samples, seed & SEED_MASK, windows)
+    return LongRun(tuple(plays), samples, lost, view.strips[me], windows)
 
 
 def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -> np.ndarray:
     """Strips lost per seat in ``games`` compiled games from the set-up: everyone greedy, or
     seat ``me`` playing the habits."""
     t = tables(rules)
+    if compiled.needs_compile(_games):
+        notices.notice(COMPILE_NOTICE)
     return _games(t.squares, t.greedy, t.habits, t.reverse, np.array(rules.deck, dtype=np.int64),
-                  players, me, games, seed)
+                  players, me, games, seed & SEED_MASK)
+
+
+def needs_compile() -> bool:
+    """Whether the next :func:`long_run` compiles the playouts first (no machine code for them
+    in this process or numba's cache): the first run after an install."""
+    return compiled.needs_compile(_long_run)
+
+
+def announce_compile() -> None:
+    """Tell whatever front end listens (:mod:`..notices`), once, that the playouts are about to
+    be compiled, when they are."""
+    if needs_compile():
+        notices.notice(COMPILE_NOTICE)

@@ -109,8 +109,9 @@ class Posterior:
 
 
 def posterior(knowledge: Knowledge) -> Posterior:
-    """The exact posterior of what ``knowledge``'s seat knows."""
-    evidence = knowledge.evidence
+    """The exact posterior of what ``knowledge``'s seat knows (of the rules held now: for a
+    whole log with its :class:`~.evidence.Summary`, counted from the summary alone)."""
+    evidence = knowledge.counting
     timeline = evidence.timeline
     total, counts = timeline.marginals(evidence.domains())
     players = tuple(PlayerPosterior(p, timeline.current[p], tuple(counts[timeline.current[p]]),

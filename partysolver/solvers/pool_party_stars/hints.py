@@ -40,6 +40,7 @@ from ...models.pool_party_stars.game import (
     asked_order,
     rules_text,
 )
+from ...models.words import plural
 from .deduction import Posterior, posterior
 
 
@@ -80,9 +81,10 @@ def entropy(weights: Sequence[int]) -> float:
 def proposal_outcomes(knowledge: Knowledge, domains: Sequence[int], guest: Guest
                       ) -> list[tuple[int | None, int]]:
     """For each way a proposal of ``guest`` by the seat can end -- barred by a player asked,
-    or ``None``: let in by all -- the number of consistent assignments leading to it."""
+    or ``None``: let in by all -- the number of consistent assignments leading to it.
+    ``domains`` are those of ``knowledge.counting``."""
     assert knowledge.seat is not None
-    timeline = knowledge.evidence.timeline
+    timeline = knowledge.counting.timeline
     mask = guest.mask
     doms = list(domains)
     found: list[tuple[int | None, int]] = []
@@ -108,7 +110,7 @@ def hint(knowledge: Knowledge, post: Posterior | None = None) -> Hint:
     hand = knowledge.hand
     if hand is not None and not hand and knowledge.complete:
         return Hint(knowledge, post, (), 0, f"{names[me]} has no guest left: the game is over")
-    domains = knowledge.evidence.domains()
+    domains = knowledge.counting.domains()
     options: list[Option] = []
     for guest in dict.fromkeys(hand or ()):
         options.append(_proposal(knowledge, post, domains, guest))
@@ -148,8 +150,15 @@ def _proposal(knowledge: Knowledge, post: Posterior, domains: Sequence[int], gue
         barring = []
         for seat, count in outcomes[:-1]:
             if count and seat is not None:
-                could = rules_text(guest.mask & _possible(post, seat))
-                barring.append(f"{names[seat]} bars it {count / total:.0%} (if {could})")
+                possible = _possible(post, seat)
+                could = rules_text(guest.mask & possible)
+                if guest.mask & possible == possible:  # whatever rule it holds bars the guest
+                    barring.append(f"{names[seat]} bars it whenever asked (its rule, {could}, "
+                                   f"is on the guest) and is the first to bar in "
+                                   f"{count / total:.0%}")
+                else:
+                    barring.append(f"{names[seat]} is the first to bar it in "
+                                   f"{count / total:.0%} (when its rule is {could})")
         reason = f"becomes your VIP with {let_in:.0%}; " + ", ".join(barring)
     return Option(Propose(guest), f"propose {guest}", let_in, info, let_in, reason)
 
@@ -165,7 +174,7 @@ def _guess_reason(target: str, rule: str, p: float, count: int, total: int, wait
     else:
         head = f"{target} holds {rule} in {count} of {total} consistent cases ({p:.0%})"
     if waiting:
-        gain = f"right takes {take} of the {waiting} waiting guest(s)"
+        gain = f"right takes {take} of the {plural(waiting, 'waiting guest')}"
     else:
         gain = "the waiting line is empty: right wins no VIP"
     loss = "; wrong costs you a VIP" if penalty and p < 1 else ""
@@ -240,7 +249,7 @@ def exposure_summary(knowledge: Knowledge, exposures: Sequence[Exposure]) -> str
     if not sharp:
         head = "nobody can name your rule with 50% or more yet"
     else:
-        head = (f"{len(sharp)} player(s) can already name your rule with >= 50%: "
+        head = (f"{plural(len(sharp), 'player')} can already name your rule with >= 50%: "
                 + ", ".join(names[e.player] for e in sharp))
     return head
 

@@ -1,45 +1,52 @@
-"""The command-line adapter of Pool Party Stars.
-
-Run as a module it also offers the puzzle generator:
-``python -m partysolver.cli.pool_party_stars generate --difficulty hard --count 3 --out DIR``.
-"""
+"""The commands of Pool Party Stars: hint, solve, verify, simulate, render and generate."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
-from typing import Any, ClassVar
-
-import click
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
-from ..models.pool_party_stars import INFO, Knowledge, Table
+from ..models.pool_party_stars import INFO, Table
 from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
-from ..models.pool_party_stars.position import (
-    DEFAULT_NAMES,
-    GameLog,
-    describe_log,
-    load_deck,
-    load_log,
-    log_to_document,
+from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
+from .contract import (
+    WIN_RATE_HEADER,
+    Move,
+    Objective,
+    fraction_text,
+    hint_data,
+    simulation_data,
+    solve_data,
+    verify_data,
 )
-from ..models.pool_party_stars.render import Spot, render_svg
-from ..models.pool_party_stars.state import PoolPartyState
-from ..solvers.budget import Budget
-from ..solvers.pool_party_stars import conflicts, deduction, hints, policies, puzzles
-from ..solvers.simulate import RandomPolicy, simulate
-from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import problems_json, problems_text, table, top
+from .text import plural, problems_text, table, top
 
-FROM_SEAT = click.Option(["--from-seat"], default=None, metavar="NAME",
-                         help="pool-party-stars: read an omniscient log from this player's seat "
-                              "(only their rule and hand are used).")
-COMPETITIVE = click.Option(["--competitive"], is_flag=True, default=False,
-                           help="pool-party-stars: play the competitive rule (a wrong guess "
-                                "costs a VIP).")
-GUEST_DECK = click.Option(["--guest-deck"], default=None, metavar="FILE",
-                          help="pool-party-stars: a deck file (default: the house deck).")
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.pool_party_stars import Knowledge
+    from ..models.pool_party_stars.position import (
+        GameLog,
+    )
+    from ..models.pool_party_stars.render import Spot
+    from ..models.pool_party_stars.state import PoolPartyState
+    from ..solvers.budget import Budget
+    from ..solvers.pool_party_stars import deduction, hints, puzzles
+
+FROM_SEAT = OptionSpec("from_seat", "text", metavar="NAME",
+                       help="pool-party-stars: read an omniscient log from this player's seat "
+                            "(only their rule and hand are used).")
+COMPETITIVE = OptionSpec("competitive", "flag", default=False,
+                         help="pool-party-stars: play the competitive rule (a wrong guess "
+                              "costs a VIP).")
+DIFFICULTY = OptionSpec("difficulty", "choice", choices=("easy", "medium", "hard"), required=True,
+                        help="pool-party-stars: easy (3-4 players), medium (4-5) or hard (5-6).")
+FIRST = OptionSpec("first", "int", minimum=1, default=1, show_default=True, metavar="N",
+                   help="pool-party-stars: the number of the first puzzle file.")
+REVEAL = OptionSpec("reveal", "flag", default=False,
+                    help="Print each puzzle's answer too (it is hidden by default).")
+GUEST_DECK = OptionSpec("guest_deck", "text", metavar="FILE",
+                        help="pool-party-stars: a deck file (default: the house deck).")
 
 BLOCKING = ("same-rule", "rule-history")
 """Problems with the known rules themselves: the consistency of the rest is not checked."""
@@ -49,6 +56,8 @@ BLOCKING = ("same-rule", "rule-history")
 
 
 def _load(document: Document) -> GameLog:
+    from ..models.pool_party_stars.position import load_log
+
     log = load_log(document.data, document.source)
     require_valid(log.problems(), document.source)
     return log
@@ -81,6 +90,8 @@ def _seat(log: GameLog, options: Options, source: str, required: bool = True) ->
 
 def _consistent(knowledge: Knowledge, source: str, options: Options) -> deduction.Posterior:
     """The posterior; an inconsistent log is bad input naming the events that conflict."""
+    from ..solvers.pool_party_stars import conflicts, deduction
+
     post = deduction.posterior(knowledge)
     if not post.consistent:
         found = conflicts.find_conflict(knowledge, _budget(options))
@@ -91,6 +102,9 @@ def _consistent(knowledge: Knowledge, source: str, options: Options) -> deductio
 
 
 def _budget(options: Options) -> Budget:
+    from ..solvers.budget import Budget
+    from ..solvers.pool_party_stars import conflicts
+
     return Budget(time=options.time_limit or conflicts.DEFAULT_TIME)
 
 
@@ -100,60 +114,113 @@ def _percent(value: float) -> str:
 
 class PoolPartyStarsCommands(GameCommands):
     info = INFO
-    verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    verbs = frozenset({"hint", "solve", "verify", "simulate", "render", "generate"})
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [FROM_SEAT],
         "solve": [FROM_SEAT],
         "render": [FROM_SEAT],
         "simulate": [COMPETITIVE, GUEST_DECK],
+        "generate": [DIFFICULTY, FIRST, REVEAL],
     }
     policies = ("random", "hint")
+    review = Thresholds(0.1, 0.3, 0.6, "VIPs")
+    players = 4
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.pool_party_stars.game import format_event
+        from ..models.pool_party_stars.position import describe_log, load_log
+
+        log = load_log(document.data, document.source)
+        lines = [describe_log(log)]
+        for seat, name in enumerate(log.names):
+            hand, rules = log.hands[seat], log.rules[seat]
+            if hand is None and not rules:
+                continue
+            held = f"rule {rules[-1].label}" if rules else "rule unknown"
+            if rules and len(rules) > 1:
+                held += f" (before: {', '.join(r.label for r in rules[:-1])})"
+            guests = ", ".join(str(g) for g in hand) if hand else "none"
+            lines.append(f"{name}: {held}; hand: {guests if hand is not None else 'unknown'}")
+        recent = log.events[-3:]
+        if recent:
+            lines.append("last events: " + "; ".join(format_event(e, log.names)
+                                                     for e in recent))
+        return "\n".join(lines)
+
+    def seat_names(self, state: PoolPartyState) -> tuple[str, ...]:
+        return state.table.players
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
+
+    # -- generate -----------------------------------------------------------------------------
+
+    def generate(self, count: int, options: Options, progress: Any) -> Report:
+        extra = options.extra
+        return generate_puzzles(extra["difficulty"], count, options.rng_seed, extra["first"],
+                                extra["reveal"], progress)
 
     # -- hint ---------------------------------------------------------------------------------
 
     def hint(self, document: Document, options: Options) -> Report:
+        from ..models.pool_party_stars.notation import move_text
+        from ..solvers.pool_party_stars import hints
+
         log = _load(document)
         seat = _seat(log, options, document.source)
         knowledge = log.knowledge(seat)
+        if log.puzzle is not None:
+            return self._puzzle_step(log, knowledge, _consistent(knowledge, document.source,
+                                                                 options))
         if not knowledge.complete:
             raise InputError(document.source, "complete", "a whole game log (a hint needs the "
                              "waiting line and whose turn it is; this is an excerpt)")
         post = _consistent(knowledge, document.source, options)
         names = log.names
         record = knowledge.public
-        if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
-            return _game_over(names, record)
-        advice = hints.hint(knowledge, post)
         assert knowledge.seat is not None
         me = names[knowledge.seat]
+        if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
+            return _game_over(names, record, me)
+        advice = hints.hint(knowledge, post)
         to_act = names[log.table.turn_of(len(log.events))]
         exposures, onlooker = hints.exposure(knowledge, post)
-        rows, lines = [], []
+        moves, lines = [], []
         best = advice.options[0].value if advice.options else 0.0
         cited = _cited_events(knowledge, advice)
         for rank, option in enumerate(top(advice.options, options.top), 1):
             reason = option.reason
             if isinstance(option.move, Guess) and option.move.target in cited:
                 reason += f" (deduced from events {cited[option.move.target]}: see solve)"
-            rows.append({"move": option.text, "value": round(option.value, 6),
-                         "info": round(option.info, 6),
-                         "probability": round(option.probability, 6), "reason": reason,
-                         "kind": "propose" if isinstance(option.move, Propose) else "guess"})
+            kind = "propose" if isinstance(option.move, Propose) else "guess"
+            chance = "nobody bars it" if kind == "propose" else "the guess is right"
+            moves.append(Move(move_text(option.move, names), option.value, reason,
+                              {"information_bits": round(option.info, 6),
+                               "probability": round(option.probability, 6),
+                               "probability_of": chance}, text=option.text,
+                              extra={"kind": kind}))
             gap = "" if rank == 1 else f" ({option.value - best:+.2f})"
             lines.append((rank, option.text, f"{option.value:.2f}{gap}", f"{option.info:.2f}",
                           reason))
-        data: dict[str, Any] = {
-            "game": INFO.key, "seat": me, "to_act": to_act, "status": "optimal",
-            "consistent_assignments": post.total, "moves": rows,
-            "impossible_guesses_left_out": advice.impossible_guesses,
-            "exposure": _exposure_json(names, exposures, onlooker)}
+        data = hint_data(
+            INFO.key, me, "exact", f"{me}'s expected VIPs from the action (ties: the expected "
+            "information it reveals, in bits)", moves,
+            search={"method": "exact counting of the consistent assignments of rules",
+                    "consistent_assignments": post.total},
+            to_act=to_act, impossible_guesses_left_out=advice.impossible_guesses,
+            exposure=_exposure_json(names, exposures, onlooker))
         head = (f"{me}'s options ({post.total:,} consistent assignments of the others' rules; "
                 "exact): ranked by expected VIPs, then information (bits)")
         if to_act != me:
             head += f"\nnote: it is {to_act}'s turn; these are {me}'s options on what is known now"
         text = [head]
         if lines:
-            text.append(table(["#", "action", "VIPs", "info", "why"], lines, right=(0, 2, 3)))
+            text.append(table(["#", "action", "VIPs", "info", "why"], lines, right=(0, 2, 3),
+                              legend="VIPs: the VIPs the action is expected to bring you (in "
+                                     "brackets: behind the best); info: the information it is "
+                                     "expected to reveal about the others' rules, in bits"))
         if advice.impossible_guesses:
             text.append(f"({advice.impossible_guesses} guesses that cannot be right are left "
                         "out)")
@@ -162,9 +229,40 @@ class PoolPartyStarsCommands(GameCommands):
         text.append("exposure: " + hints.exposure_summary(knowledge, exposures))
         return Report(data, "\n".join(text))
 
+    def _puzzle_step(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior
+                     ) -> Report:
+        """A puzzle's next single step: the first deduction of the chain, not the answer."""
+        from ..solvers.pool_party_stars import puzzles
+
+        assert log.puzzle is not None
+        names = log.names
+        me = names[log.seat] if log.seat is not None else "you"
+        target = names[log.puzzle.target]
+        solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
+        steps = solution.explanation.steps if solution.explanation else ()
+        clues = [step for step in steps if step.kind != "so"]
+        value_text = "1 when the step is a proved deduction"
+        if not clues:
+            note = (f"no single step: {target}'s rule is not pinned down by these clues "
+                    f"({len(solution.possible)} rules remain)")
+            return Report(hint_data(INFO.key, me, "exact", value_text, [], note=note), note)
+        step = clues[0]
+        events = [i + 1 for i in step.events]
+        move = Move(f"deduce: {step.text}", 1.0,
+                    f"the first of {len(clues)} steps to {target}'s rule "
+                    f"(partysolver solve shows the whole chain and the answer)",
+                    {"steps": len(clues), "events": events})
+        data = hint_data(INFO.key, me, "exact", value_text, [move], puzzle=True,
+                         target=target)
+        text = (f"puzzle: what is {target}'s rule? Next step (1 of {len(clues)}):\n"
+                f"  {step.text}")
+        return Report(data, text)
+
     # -- solve --------------------------------------------------------------------------------
 
     def solve(self, document: Document, options: Options) -> Report:
+        from ..solvers.pool_party_stars import deduction, hints
+
         log = _load(document)
         seat = _seat(log, options, document.source, required=False)
         knowledge = log.knowledge(seat)
@@ -175,7 +273,7 @@ class PoolPartyStarsCommands(GameCommands):
         engine = deduction.Eliminator(knowledge)
         players, lines = [], []
         view = f"from {names[seat]}'s seat" if seat is not None else "as an onlooker"
-        lines.append(f"exact posterior {view}: {post.total:,} consistent assignment(s) of the "
+        lines.append(f"exact posterior {view}: {plural(post.total, 'consistent assignment')} of the "
                      "rules held now")
         for belief in post.players:
             p = belief.player
@@ -186,6 +284,8 @@ class PoolPartyStarsCommands(GameCommands):
                 "player": names[p],
                 "probabilities": {a.label: round(belief.counts[a] / post.total, 6)
                                   for a in ATTRIBUTES if belief.counts[a]},
+                "exact": {a.label: fraction_text(Fraction(belief.counts[a], post.total))
+                          for a in ATTRIBUTES if belief.counts[a]},
                 "certain": belief.certain.label if belief.certain else None,
                 "eliminated": [a.label for a in belief.eliminated]}
             if explanation is not None:
@@ -198,13 +298,17 @@ class PoolPartyStarsCommands(GameCommands):
                                             if belief.certain else odds))
             if explanation is not None:
                 lines += [f"    {step.text}" for step in explanation.steps]
-        data: dict[str, Any] = {"game": INFO.key, "status": "optimal",
-                                "objective": post.total,
-                                "solution": {"seat": names[seat] if seat is not None else None,
-                                             "players": players}}
+        certain = sum(1 for entry in players if entry["certain"])
+        verdict = (f"{plural(post.total, 'assignment')} of the rules held now fit the events {view}; "
+                   f"{certain} of {len(players)} players' rules are certain")
+        solution: dict[str, Any] = {"seat": names[seat] if seat is not None else None,
+                                    "players": players}
+        data = solve_data(INFO.key, "optimal", Objective(
+            "consistent_assignments", "the number of assignments of the rules held now that "
+            "fit every event (each equally likely)", post.total, post.total), verdict, solution)
         if seat is not None and knowledge.rules:
             exposures, onlooker = hints.exposure(knowledge, post)
-            data["solution"]["exposure"] = _exposure_json(names, exposures, onlooker)
+            solution["exposure"] = _exposure_json(names, exposures, onlooker)
             lines.append("what the others can deduce about your rule "
                          f"({knowledge.rules[-1].label}):" if exposures else
                          "exposure: your new rule is not drawn yet")
@@ -219,6 +323,8 @@ class PoolPartyStarsCommands(GameCommands):
         return Report(data, "\n".join(lines))
 
     def _puzzle(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior) -> Report:
+        from ..solvers.pool_party_stars import puzzles
+
         assert log.puzzle is not None
         names = log.names
         target = log.puzzle.target
@@ -226,13 +332,16 @@ class PoolPartyStarsCommands(GameCommands):
         unique = solution.rule is not None
         chain = [step.as_json() for step in solution.explanation.steps] \
             if solution.explanation else []
-        data: dict[str, Any] = {
-            "game": INFO.key, "status": "optimal" if unique else "feasible",
-            "objective": solution.rule.label if solution.rule else None,
-            "solution": {"target": names[target],
-                         "rule": solution.rule.label if solution.rule else None,
-                         "possible": [a.label for a in solution.possible], "chain": chain,
-                         "difficulty": log.puzzle.difficulty}}
+        verdict = (f"{names[target]}'s rule is Forbidden {solution.rule.label}" if solution.rule
+                   else f"not unique: {names[target]}'s rule may be "
+                   + ", ".join(a.label for a in solution.possible))
+        objective = Objective("rules_left", f"the rules {names[target]} may still hold",
+                              len(solution.possible), len(solution.possible))
+        data = solve_data(INFO.key, "optimal" if unique else "feasible", objective, verdict,
+                          {"target": names[target],
+                           "rule": solution.rule.label if solution.rule else None,
+                           "possible": [a.label for a in solution.possible], "chain": chain,
+                           "difficulty": log.puzzle.difficulty})
         if unique:
             assert solution.explanation is not None and solution.rule is not None
             lines = [f"{names[target]}'s rule is Forbidden {solution.rule.label} (the only rule "
@@ -247,9 +356,12 @@ class PoolPartyStarsCommands(GameCommands):
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.pool_party_stars.position import describe_log, load_log
+        from ..solvers.pool_party_stars import conflicts, deduction, puzzles
+
         log = load_log(document.data, document.source)
         problems = log.problems()
-        data: dict[str, Any] = {"game": INFO.key, "kind": log.kind}
+        extra: dict[str, Any] = {"kind": log.kind}
         notes = []
         if log.kind != "omniscient":
             if any(p.code in BLOCKING for p in problems):
@@ -260,23 +372,31 @@ class PoolPartyStarsCommands(GameCommands):
                 found = conflicts.find_conflict(knowledge, _budget(options))
                 if found is not None:
                     problems.append(Problem("inconsistent", found.text(), "events"))
-                    data["conflict"] = {"events": [i + 1 for i in found.events],
-                                        "smallest": found.smallest}
+                    extra["conflict"] = {"events": [i + 1 for i in found.events],
+                                         "smallest": found.smallest}
+                elif (post := deduction.posterior(knowledge)).total == 0:
+                    # No conflict among the others' answers: the known rules contradict the
+                    # log (the problems above say where), so nothing is consistent.
+                    extra["consistent_assignments"] = 0
+                    if not problems:
+                        problems.append(Problem("inconsistent", "no assignment of rules fits "
+                                                "the log", "events"))
                 else:
-                    post = deduction.posterior(knowledge)
-                    data["consistent_assignments"] = post.total
-                    notes.append(f"consistent: {post.total:,} assignment(s) of the rules held "
+                    extra["consistent_assignments"] = post.total
+                    notes.append(f"consistent: {plural(post.total, 'assignment')} of the rules held "
                                  "now fit the events")
                     if log.puzzle is not None:
                         solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
-                        data["verdict"] = "solvable" if solution.rule else "unsolvable"
-                        notes.append(f"puzzle: {data['verdict']} ("
+                        extra["solvable"] = "solvable" if solution.rule else "unsolvable"
+                        notes.append(f"puzzle: {extra['solvable']} ("
                                      + ("one answer" if solution.rule else
                                         f"{len(solution.possible)} rules remain") + ")")
-        if log.puzzle is not None and "verdict" not in data:
-            data["verdict"] = "unsolvable" if problems else "unknown"
-        data["valid"] = not problems
-        data["problems"] = problems_json(problems)
+        if log.puzzle is not None and "solvable" not in extra:
+            extra["solvable"] = "unsolvable" if problems else "unknown"
+        verdict = None
+        if not problems and notes:
+            verdict = "valid; " + "; ".join(notes)
+        data = verify_data(INFO.key, problems, verdict, **extra)
         text = problems_text(problems)
         if not problems:
             text += "\n" + describe_log(log)
@@ -287,42 +407,45 @@ class PoolPartyStarsCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
-        n = players or 4
+        from ..models.pool_party_stars.position import DEFAULT_NAMES
+        from ..solvers.simulate import simulate
+        from . import simulated
+
+        n = players or self.players
         names = policies or ("hint", "random")
         seat_policies = [names[seat % len(names)] for seat in range(n)]
-        deck = _deck(options.extra.get("guest_deck"))
+        deck = _deck(options.extra.get("guest_deck"), n)
         competitive = bool(options.extra.get("competitive"))
         table_ = Table(DEFAULT_NAMES[:n], deck, competitive)
         chosen = [make_policy(name) for name in names]
         rotate = options.extra.get("rotate", False)
         result = simulate(NewGame(table_), chosen, games, seed=options.rng_seed, rotate=rotate,
                           stats=final_vips, workers=options.extra.get("workers", 1),
-                          progress=progress)
+                          progress=progress, notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
         figures = result.figures()
-        data: dict[str, Any] = {
-            "game": INFO.key, "players": n, "games": games, "policies": list(names),
-            "rotate": rotate, "competitive": competitive,
-            "deck": "house" if table_.house_deck else "custom",
-            "seats": [{"seat": DEFAULT_NAMES[i], "policy": None if rotate else seat_policies[i]}
-                      | rate.as_json() for i, rate in enumerate(seats)],
-            "by_policy": {name: rate.as_json() for name, rate in result.policy_rates().items()},
-            "figures": {k: f.as_json() for k, f in figures.items()}}
+        data = simulation_data(
+            INFO.key, result, DEFAULT_NAMES[:n], names, bool(rotate),
+            seat_figures=[{"vips": figures[f"vips_{i + 1}"].as_json()} for i in range(n)],
+            competitive=competitive, deck="house" if table_.house_deck else "custom")
         rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate))
                 for i, rate in enumerate(seats)]
         text = [f"{games} games, {n} players, {'competitive' if competitive else 'friendly'} "
-                "mode (win rate with 95% interval; ties share)",
+                f"mode ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"], [(name, str(rate)) for name, rate in
                                                        result.policy_rates().items()]))
         text.append("mean VIPs: " + ", ".join(
             f"{DEFAULT_NAMES[i]} {figures[f'vips_{i + 1}'].mean:.1f}" for i in range(n)))
-        return Report(data, "\n".join(text))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
 
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.pool_party_stars.render import render_svg
+        from ..solvers.pool_party_stars import hints, puzzles
+
         log = _load(document)
         seat = _seat(log, options, document.source, required=False)
         knowledge = log.knowledge(seat)
@@ -354,6 +477,8 @@ class PoolPartyStarsCommands(GameCommands):
 
 def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:
     """For every player whose rule is certain, the events its chain of reasoning cites."""
+    from ..solvers.pool_party_stars import deduction
+
     certain = {o.move.target for o in advice.options
                if isinstance(o.move, Guess) and o.probability == 1}
     if not certain:
@@ -367,15 +492,17 @@ def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:
     return found
 
 
-def _game_over(names: tuple[str, ...], record: Public) -> Report:
+def _game_over(names: tuple[str, ...], record: Public, me: str) -> Report:
     shares = win_shares(record.vips)
     winners = [names[p] for p, share in enumerate(shares) if share > 0]
     vips = ", ".join(f"{names[p]} {len(v)}" for p, v in enumerate(record.vips))
     verb = "wins" if len(winners) == 1 else "share the win"
-    data = {"game": INFO.key, "status": "optimal", "moves": [], "over": True,
-            "winners": winners, "vips": {names[p]: len(v) for p, v in enumerate(record.vips)}}
-    return Report(data, f"the game is over (the player to act has no guest): "
-                        f"{' and '.join(winners)} {verb} (VIPs: {vips})")
+    note = (f"the game is over (the player to act has no guest): {' and '.join(winners)} "
+            f"{verb} (VIPs: {vips})")
+    data = hint_data(INFO.key, me, "exact", f"{me}'s expected VIPs", [], note=note, over=True,
+                     winners=winners,
+                     vips={names[p]: len(v) for p, v in enumerate(record.vips)})
+    return Report(data, note)
 
 
 def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | None
@@ -387,11 +514,13 @@ def _exposure_json(names: tuple[str, ...], exposures: Any, onlooker: float | Non
             "onlooker": None if onlooker is None else round(onlooker, 6)}
 
 
-def _deck(path: str | None) -> Any:
+def _deck(path: str | None, players: int) -> Any:
+    from ..models.pool_party_stars.position import DEFAULT_NAMES, load_deck
+
     if path is None:
         return Table(DEFAULT_NAMES[:2]).deck
-    document, source = read_document(path)
-    return load_deck(document, source)
+    document, source = read_document(path, ("--guest-deck", None, "deck file"))
+    return load_deck(document, source, players)
 
 
 class NewGame:
@@ -401,10 +530,15 @@ class NewGame:
         self.table = table
 
     def __call__(self, rng: random.Random) -> PoolPartyState:
+        from ..models.pool_party_stars.state import PoolPartyState
+
         return PoolPartyState.deal(self.table, rng)
 
 
 def make_policy(name: str) -> Any:
+    from ..solvers.pool_party_stars import policies
+    from ..solvers.simulate import RandomPolicy
+
     return policies.HintPolicy() if name == "hint" else RandomPolicy()
 
 
@@ -418,38 +552,38 @@ COMMANDS = PoolPartyStarsCommands()
 # -- the puzzle generator -------------------------------------------------------------------------
 
 
-@click.group()
-def tools() -> None:
-    """Pool Party Stars tools beyond the common verbs."""
+def generate_puzzles(difficulty: str, count: int, seed: int, first: int, reveal: bool,
+                     progress: Any = None) -> Report:
+    """``count`` deduction puzzles of ``difficulty`` with a unique answer and the fewest clues,
+    as files named ``DIFFICULTY-NN.toml`` from number ``first``; the answers are left out of the
+    text unless ``reveal``."""
+    from ..solvers.pool_party_stars import puzzles
 
-
-@tools.command()
-@click.option("--difficulty", type=click.Choice(puzzles.PLAYERS), required=True)
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder to write DIFFICULTY-NN.toml files to.")
-@click.option("--first", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Number of the first file.")
-def generate(difficulty: str, count: int, seed: int, out: Path, first: int) -> None:
-    """Generate deduction puzzles with a unique answer and the fewest clues."""
-    out.mkdir(parents=True, exist_ok=True)
-    made = 0
+    made: list[dict[str, Any]] = []
     attempt_seed = seed
-    while made < count:
+    while len(made) < count:
         found = puzzles.generate(difficulty, attempt_seed)
         attempt_seed += 1
         if found is None:
             continue
-        number = first + made
-        path = out / f"{difficulty}-{number:02d}.toml"
-        path.write_text(puzzle_text(found, number), encoding="utf-8")
-        click.echo(f"wrote {path} ({len(found.log.events)} events, answer "
-                   f"{found.answer.label}{'' if found.proven_fewest else ', fewest not proven'})")
-        made += 1
+        number = first + len(made)
+        made.append({"name": f"{difficulty}-{number:02d}.toml", "events": len(found.log.events),
+                     "answer": found.answer.label, "proven_fewest": found.proven_fewest,
+                     "seed": found.seed, "text": puzzle_text(found, number)})
+        if progress is not None:
+            progress(1)
+    lines = [f"{item['name']}: {item['events']} events"
+             + (f", answer {item['answer']}" if reveal else "")
+             + ("" if item["proven_fewest"] else ", fewest clues not proven") for item in made]
+    data = {"game": INFO.key, "difficulty": difficulty, "puzzles": [
+        {key: value for key, value in item.items() if reveal or key != "answer"}
+        for item in made]}
+    return Report(data, "\n".join(lines))
 
 
 def puzzle_text(found: puzzles.Generated, number: int) -> str:
+    from ..models.pool_party_stars.position import log_to_document
+
     log = found.log
     assert log.puzzle is not None and log.seat is not None
     names = log.names
@@ -465,7 +599,3 @@ def puzzle_text(found: puzzles.Generated, number: int) -> str:
         f"# Try: partysolver solve {log.puzzle.difficulty}-{number:02d}.toml",
     ]
     return "\n".join(header) + "\n" + format_document(log_to_document(log))
-
-
-if __name__ == "__main__":
-    tools()

@@ -1,17 +1,14 @@
-"""The command-line adapter of Meeple Party."""
+"""The commands of Meeple Party."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
-
-import click
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.errors import InputError
-from ..models.meeple_party import INFO, data, default_house, load_position
-from ..models.meeple_party.cards import CompiledCondition
+from ..models.meeple_party import DEFAULT_NAMES, GAME, INFO, default_house
 from ..models.meeple_party.game import (
     BAG_KINDS,
     DIFFICULTIES,
@@ -26,57 +23,65 @@ from ..models.meeple_party.game import (
     Welcome,
     piece_label,
 )
-from ..models.meeple_party.position import Position
-from ..models.meeple_party.render import Arrow, render_svg
-from ..models.meeple_party.state import (
-    OVER,
-    PHASES,
-    MeeplePartyState,
-    slot_text,
-)
 from ..models.protocol import CHANCE, Action
-from ..solvers.budget import Budget, BudgetExhausted
-from ..solvers.meeple_party import policies
-from ..solvers.meeple_party.evaluate import VALUE_FIGURES, Value, figures
-from ..solvers.meeple_party.turn import (
-    TurnHint,
-    TurnOption,
-    TurnSearch,
-    describe_plan,
-    searchable,
-    turn_hint,
+from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
+from .contract import (
+    HintStatus,
+    Move,
+    Objective,
+    SolveStatus,
+    hint_data,
+    simulation_data,
+    solve_data,
+    verify_data,
 )
-from ..solvers.simulate import SimulationResult, rate_of, simulate
-from .adapters import Document, GameCommands, Options, Report, require_valid
-from .output import percent, problems_json, problems_text, table
+from .pictures import expected_picture_file, figure_bytes, picture_format
+from .text import percent, plural, problems_text, table
 
-MAX_NODES = click.Option(["--max-nodes"], type=click.IntRange(min=1), default=None,
-                         help="Node budget of an exact search (default: unlimited).")
-VERIFY_GAMES = click.Option(["--games"], "games", type=click.IntRange(min=1), default=None,
-                            help="meeple-party: also play N games from this position with the "
-                                 "hint policy and report the win rate.")
-LENGTH = click.Option(["--length"], type=click.Choice(list(LENGTHS)), default="casual",
-                      show_default=True, help="meeple-party: casual (12 photos), serious (18) "
-                                              "or epic (24).")
-DIFFICULTY = click.Option(["--difficulty"], type=click.Choice(list(DIFFICULTIES)),
-                          default="standard", show_default=True,
-                          help="meeple-party: easy, standard or hard.")
-HOUSE = click.Option(["--house"], default=None, metavar="NAME|FILE",
-                     help="meeple-party: a shipped house (easy, hard, spa) or a house file "
-                          "(default: easy, spa for 5 players).")
-VARIANT = click.Option(["--variant"], type=click.Choice(list(VARIANTS)), default="party",
-                       show_default=True, help="meeple-party: a party, or the Hot Tub challenge.")
-START = click.Option(["--start"], type=click.Choice([str(t) for t in START_TIMES]), default="12",
-                     show_default=True, help="meeple-party: the hour the party starts.")
-HINT_NODES = click.Option(["--hint-nodes"], type=click.IntRange(min=0),
-                          default=policies.SIMULATION_NODES, show_default=True,
-                          help="meeple-party: the hint policy's budget per decision in played "
-                               "games (nodes; 0: the exact hint every time, slow).")
-PLOT = click.Option(["--plot"], type=click.Path(dir_okay=False, path_type=Path), default=None,
-                    help="meeple-party: draw the distribution of photos and stress to a PNG.")
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.meeple_party.position import Position
+    from ..models.meeple_party.render import Arrow
+    from ..models.meeple_party.state import MeeplePartyState
+    from ..solvers.budget import Budget
+    from ..solvers.meeple_party import policies
+    from ..solvers.meeple_party.evaluate import Value
+    from ..solvers.meeple_party.turn import TurnHint, TurnOption
+    from ..solvers.simulate import SimulationResult
+
+MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
+                       help="Node budget of an exact search (default: unlimited).")
+VERIFY_GAMES = OptionSpec("games", "int", minimum=1, metavar="N",
+                          help="meeple-party: also play N games from this position with the "
+                               "hint policy and report the win rate.")
+LENGTH = OptionSpec("length", "choice", choices=tuple(LENGTHS), default="casual",
+                    show_default=True, help="meeple-party: casual (12 photos), serious (18) "
+                                            "or epic (24).")
+DIFFICULTY = OptionSpec("difficulty", "choice", choices=tuple(DIFFICULTIES),
+                        default="standard", show_default=True,
+                        help="meeple-party: easy, standard or hard.")
+HOUSE = OptionSpec("house", "text", metavar="NAME|FILE",
+                   help="meeple-party: a shipped house (easy, hard, spa) or a house file "
+                        "(default: easy, spa for 5 players).")
+VARIANT = OptionSpec("variant", "choice", choices=tuple(VARIANTS), default="party",
+                     show_default=True, help="meeple-party: a party, or the Hot Tub challenge.")
+START = OptionSpec("start", "choice", choices=tuple(str(t) for t in START_TIMES), default="12",
+                   show_default=True, help="meeple-party: the hour the party starts.")
+SIMULATION_NODES = 300
+"""The default of ``--hint-nodes``: the hint policy's own (``solvers.meeple_party.policies``,
+which this module imports only when a verb runs; ``tests/test_startup.py`` checks the two
+agree)."""
+HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=SIMULATION_NODES,
+                        show_default=True, metavar="N",
+                        help="meeple-party: the hint policy's budget per decision in played "
+                             "games (nodes; 0: the exact hint every time, slow).")
+PLOT = OptionSpec("plot", "text", metavar="FILE", check=expected_picture_file,
+                  help="meeple-party: draw the distribution of photos and stress to FILE.svg "
+                       "(SVG) or FILE.png (PNG).")
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
+    from ..models.meeple_party import load_position
+
     position = load_position(document.data, document.source)
     require_valid(position.problems(), document.source)
     return position, position.to_state(document.source)
@@ -87,10 +92,21 @@ SCENARIO_SECONDS = 30.0
 
 
 def _budget(options: Options) -> Budget:
+    from ..solvers.budget import Budget
+
     return Budget(time=options.time_limit, nodes=options.extra.get("max_nodes"))
 
 
+SOLVE_STATUS: dict[str, SolveStatus] = {"solvable": "solvable", "unsolvable": "unsolvable",
+                                       "unknown": "unknown"}
+VALUE_TEXT = ("minus the stress the turn is expected to add to the roommates (moves are ranked "
+              "by the chance to win the party this turn, then to lose it, then this value, then "
+              "fewer expected party fouls, more photos and the table score)")
+
+
 def _figures(value: Value) -> dict[str, float]:
+    from ..solvers.meeple_party.evaluate import figures
+
     return figures(value)
 
 
@@ -101,6 +117,8 @@ def _card_name(state: MeeplePartyState, deck: str, card: int) -> str:
 
 def _reason(hint: TurnHint, option: TurnOption) -> tuple[str, float | None]:
     """What an option achieves in game terms, and its expected party fouls when certain."""
+    from ..models.meeple_party.state import slot_text
+
     state = hint.state
     outcome = hint.explain(option)
     figures = _figures(option.value)
@@ -129,14 +147,14 @@ def _reason(hint: TurnHint, option: TurnOption) -> tuple[str, float | None]:
         parts.append("everyone stresses out: the party is lost")
     if state.setup.variant == "hot-tub" and not outcome.lost:
         now = state.hot_tub_count()
-        parts.append(f"{figures['photos']:.0f} meeple(s) in the Hot Tub "
+        parts.append(f"{plural(round(figures['photos']), 'meeple')} in the Hot Tub "
                      f"({figures['photos'] - now:+.0f})")
         if outcome.disasters_met:
-            parts.append(f"leaves {outcome.disasters_met} other disaster(s) met")
+            parts.append(f"leaves {plural(outcome.disasters_met, 'other disaster')} met")
     elif not outcome.won and not outcome.lost:
         if outcome.disasters_met:
-            parts.append(f"leaves {outcome.disasters_met} other disaster(s) met")
-        parts.append(f"photos at the table {outcome.distance} meeple move(s) away")
+            parts.append(f"leaves {plural(outcome.disasters_met, 'other disaster')} met")
+        parts.append(f"photos at the table {plural(outcome.distance, 'meeple move')} away")
     return "; ".join(parts) or "no photo, no foul", round(fouls, 6)
 
 
@@ -176,6 +194,8 @@ def _short(state: MeeplePartyState, plan: Sequence[Action]) -> str:
 
 def _checked_now(hint: TurnHint) -> list[str]:
     """The checked disasters that are met before the turn moves anybody."""
+    from ..models.meeple_party.state import slot_text
+
     evaluator = hint.evaluator
     m = evaluator.terms.values(hint.state.board)
     return [slot_text(hint.state, evaluator.slots[i])
@@ -183,17 +203,19 @@ def _checked_now(hint: TurnHint) -> list[str]:
 
 
 def _plan_arrows(state: MeeplePartyState, plan: Sequence[Action]) -> list[Arrow]:
+    """The arrows of a turn's plan, in order: each with the meeple it moves and the number of
+    its action in the plan."""
     arrows: list[Arrow] = []
     current = state
-    for action in plan:
+    for step, action in enumerate(plan, 1):
         if isinstance(action, Welcome):
-            arrows.append((-1, action.room, "welcome"))
-            arrows += [(s.src, s.dst, "action") for s in action.steps]
+            arrows.append((-1, action.room, "welcome", current.drawn, step))
+            arrows += [(s.src, s.dst, "action", s.piece, step) for s in action.steps]
         elif isinstance(action, Mingle):
-            arrows.append((action.src, action.dst, "mingle"))
-            arrows += [(s.src, s.dst, "action") for s in action.steps]
+            arrows.append((action.src, action.dst, "mingle", action.piece, step))
+            arrows += [(s.src, s.dst, "action", s.piece, step) for s in action.steps]
         elif isinstance(action, Pick) and len(action.rooms) == 2:
-            arrows.append((action.rooms[0], action.rooms[1], "action"))
+            arrows.append((action.rooms[0], action.rooms[1], "action", -1, step))
         if current.current_player() == CHANCE:
             break
         current = current.apply(action)
@@ -205,7 +227,7 @@ def _plan_arrows(state: MeeplePartyState, plan: Sequence[Action]) -> list[Arrow]
 class MeeplePartyCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
-    options: ClassVar[dict[str, list[click.Option]]] = {
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [MAX_NODES],
         "solve": [MAX_NODES],
         "render": [MAX_NODES],
@@ -213,22 +235,43 @@ class MeeplePartyCommands(GameCommands):
         "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT, HINT_NODES],
     }
     policies = ("hint", "random")
+    review = Thresholds(0.1, 0.25, 0.5, "stress")
+    players = 3
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.meeple_party import load_position
+
+        return describe_party(load_position(document.data, document.source)
+                              .to_state(document.source))
+
+    def seat_names(self, state: MeeplePartyState) -> tuple[str, ...]:
+        return state.setup.players
+
+    def policy(self, name: str) -> Any:
+        from ..solvers.meeple_party import policies
+
+        return policies.make_policy(name, policies.SIMULATION_NODES)
 
     # -- hint ---------------------------------------------------------------------------------
 
     def hint(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_party.state import OVER, PHASES
+        from ..solvers.meeple_party import policies
+        from ..solvers.meeple_party.turn import searchable, turn_hint
+
         _, state = _load(document)
         setup = state.setup
         who = setup.players[state.active]
         data_out: dict[str, Any] = {
-            "game": INFO.key, "player": who,
             "roommate": PERSONALITY_KEYS[state.active_personality],
             "phase": PHASES[state.phase],
             "drawn": BAG_KINDS[state.drawn] if state.drawn >= 0 else None}
         if state.phase == OVER:
-            data_out |= {"status": "optimal", "moves": [], "outcome": state.outcome}
-            return Report(data_out, f"the party is over: {state.outcome} "
-                                    f"({policies.category(state)})")
+            note = f"the party is over: {state.outcome} ({policies.category(state)})"
+            return Report(hint_data(INFO.key, who, "exact", VALUE_TEXT, [], note=note,
+                                    outcome=state.outcome, **data_out), note)
         budget = _budget(options)
         if searchable(state) and state.current_player() == CHANCE:
             return self._chance_hint(state, budget, options, data_out)
@@ -236,47 +279,57 @@ class MeeplePartyCommands(GameCommands):
             return self._turn_report(turn_hint(state, budget, top=options.top or 5),
                                      options, data_out)
         if state.current_player() == CHANCE:
-            data_out |= {"status": "optimal", "moves": []}
-            return Report(data_out, f"nothing to decide: chance acts next ({PHASES[state.phase]})")
+            note = f"nothing to decide: chance acts next ({PHASES[state.phase]})"
+            return Report(hint_data(INFO.key, who, "exact", VALUE_TEXT, [], note=note,
+                                    **data_out), note)
         return self._clock_report(state, options, data_out)
 
     def _turn_report(self, hint: TurnHint, options: Options, out: dict[str, Any]) -> Report:
+        from ..models.meeple_party.state import PHASES
+        from ..models.playable import Line, StatePlayable
+        from ..solvers.meeple_party.turn import describe_plan
+
         state = hint.state
         who = state.setup.players[state.active]
         k = options.top or 5
-        moves: list[dict[str, Any]] = []
+        moves: list[Move] = []
         rows = []
         for rank, option in enumerate(hint.options[:k], 1):
             reason, fouls = _reason(hint, option)
             steps = describe_plan(state, option.plan)
-            figures = _figures(option.value)
-            moves.append({"move": " | ".join(str(a) for a in option.plan), "steps": steps,
-                          "value": figures, "fouls": fouls, "reason": reason,
-                          "certain": option.certain})
+            figures: dict[str, Any] = _figures(option.value)
+            moves.append(Move(StatePlayable(GAME, state).format(Line(option.plan)),
+                              figures["stress"],
+                              reason, figures if fouls is None else figures | {"fouls": fouls}, text="; ".join(steps),
+                              extra={"steps": steps, "certain": option.certain}))
             rows.append((rank, _short(state, option.plan), f"{figures['stress']:+.2f}",
                          f"{figures['photos']:.2f}", f"{figures['table']:.1f}",
                          f"{100 * figures['win']:.0f}%"))
-        out |= {"status": hint.status, "exact": hint.status == "optimal",
-                "outcomes": hint.outcomes, "options": len(hint.options),
-                "positions": hint.positions, "usage": {"seconds": round(hint.seconds, 4)},
-                "moves": moves}
+        status: HintStatus = "exact" if hint.status == "optimal" else "unknown"
+        search = {"method": "exact search over every distinct outcome of the turn",
+                  "outcomes": hint.outcomes, "options": len(hint.options),
+                  "positions": hint.positions, "seconds": round(hint.seconds, 4)}
         if not hint.options:
-            out["best"] = None
-            return Report(out, f"unknown: the search ran out of its budget after "
-                               f"{hint.outcomes:,} end positions; no turn is claimed best")
+            note = (f"unknown: the search ran out of its budget after {hint.outcomes:,} end "
+                    "positions; no turn is claimed best")
+            return Report(hint_data(INFO.key, who, "unknown", VALUE_TEXT, [], note=note,
+                                    search=search, **out), note)
         best = hint.options[0]
         reason, fouls = _reason(hint, best)
-        out["best"] = {"steps": moves[0]["steps"], "achieves": reason, "fouls": fouls,
-                       "value": moves[0]["value"], "met_before": _checked_now(hint)}
+        out["best"] = {"steps": describe_plan(state, best.plan), "achieves": reason,
+                       "fouls": fouls, "figures": moves[0].figures,
+                       "met_before": _checked_now(hint)}
+        data = hint_data(INFO.key, who, status, VALUE_TEXT, moves, search=search, **out)
         drawn = f" drew a {BAG_KINDS[state.drawn].replace('_', ' ').title()}" \
             if state.drawn >= 0 else f" ({PHASES[state.phase]})"
         lines = [f"{who}{drawn}: {len(hint.options):,} distinct turn outcomes ranked, "
                  f"{hint.outcomes:,} end positions examined ({hint.status}, exact over the "
                  f"turn{f', {hint.seconds:.2f} s' if options.timings else ''})"]
         lines.append("best turn:")
-        lines += [f"  {i}. {step}" for i, step in enumerate(moves[0]["steps"], 1)]
+        lines += [f"  {i}. {step}" for i, step in enumerate(out["best"]["steps"], 1)]
         lines.append(f"achieves: {reason}")
-        figures = moves[0]["value"]
+        lines.append(f"to play it: partysolver apply FILE '{moves[0].move}'")
+        figures = _figures(best.value)
         progress = "in the Hot Tub" if state.setup.variant == "hot-tub" else "photos"
         lines.append(f"expected: {figures['stress']:+.2f} stress"
                      + (f", {fouls:.2f} party fouls" if fouls is not None else "")
@@ -288,12 +341,23 @@ class MeeplePartyCommands(GameCommands):
         column = "hot tub" if state.setup.variant == "hot-tub" else "photos"
         lines.append(f"alternatives (ranked: win, loss, stress, fouls, {column}, table score):")
         lines.append(table(["#", "turn", "stress", column, "table", "win"], rows,
-                           right=(0, 2, 3, 4, 5)))
-        return Report(out, "\n".join(lines))
+                           right=(0, 2, 3, 4, 5), legend=(
+                               "stress: the stress the turn is expected to add to the "
+                               f"roommates (negative: relieved); {column}: expected "
+                               f"{'meeples in the Hot Tub' if column == 'hot tub' else 'photos taken'}"
+                               "; table: the look-ahead score of the table (the other players' "
+                               "disasters not met and their photos close; higher is better); "
+                               "win: the chance the party is won this turn")))
+        return Report(data, "\n".join(lines))
 
     def _chance_hint(self, state: MeeplePartyState, budget: Budget, options: Options,
                      out: dict[str, Any]) -> Report:
         """Before a draw: the best turn for each thing that can be drawn."""
+        from ..models.meeple_party.state import OVER
+        from ..solvers.budget import BudgetExhausted
+        from ..solvers.meeple_party.evaluate import VALUE_FIGURES
+        from ..solvers.meeple_party.turn import TurnSearch, describe_plan, turn_hint
+
         rows, draws = [], []
         total = [0.0] * len(VALUE_FIGURES)
         exact = True
@@ -339,10 +403,13 @@ class MeeplePartyCommands(GameCommands):
             expected = None
             head = (f"{who} has not drawn yet: the best turn for each draw; unknown: the budget "
                     "ran out before every draw was searched (no expectation over the draws)")
-        out |= {"status": "optimal" if exact else "unknown", "moves": [], "draws": draws,
-                "value": expected}
-        return Report(out, head + "\n" + table(["draw", "chance", "stress", "photos",
-                                                "best turn"], rows, right=(1, 2, 3)))
+        draw = Move("draw", None if expected is None else expected["stress"],
+                    "nothing to decide before the draw: the best turn for each draw (see "
+                    "draws)", expected or {}, text="draw a meeple from the bag")
+        data = hint_data(INFO.key, who, "exact" if exact else "unknown", VALUE_TEXT, [draw],
+                         draws=draws, **out)
+        return Report(data, head + "\n" + table(["draw", "chance", "stress", "photos",
+                                                 "best turn"], rows, right=(1, 2, 3)))
 
     def _clock_report(self, state: MeeplePartyState, options: Options,
                       out: dict[str, Any]) -> Report:
@@ -356,17 +423,18 @@ class MeeplePartyCommands(GameCommands):
             value = Evaluator(ahead).plain(child.board, child.stress)
             ranked.append((rank_key(value), action, value))
         ranked.sort(key=lambda item: item[0], reverse=True)
-        moves: list[dict[str, Any]] = [
-                 {"move": str(a), "text": state.describe_action(a), "value": _figures(v),
-                  "reason": "the next player's fouls, photos and table score before moving"}
+        moves = [Move(GAME.notation.format(state, a), _figures(v)["stress"],
+                      "the next player's fouls, photos and "
+                      "table score before moving", _figures(v), text=state.describe_action(a))
                  for _, a, v in ranked[:options.top or 5]]
-        out |= {"status": "optimal", "moves": moves}
-        rows = [(i, m["text"], f"{m['value']['stress']:+.2f}", f"{m['value']['table']:.1f}")
+        who = state.setup.players[state.active]
+        data = hint_data(INFO.key, who, "exact", VALUE_TEXT, moves, **out)
+        rows = [(i, m.text, f"{m.figures['stress']:+.2f}", f"{m.figures['table']:.1f}")
                 for i, m in enumerate(moves, 1)]
         head = (f"the clock's {state.clock_icon().replace('_', ' ')} ({state.clock_time()}): "
                 "ranked by what it leaves the next player")
-        return Report(out, head + "\n" + table(["#", "choice", "stress", "table"], rows,
-                                               right=(0, 2, 3)))
+        return Report(data, head + "\n" + table(["#", "choice", "stress", "table"], rows,
+                                                right=(0, 2, 3)))
 
     # -- solve --------------------------------------------------------------------------------
 
@@ -378,20 +446,32 @@ class MeeplePartyCommands(GameCommands):
             raise InputError(document.source, "ordered", "a perfect-information scenario "
                              "(ordered = true, with the bag's and the decks' order)")
         result = solve_scenario(state, _budget(options))
-        data_out = {"game": INFO.key} | result.as_json()
-        return Report(data_out, result.text(options.timings))
+        text = result.text(options.timings)
+        proved = result.verdict != "unknown"
+        objective = Objective("photos", f"photos taken before the party ends ({result.target} "
+                              "win it)", result.photos,
+                              result.photos if proved else result.target)
+        data = solve_data(INFO.key, SOLVE_STATUS[result.verdict], objective,
+                          text.splitlines()[0],
+                          {"line": result.line, "stress": list(result.stress)},
+                          search=result.usage)
+        return Report(data, text)
 
     # -- verify -------------------------------------------------------------------------------
 
     def verify(self, document: Document, options: Options) -> Report:
+        from ..models.meeple_party import load_position
+        from ..models.meeple_party.state import OVER
+        from ..solvers.meeple_party import policies
+        from ..solvers.notices import counting
+        from ..solvers.simulate import simulate
+
         position = load_position(document.data, document.source)
         problems = position.problems()
         setup = position.setup
         house = setup.house
         impossible = _impossible(setup, "photo")
-        out: dict[str, Any] = {"game": INFO.key, "valid": not problems,
-                               "problems": problems_json(problems),
-                               "easy_house": house.is_easy(),
+        out: dict[str, Any] = {"easy_house": house.is_easy(),
                                "impossible_photos": impossible,
                                "impossible_disasters": _impossible(setup, "disaster")}
         lines = [problems_text(problems)]
@@ -401,7 +481,7 @@ class MeeplePartyCommands(GameCommands):
                             house.rooms[r].name for r in range(house.size)
                             if len(house.adjacent[r]) < 2) + " touch fewer than 2 rooms"))
         if impossible:
-            lines.append(f"{len(impossible)} photo(s) can never be taken in this house: "
+            lines.append(f"{plural(len(impossible), 'photo')} can never be taken in this house: "
                          + "; ".join(f"{p['id']} ({p['why']})" for p in impossible))
         games = options.extra.get("games")
         if not problems and setup.ordered and not games:
@@ -414,29 +494,36 @@ class MeeplePartyCommands(GameCommands):
                                  "games from")
             budget = options.extra.get("hint_nodes", policies.SIMULATION_NODES) or None
             result = simulate(policies.FromPosition(state), [policies.HintPolicy(budget)],
-                              games, seed=options.rng_seed, stats=policies.party_figures)
+                              games, seed=options.rng_seed, stats=policies.party_figures,
+                              progress=counting(games, "games played"))
             rate = result.seat_rates()[0]
             wins = [i for i, r in enumerate(result.records) if r.figures["won"]]
             out["simulation"] = {"games": games, "policy": "hint", "win": rate.as_json()}
-            out["verdict"] = "solvable" if wins else "unknown"
+            out["solvable"] = "solvable" if wins else "unknown"
             if wins:
                 out["witness"] = {"game": wins[0], "seed": options.rng_seed}
-            lines.append(f"hint policy from this position: win {rate} over {games} game(s); "
+            lines.append(f"hint policy from this position: win {rate} over {plural(games, 'game')} "
+                         "(95% interval of its chance to win from here); "
                          + (f"solvable (game {wins[0]} won with --seed {options.rng_seed})"
                             if wins else "no win seen: unknown"))
-        return Report(out, "\n".join(lines), exit_code=1 if problems else 0)
+        verdict = None if problems else "valid: " + lines[1]
+        if not problems and "solvable" in out:
+            verdict = f"valid; {out['solvable']}: " + lines[-1]
+        return Report(verify_data(INFO.key, problems, verdict, **out), "\n".join(lines),
+                      exit_code=1 if problems else 0)
 
     @staticmethod
     def _scenario_verdict(state: MeeplePartyState, options: Options, out: dict[str, Any]
                           ) -> str:
         """A perfect-information scenario: can the party be won?  The scenario search within
         --time-limit (default SCENARIO_SECONDS), a winning line as the witness."""
+        from ..solvers.budget import Budget
         from ..solvers.meeple_party.scenario import solve_scenario
 
         budget = Budget(time=options.time_limit or SCENARIO_SECONDS)
         result = solve_scenario(state, budget)
         found = result.as_json()
-        out |= {"verdict": result.verdict, "witness": found["solution"]["line"]
+        out |= {"solvable": result.verdict, "witness": found["solution"]["line"]
                 if result.verdict == "solvable" else None}
         return "scenario: " + result.text(options.timings)
 
@@ -444,25 +531,33 @@ class MeeplePartyCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies_: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
-        n = players or 3
+        from ..models.meeple_party import data
+        from ..solvers.meeple_party import policies
+        from ..solvers.simulate import simulate
+        from . import paths, simulated
+
+        n = players or self.players
         extra = options.extra
-        house = extra.get("house")
-        if house is not None and house not in data.shipped("house"):
-            house = _house_file(house)
+        if extra.get("plot") is not None:  # before any game, not after all of them
+            paths.check_output(Path(extra["plot"]), "--plot", (".svg", ".png"))
+        house: Any = extra.get("house")
+        if house is not None:
+            house = data.house_option(house)
         factory = policies.NewParty(n, house, extra.get("difficulty", "standard"),
                                     extra.get("length", "casual"), extra.get("variant", "party"),
                                     int(extra.get("start", "12")))
         try:
             factory(random.Random(0))
         except ValueError as error:
-            raise InputError("--house", None, f"a house that seats {n} player(s)",
+            raise InputError("--house", None, f"a house that seats {plural(n, 'player')}",
                              str(error)) from None
         names = policies_ or ("hint",)
         budget = extra.get("hint_nodes", policies.SIMULATION_NODES) or None
         chosen = [policies.make_policy(name, budget) for name in names]
         result = simulate(factory, chosen, games, seed=options.rng_seed,
                           rotate=extra.get("rotate", False), stats=policies.party_figures,
-                          workers=extra.get("workers", 1), progress=progress)
+                          workers=extra.get("workers", 1), progress=progress,
+                          notation=simulated.notation(INFO.key, options))
         report = _simulation_report(result, factory, names)
         if "hint" in names:
             report.data["hint_nodes"] = budget
@@ -472,14 +567,17 @@ class MeeplePartyCommands(GameCommands):
                 "options first (--hint-nodes)"))
         plot = extra.get("plot")
         if plot is not None:
-            _plot(result, factory, plot)
+            _plot(result, factory, Path(plot))
             report.data["plot"] = str(plot)
             report = Report(report.data, report.text + f"\nplot written to {plot}")
-        return report
+        return simulated.noted(INFO.key, report, result, options)
 
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
+        from ..models.meeple_party.render import render_svg
+        from ..solvers.meeple_party.turn import describe_plan, searchable, turn_hint
+
         _, state = _load(document)
         arrows: list[Arrow] = []
         caption = ""
@@ -489,20 +587,56 @@ class MeeplePartyCommands(GameCommands):
                 best = hint.options[0]
                 arrows = _plan_arrows(state, best.plan)
                 reason, _ = _reason(hint, best)
-                caption = "hint: " + reason
+                steps = describe_plan(state, best.plan)
+                numbered = [f"{k}. {text}" for k, text in enumerate(steps, 1)] \
+                    if len(steps) > 1 else steps
+                caption = "hint: " + "; ".join(numbered) + " — " + reason
+        elif options.extra.get("hint"):
+            player = state.current_player()
+            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
+                       "each draw)" if player == CHANCE else
+                       "hint: nothing to decide: the party is over" if player < 0 else
+                       "hint: the turn search does not cover this position (partysolver hint "
+                       "FILE says why)")
         return render_svg(state, arrows, caption)
 
 
-def _house_file(path: str) -> Any:
-    from ..models.documents import Fields, read_document
-    from ..models.meeple_party.house import load_house
+def describe_party(state: MeeplePartyState) -> str:
+    """A party in a few lines: the clock and stress, the meeple drawn, each room's meeples, the
+    bag, and each player's photos and disaster."""
+    from ..models.meeple_party.board import UNIT, count
+    from ..models.meeple_party.state import OVER
 
-    document, source = read_document(path)
-    return load_house(Fields(document, source))
+    setup = state.setup
+    lines = [state.summary()]
+    if state.drawn >= 0:
+        lines.append(f"drawn: {BAG_KINDS[state.drawn].replace('_', ' ')}")
+    for index, room in enumerate(setup.house.rooms):
+        here = [f"{count(state.board[index], piece)} {piece_label(piece)}"
+                for piece in range(len(UNIT)) if count(state.board[index], piece)]
+        if here:
+            lines.append(f"  {room.name}: {', '.join(here)}")
+    bag = state.bag_counts()
+    lines.append("bag: " + (", ".join(f"{n} {BAG_KINDS[k].replace('_', ' ')}"
+                                      for k, n in enumerate(bag) if n) or "empty"))
+    cards = setup.cards
+    for seat, name in enumerate(setup.players):
+        photos = [cards.photos[card].name for card in state.photos[seat] if card >= 0]
+        disaster = state.disasters[seat] if seat < len(state.disasters) else -1
+        lines.append(f"{name} ({PERSONALITY_KEYS[setup.roommates[seat]].replace('_', ' ')} "
+                     f"roommate): photos {', '.join(photos) or 'none'}"
+                     + (f"; disaster {cards.disasters[disaster].name}" if disaster >= 0 else ""))
+    if state.communal >= 0:
+        lines.append(f"communal disaster: {cards.disasters[state.communal].name}")
+    if state.phase == OVER:
+        lines.append(f"the party is over: {state.outcome}")
+    return "\n".join(lines)
 
 
 def _impossible(setup: Any, deck: str) -> list[dict[str, str]]:
     """Cards of a deck that can never be met in this house, and why."""
+    from ..models.meeple_party.cards import CompiledCondition
+
     cards = setup.cards.photos if deck == "photo" else setup.cards.disasters
     found = []
     for card in cards:
@@ -521,6 +655,8 @@ def _impossible(setup: Any, deck: str) -> list[dict[str, str]]:
 
 def _simulation_report(result: SimulationResult, factory: policies.NewParty,
                        names: Sequence[str]) -> Report:
+    from ..solvers.meeple_party import policies
+
     figures = result.figures()
     rate = result.seat_rates()[0]
     games = result.games
@@ -537,23 +673,24 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
         counts[label] = counts.get(label, 0) + 1
     chosen = factory.house or default_house(factory.players, factory.variant)
     house = chosen if isinstance(chosen, str) else chosen.name
-    data_out: dict[str, Any] = {
-        "game": INFO.key, "players": factory.players, "games": games,
-        "policies": list(names), "house": house,
-        "difficulty": factory.difficulty, "length": factory.length, "variant": factory.variant,
-        "win": rate.as_json(), "categories": counts,
-        "figures": {k: f.as_json() for k, f in figures.items()},
-        "decisions_per_game": round(sum(r.decisions for r in result.records) / games, 2)}
-    lines = [f"{games} {factory.variant} game(s), {factory.players} players, "
+    data_out = simulation_data(
+        INFO.key, result, DEFAULT_NAMES[:factory.players], names, False, house=house,
+        difficulty=factory.difficulty, length=factory.length, variant=factory.variant,
+        win=rate.as_json(), categories=counts,
+        decisions_per_game=round(sum(r.decisions for r in result.records) / games, 2))
+    data_out["interval_text"] += ("; the party is cooperative: every seat shares the same "
+                                  "win")
+    lines = [f"{plural(games, factory.variant + ' game')}, {plural(factory.players, 'player')}, "
              f"{factory.difficulty} {factory.length}, house {house}, "
              f"policy {'/'.join(names)}"]
     if not hot_tub:
-        lines.append(f"win rate: {rate} (95% interval)")
+        lines.append(f"win rate: {rate} (95% interval of the chance to win a party like "
+                     "these)")
     rows = [(k, v, f"{100 * v / games:.1f}%") for k, v in sorted(counts.items(),
                                                                    key=lambda kv: -kv[1])]
     lines.append(table(["score", "games", "share"], rows, right=(1, 2)))
     shown = ["photos", "max_stress", "mean_stress", "turns"] + (["hot_tub"] if hot_tub else [])
-    lines.append("means (95% interval): " + "; ".join(
+    lines.append("means over the games (95% interval of each expected value): " + "; ".join(
         f"{name.replace('_', ' ')} {figures[name].mean:.2f} "
         f"[{figures[name].interval.low:.2f}, {figures[name].interval.high:.2f}]"
         for name in shown if name in figures))
@@ -561,35 +698,56 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
 
 
 def _plot(result: SimulationResult, factory: policies.NewParty, path: Path) -> None:
-    """Histograms of photos taken (won and lost games apart) and of the final stress."""
+    """Histograms of photos taken (won and lost games apart, with the photos needed to win
+    marked) and of the final stress, written to ``path`` as SVG or PNG by its suffix."""
     import matplotlib
+
+    from ..solvers.simulate import rate_of
+    from . import paths
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    if not path.parent.is_dir() and str(path.parent):
-        raise InputError(str(path), None, "a file in an existing folder")
+    fmt = picture_format(path, "--plot")
     key = "hot_tub" if factory.variant == "hot-tub" else "photos"
     won = [r.figures[key] for r in result.records if r.figures["won"]]
     lost = [r.figures[key] for r in result.records if not r.figures["won"]]
     stress = [r.figures["max_stress"] for r in result.records]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    top = int(max(won + lost + [1])) + 2
+    target = None if key == "hot_tub" else factory(random.Random(0)).setup.photos_to_win
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    top = int(max(won + lost + [1, target or 0])) + 2
     bins = [x - 0.5 for x in range(top)]
     left.hist([won, lost], bins=bins, stacked=True, label=["won", "lost"],
               color=["#2ca02c", "#d62728"])
-    left.set_xlabel("meeples in the Hot Tub" if key == "hot_tub" else "photos taken")
+    if target is not None:
+        left.axvline(target, color="#333", linestyle="--", linewidth=1.5,
+                     label=f"photos to win ({target})")
+    left.set_xlabel("meeples in the Hot Tub at the end" if key == "hot_tub" else
+                    "photos taken")
     left.set_ylabel("games")
-    left.legend()
+    left.set_xlim(-0.5, top - 0.5)
+    left.set_title("how far each game got")
+    left.legend(loc="best")
     right.hist(stress, bins=[-0.5, 0.5, 1.5, 2.5, 3.5], color="#1f77b4", rwidth=0.8)
     right.set_xticks([0, 1, 2, 3])
-    right.set_xlabel("highest stress at the end")
+    right.set_xlabel("highest stress of a player at the end (3: stressed out)")
+    right.set_ylabel("games")
+    right.set_title("stress at the end")
+    # whole numbers of games and of photos: no tick at 2.5 games
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for axes in (left, right):
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     rate = rate_of([r.returns[0] for r in result.records])
-    fig.suptitle(f"Meeple Party: {result.games} games, {factory.players} players, "
-                 f"{factory.difficulty} {factory.length}; win {rate}")
+    low, high = rate.interval.low, rate.interval.high
+    seats = f"{factory.players} player" + ("s" if factory.players != 1 else "")
+    fig.suptitle(f"Meeple Party: {result.games} games, {seats}, "
+                 f"{factory.difficulty} {factory.length}; won {percent(rate.rate)} "
+                 f"(95% interval of the win chance: {percent(low)} to {percent(high)})")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    data = figure_bytes(fig, fmt)
     plt.close(fig)
+    paths.write_atomically(path, data)
 
 
 COMMANDS = MeeplePartyCommands()

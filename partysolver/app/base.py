@@ -1,0 +1,479 @@
+"""What every game plugs into the front ends: one :class:`GameCommands` object per game.
+
+A game's commands live in ``partysolver/app/<game_key_with_underscores>.py`` and export
+``COMMANDS``.  They turn a loaded :class:`Document` and :class:`Options` into a :class:`Report`
+(the data of the JSON contract and the text for people).  Front ends (``partysolver.cli``,
+``partysolver.web``) only parse their input into these, call a verb and print or serve the
+report; nothing here knows about click or HTTP.
+
+Options a game adds to a verb are declared as :class:`OptionSpec` values, which both front ends
+read: the CLI turns them into ``--flags``, the web API into JSON fields, and both check values
+with :meth:`OptionSpec.convert`, so a bad value gets the same one-line message everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from ..models.errors import InputError, Problem
+from ..models.registry import game_keys
+from .text import problems_text
+
+if TYPE_CHECKING:
+    from ..models.protocol import GameInfo
+
+VERBS = ("hint", "solve", "verify", "simulate", "render", "generate")
+
+
+class BadRequest(Exception):
+    """A request the app cannot serve as asked (an option a game does not take, a verb it does
+    not offer, a file of the wrong kind): one line, exit code 2 in the CLI, 400 on the web."""
+
+
+# -- documents ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed input file: its content, where it came from, and the game it names."""
+
+    data: Mapping[str, Any]
+    source: str
+    game: str
+
+
+def document(data: Mapping[str, Any], source: str) -> Document:
+    """``data`` as a :class:`Document`, once its ``game`` names a registered game."""
+    game = data.get("game")
+    games = ", ".join(game_keys())
+    if not isinstance(game, str):
+        raise InputError(source, "game", f"the name of a game ({games})", game)
+    if game not in game_keys():
+        raise InputError(source, "game", f"one of {games}", game)
+    return Document(data, source, game)
+
+
+def read(path: str) -> Document:
+    """The document in the TOML or JSON file ``path`` (``-``: standard input)."""
+    from ..models.documents import read_document  # TOML, JSON: not for --help (start-up)
+
+    data, source = read_document(path)
+    return document(data, source)
+
+
+def parse(text: str, source: str) -> Document:
+    """The document in ``text`` (TOML, or JSON when it starts with ``{``)."""
+    from ..models.documents import parse_document
+
+    return document(parse_document(text, source), source)
+
+
+# -- options ------------------------------------------------------------------------------------
+
+Kind = Literal["int", "float", "choice", "flag", "text"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An option a verb takes, whatever the front end: ``--name`` in the CLI, ``name`` in JSON.
+
+    ``convert`` checks a value given as text (CLI) or as JSON and returns it typed, or raises
+    :class:`BadRequest` with one line naming the option and what was expected."""
+
+    name: str
+    """The Python name (``exact_nodes``); the flag is ``--exact-nodes``."""
+    kind: Kind
+    help: str
+    default: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    metavar: str | None = None
+    show_default: bool = False
+    required: bool = False
+    expects: str | None = None
+    """What a good value is, in words, when the kind and bounds do not say it well."""
+    check: Callable[[Any], str | None] | None = None
+    """A further test: returns what was expected when the value fails it, else ``None``."""
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def expected(self) -> str:
+        if self.expects is not None:
+            return self.expects
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "flag":
+            return "true or false"
+        if self.kind == "text":
+            return "a text"
+        noun = "an integer" if self.kind == "int" else "a number"
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None:
+            return f"{noun} from {_num(low)} to {_num(high)}"
+        if low is not None:
+            return f"{noun} of at least {_num(low)}"
+        if high is not None:
+            return f"{noun} of at most {_num(high)}"
+        return noun
+
+    def fail(self, value: Any, expected: str | None = None) -> BadRequest:
+        return BadRequest(f"bad input: {self.flag}: expected {expected or self.expected()}, "
+                          f"got {value!r}")
+
+    def convert(self, value: Any) -> Any:
+        """``value`` checked and typed (``None`` stays ``None``: the option was not given)."""
+        if value is None:
+            return None
+        typed = self._typed(value)
+        if self.check is not None and (failed := self.check(typed)) is not None:
+            raise self.fail(value, failed)
+        return typed
+
+    def _typed(self, value: Any) -> Any:
+        if self.kind == "flag":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes",
+                                                              "no"):
+                return value.lower() in ("true", "1", "yes")
+            raise self.fail(value)
+        if self.kind == "text":
+            if not isinstance(value, str) or not value or "\x00" in value:
+                raise self.fail(value, "a non-empty text")
+            return value
+        if self.kind == "choice":
+            if not isinstance(value, str) or value not in self.choices:
+                raise self.fail(value)
+            return value
+        number = _number(value, integer=self.kind == "int")
+        if number is None:
+            raise self.fail(value)
+        if (self.minimum is not None and number < self.minimum) or (
+                self.maximum is not None and number > self.maximum):
+            raise self.fail(value)
+        return number
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _number(value: Any, integer: bool) -> int | float | None:
+    """An int (or a finite float) from text or JSON; ``None`` when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text, 10) if integer else _finite(float(text))
+        except ValueError:
+            return None
+    if isinstance(value, int):
+        return value if integer else float(value)
+    if isinstance(value, float) and not integer:
+        return _finite(value)
+    return None
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+SECONDS = "a number of seconds greater than 0 (such as 2 or 0.5)"
+TIME_LIMIT = OptionSpec("time_limit", "float", metavar="SECONDS", expects=SECONDS,
+                        help="Wall-clock budget in seconds; past it a search answers with what "
+                             "it has and says the answer is partial.",
+                        check=lambda v: SECONDS if v <= 0 else None)
+TOP = OptionSpec("top", "int", minimum=1, metavar="K", expects="a number of moves of at least 1",
+                 help="Show only the K best moves.")
+SEED_MAX = 2**64 - 1
+SEED = OptionSpec("seed", "int", minimum=0, maximum=SEED_MAX, metavar="N",
+                  expects=f"a whole number from 0 to {SEED_MAX}",
+                  help="Seed every source of chance: same input and seed, same output "
+                       "(wall-clock times are then left out).")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The common options, and the verb's game-specific ones in ``extra``."""
+
+    json: bool = False
+    seed: int | None = None
+    time_limit: float | None = None
+    top: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    notice: Callable[[str], None] | None = None
+    """Where a verb says, in one line, what the reader waits for (a first-run compile)."""
+
+    def tell(self, text: str) -> None:
+        """Pass a one-line notice to the front end (nothing when it takes none)."""
+        if self.notice is not None:
+            self.notice(text)
+
+    @property
+    def rng_seed(self) -> int:
+        return 0 if self.seed is None else self.seed
+
+    @property
+    def timings(self) -> bool:
+        """Whether output may show wall-clock times: not in a seeded run, whose output must be
+        identical from run to run."""
+        return self.seed is None
+
+
+def game_options(commands: GameCommands, verb: str, given: Mapping[str, Any],
+                 always: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The game-specific options of ``verb``: each of ``commands``' own options, converted, or
+    its default when not given (``None`` in ``given``); an option given that the game does not
+    take is a :class:`BadRequest`.  ``always`` are verb options every game gets."""
+    own = {spec.name: spec for spec in commands.options.get(verb, [])}
+    chosen: dict[str, Any] = {}
+    for name, value in given.items():
+        if name in own:
+            typed = own[name].convert(value)
+            chosen[name] = own[name].default if typed is None else typed
+        elif value is not None:
+            raise BadRequest(f"--{name.replace('_', '-')} does not apply to "
+                             f"{commands.info.key} {verb}")
+    for name, spec in own.items():
+        chosen.setdefault(name, spec.default)
+        if spec.required and chosen[name] is None:
+            raise BadRequest(f"bad input: {spec.flag}: expected {spec.expected()} "
+                             f"({commands.info.key} {verb} needs it)")
+    return chosen | dict(always or {})
+
+
+# -- reports ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a verb produced: ``data`` for ``--json`` (it always names the game) and ``text``."""
+
+    data: dict[str, Any]
+    text: str
+    exit_code: int = 0
+
+
+def is_timing(key: str) -> bool:
+    """Whether a report key holds a wall-clock figure (``seconds``, ``build_seconds``,
+    ``wall_time``, ``games_per_second``): a seeded run leaves these out."""
+    return key.endswith(("seconds", "per_second")) or key.startswith("wall")
+
+
+def json_safe(data: Any, timings: bool = True) -> Any:
+    """``data`` with every non-finite number (an unbounded interval's end) as ``null``: JSON
+    has no infinity, and a strict parser rejects the ``Infinity`` Python would write.  Without
+    ``timings`` (a seeded run, whose output must be identical) every wall-clock figure goes
+    (:func:`is_timing`)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: json_safe(value, timings) for key, value in data.items()
+                if timings or not is_timing(str(key))}
+    if isinstance(data, list | tuple):
+        return [json_safe(value, timings) for value in data]
+    return data
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """How much value a move may give up before a review calls it an inaccuracy, a mistake or
+    a blunder (in the units of the game's hint value, as a chess review does with pawns)."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    unit: str
+
+    def label(self, lost: float) -> str | None:
+        if lost >= self.blunder:
+            return "blunder"
+        if lost >= self.mistake:
+            return "mistake"
+        if lost >= self.inaccuracy:
+            return "inaccuracy"
+        return None
+
+
+class GameCommands:
+    """Base class of the game commands; a subclass overrides the verbs it offers."""
+
+    info: ClassVar[GameInfo]
+    verbs: ClassVar[frozenset[str]] = frozenset()
+    options: ClassVar[dict[str, list[OptionSpec]]] = {}
+    """Game-specific options per verb."""
+    policies: ClassVar[tuple[str, ...]] = ()
+    """Policy names ``simulate`` accepts."""
+    review: ClassVar[Thresholds] = Thresholds(0.05, 0.15, 0.4, "points")
+    """What ``review`` calls an inaccuracy, a mistake and a blunder (docs/solvers.md)."""
+    players: ClassVar[int] = 2
+    """The usual table: the number of players of ``simulate`` and of a new game of ``play``
+    when none is given."""
+
+    def hint(self, document: Document, options: Options) -> Report:
+        raise self.unsupported("hint")
+
+    def solve(self, document: Document, options: Options) -> Report:
+        raise self.unsupported("solve")
+
+    def verify(self, document: Document, options: Options) -> Report:
+        raise self.unsupported("verify")
+
+    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
+                 options: Options, progress: Any) -> Report:
+        raise self.unsupported("simulate")
+
+    def render(self, document: Document, options: Options) -> str:
+        raise self.unsupported("render")
+
+    def generate(self, count: int, options: Options, progress: Any) -> Report:
+        """``count`` puzzles; ``data["puzzles"]`` lists each file's ``name`` and ``text``."""
+        raise self.unsupported("generate")
+
+    def board(self, document: Document) -> str:
+        """The position of ``document`` in a few lines for people: what ``play`` shows."""
+        raise self.unsupported("play")
+
+    def seat_names(self, state: Any) -> tuple[str, ...]:
+        """The players of a full state of the game, in seat order."""
+        raise self.unsupported("play")
+
+    def policy(self, name: str) -> Any:
+        """The policy ``name`` (one of :attr:`policies`) as ``simulate`` plays it: a callable
+        ``policy(state, rng) -> action`` on full states, to take a seat in ``play``."""
+        raise self.unsupported("simulate")
+
+    def unsupported(self, verb: str) -> BadRequest:
+        offered = ", ".join(sorted(self.verbs)) or "none"
+        return BadRequest(f"{self.info.key} does not support '{verb}' (it supports: {offered})")
+
+
+def module_name(game: str) -> str:
+    return f"{__package__}.{game.replace('-', '_')}"
+
+
+@cache
+def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
+    found, broken = {}, {}
+    for key in game_keys():
+        try:
+            found[key] = importlib.import_module(module_name(key)).COMMANDS
+        except Exception as error:  # one broken game must not take the others down
+            if not (isinstance(error, ModuleNotFoundError) and error.name == module_name(key)):
+                broken[key] = f"{type(error).__name__}: {error}"  # else: no commands yet
+    return found, broken
+
+
+def all_commands() -> dict[str, GameCommands]:
+    """The commands of every registered game that has them and loads."""
+    return _load_commands()[0]
+
+
+def broken_commands() -> dict[str, str]:
+    """The games whose commands module failed to load, with the error (a bug to report)."""
+    return _load_commands()[1]
+
+
+def commands_for(game: str) -> GameCommands | None:
+    return all_commands().get(game)
+
+
+def commands(game: str, verb: str) -> GameCommands:
+    """The commands of ``game``, which must offer ``verb``."""
+    if game in broken_commands():
+        raise RuntimeError(f"the {game} commands failed to load ({broken_commands()[game]}); "
+                           "this is a bug in partysolver")
+    found = commands_for(game)
+    if found is None or verb not in found.verbs:
+        offered = ", ".join(sorted(found.verbs)) if found else "none yet"
+        raise BadRequest(f"{game} does not support '{verb}' (it supports: {offered})")
+    return found
+
+
+def common_options(given: Mapping[str, Any]) -> dict[str, Any]:
+    """``seed``, ``time_limit`` and ``top`` of ``given``, each converted by its spec."""
+    return {spec.name: spec.convert(given.get(spec.name)) for spec in (SEED, TIME_LIMIT, TOP)}
+
+
+def run(verb: str, document: Document, given: Mapping[str, Any] | None = None,
+        as_json: bool = False, always: Mapping[str, Any] | None = None) -> Report:
+    """The report of ``verb`` on ``document``, with options ``given`` by name (``seed``,
+    ``time_limit``, ``top`` and the game's own, as text or JSON values, each checked by its
+    spec): what every front end calls."""
+    from .playalong import current
+
+    document = current(document)
+    commands_ = commands(document.game, verb)
+    given = dict(given or {})
+    common = common_options(given)
+    extra = {key: value for key, value in given.items() if key not in common}
+    options = Options(as_json, common["seed"], common["time_limit"], common["top"],
+                      game_options(commands_, verb, extra, always))
+    report: Report = getattr(commands_, verb)(document, options)
+    return report
+
+
+def run_simulation(game: str, games: int, policies: Sequence[str] = (),
+                   players: int | None = None, given: Mapping[str, Any] | None = None,
+                   workers: int = 1, rotate: bool = False, as_json: bool = False,
+                   progress: Any = None) -> Report:
+    """The report of ``simulate`` for ``game`` (see :func:`run`)."""
+    commands_ = commands(game, "simulate")
+    check_simulation(commands_, players, policies, rotate)
+    given = dict(given or {})
+    common = common_options(given)
+    extra = {key: value for key, value in given.items() if key not in common}
+    options = Options(as_json, common["seed"], None, None,
+                      game_options(commands_, "simulate", extra,
+                                   {"workers": workers, "rotate": rotate}))
+    return commands_.simulate(players, games, tuple(policies), options, progress)
+
+
+def check_simulation(commands: GameCommands, players: int | None, policies: Sequence[str],
+                     rotate: bool) -> None:
+    """Refuse, before any game is played, a table the game cannot seat or policies it does not
+    know or that would never play."""
+    if players is not None and len(policies) > players and not rotate:
+        raise BadRequest(f"bad input: --policy: {len(policies)} policies for {players} seats: "
+                         f"the last {len(policies) - players} would never play (add --rotate "
+                         "to let every policy take every seat in turn)")
+    unknown = [p for p in policies if p not in commands.policies]
+    if unknown:
+        raise BadRequest(f"bad input: --policy: expected one of "
+                         f"{', '.join(commands.policies)} for {commands.info.key}, got "
+                         f"{unknown[0]!r}")
+    info = commands.info
+    if players is not None and players not in info.player_counts():
+        raise BadRequest(f"bad input: --players: {info.key} takes {info.min_players} to "
+                         f"{info.max_players} players, not {players}")
+
+
+def require_valid(problems: Sequence[Problem], source: str) -> None:
+    """Hint and solve need a legal position: rule problems are bad input."""
+    if problems:
+        listed = "; ".join(f"{p.field}: {p.message}" if p.field else p.message
+                           for p in problems)
+        raise InputError(source, None, f"a legal position ({listed}); "
+                         "run 'partysolver verify' for the full list")
+
+
+def problems_report(game: str, problems: Sequence[Problem], described: Callable[[], str],
+                    verdict: str | None = None, **extra: Any) -> Report:
+    """``verify``'s report of a position: every problem at once (exit 1), or ``valid`` and
+    ``described()``, the position in words."""
+    from .contract import verify_data
+
+    data = verify_data(game, problems, verdict, **extra)
+    text = problems_text(problems)
+    if not problems:
+        text += "\n" + described()
+    return Report(data, text, exit_code=1 if problems else 0)

@@ -1,0 +1,184 @@
+"""What partysolver ships and offers, whatever the game: the games list and the shipped files.
+
+Every game's shipped positions are found by name: ``examples`` first, then the puzzle sets
+(Meeple Land and Pool Party Stars ``puzzles``, Meeple Party ``scenarios`` and benchmark
+``positions``).  A name is unique across a game's sets, or qualified by its set
+(``puzzles/08-impossible-promise``), and a verb's FILE may name one as ``GAME:NAME``.  Other
+folders (catalogues, decks, houses, cards, clocks)
+are data files that positions refer to, not positions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from .. import puzzles
+from ..models.documents import format_document, parse_document
+from ..models.registry import all_games, game_keys
+from .base import BadRequest, Document, Report, all_commands, broken_commands, parse, read
+
+SETS = ("examples", "puzzles", "scenarios", "positions")
+"""The folders of shipped positions, in the order names are looked up."""
+
+SECRET = re.compile(r"^#\s*(recorded answer|answer|proven optimum|solution)\b", re.IGNORECASE)
+"""Header lines of a shipped puzzle that give its answer away (kept back unless revealed)."""
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A shipped position file: its game, set, name and where it lies."""
+
+    game: str
+    set: str
+    name: str
+    path: Traversable
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.set}/{self.name}"
+
+    def text(self, reveal: bool = False) -> str:
+        """The file's text; a puzzle's answer lines are left out unless ``reveal``."""
+        text = self.path.read_text(encoding="utf-8")
+        if reveal or self.set == "examples" and not _has_secret(text):
+            return text
+        return "".join(line for line in text.splitlines(keepends=True)
+                       if not SECRET.match(line))
+
+    def description(self) -> str:
+        return puzzles.description(self.text())
+
+    def document(self) -> Document:
+        return parse(self.text(reveal=True), f"{self.game}:{self.qualified}")
+
+
+def _has_secret(text: str) -> bool:
+    return any(SECRET.match(line) for line in text.splitlines())
+
+
+def shipped(game: str) -> list[Shipped]:
+    """Every shipped position of ``game``, set by set, in name order."""
+    found = []
+    for folder in SETS:
+        for name, path in puzzles.files(game, folder).items():
+            found.append(Shipped(game, folder, name, path))
+    return found
+
+
+def find(game: str, name: str) -> Shipped:
+    """The shipped position ``name`` (or ``set/name``) of ``game``."""
+    items = shipped(game)
+    if not items:
+        raise BadRequest(f"{game} ships no examples yet")
+    exact = [item for item in items if name in (item.name, item.qualified)]
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        choices = ", ".join(item.qualified for item in exact)
+        raise BadRequest(f"bad input: {game}: {name!r} names several shipped files "
+                         f"({choices}); give one of these")
+    close = [item.name for item in items if item.name.startswith(name)]
+    hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
+    raise BadRequest(f"bad input: {game} has no shipped example or puzzle {name!r}{hint} "
+                     f"(partysolver example {game} --list lists them)")
+
+
+def default_example(game: str) -> Shipped:
+    items = [item for item in shipped(game) if item.set == "examples"] or shipped(game)
+    if not items:
+        raise BadRequest(f"{game} ships no examples yet")
+    named = [item for item in items if item.name == "default"]
+    return (named or items)[0]
+
+
+def open_document(name: str) -> Document:
+    """The document in the file ``name`` or, when no such file exists, the shipped position
+    ``GAME:NAME`` (``tea-party:midgame``, ``meeple-land:08-impossible-promise``)."""
+    if name != "-" and not Path(name).exists() and (item := reference(name)) is not None:
+        return item.document()
+    return read(name)
+
+
+def reference(text: str) -> Shipped | None:
+    """``GAME:NAME`` (a shipped position) as a :class:`Shipped`, else ``None``."""
+    game, colon, name = text.partition(":")
+    if not colon or game not in game_keys() or not name:
+        return None
+    return find(game, name)
+
+
+# -- reports ------------------------------------------------------------------------------------
+
+
+def games_report(only: str | None = None) -> Report:
+    """The games (or the game ``only``), their verbs, their players and the house data each
+    ships."""
+    rows: list[dict[str, Any]] = []
+    for key, game in all_games().items():
+        if only is not None and key != only:
+            continue
+        commands = all_commands().get(key)
+        verbs = sorted(commands.verbs) if commands else []
+        info = game.info
+        rows.append({"game": key, "title": info.title,
+                     "players": [info.min_players, info.max_players], "chance": info.chance,
+                     "hidden_information": info.hidden_information, "summary": info.summary,
+                     "verbs": ["example", *verbs], "house_data": info.house_data,
+                     "examples": [item.name for item in shipped(key) if item.set == "examples"],
+                     "shipped": len(shipped(key))})
+    lines = []
+    for row in rows:
+        lines.append(f"{row['game']:<18} {row['title']} ({row['players'][0]}-"
+                     f"{row['players'][1]} players): {row['summary']}")
+        lines.append(f"{'':<18} verbs: {', '.join(row['verbs'])}")
+        if broken := broken_commands().get(row["game"]):
+            lines.append(f"{'':<18} unavailable: its commands failed to load ({broken})")
+        house = row["house_data"]
+        lines.append(f"{'':<18} house data: {house if house else 'none (all components public)'}")
+    return Report({"games": rows}, "\n".join(lines))
+
+
+def tiles_report(game: str, source: str | None) -> Report:
+    """The components of ``game`` that positions name by code (Meeple Land's tiles: S30 is a
+    small tile), from the house data or from the file ``source`` in the same format."""
+    commands = all_commands().get(game)
+    lister = getattr(commands, "tiles", None)
+    if lister is None:
+        raise BadRequest(f"bad input: --tiles: {game} has no tile codes to list (only "
+                         "meeple-land names its tiles by code)")
+    report: Report = lister(source)
+    return report
+
+
+def listing_report(game: str | None) -> Report:
+    """Every shipped example, puzzle and scenario of ``game`` (of every game when ``None``)."""
+    keys = [game] if game else list(game_keys())
+    entries = [{"game": item.game, "set": item.set, "name": item.name,
+                "description": item.description()} for key in keys for item in shipped(key)]
+    lines = []
+    indent = "" if game else "  "
+    for key in keys:
+        mine = [entry for entry in entries if entry["game"] == key]
+        if not game:
+            lines.append(f"{key} ({len(mine)} shipped):")
+        width = max((len(entry["name"]) for entry in mine), default=0) + 2
+        for entry in mine:
+            tag = "" if entry["set"] == "examples" else f"[{entry['set'][:-1]}] "
+            lines.append(f"{indent}{entry['name']:<{width}}{tag}{entry['description']}".rstrip())
+    data: dict[str, Any] = {"examples": entries}
+    if game:
+        data["game"] = game
+    return Report(data, "\n".join(lines))
+
+
+def example_text(game: str, name: str | None, as_json: bool, reveal: bool = False) -> str:
+    """The text of a shipped position (``name``, or the game's default example)."""
+    item = find(game, name) if name else default_example(game)
+    text = item.text(reveal)
+    if as_json:
+        return format_document(parse_document(text, f"{item.name}.toml"), as_json=True)
+    return text

@@ -1,0 +1,404 @@
+"""Playing along: moves and chance outcomes in the game's notation, applied to a position, and
+game records (a start position and the steps from it, each with an optional comment).
+
+A record is a TOML (or JSON) document::
+
+    game = "tea-party"
+    kind = "record"
+    start = "tea-party:default"          # a shipped position, or an inline [start] table
+    [[steps]]
+    move = "squish king as rogue on Green take rogue"
+    comment = "the hint's first choice"
+
+Every step is checked when the record is read (it must be legal where it stands), so a record
+that loads can always be replayed; ``apply --record`` appends to one, ``apply RECORD --upto N``
+extracts the position after ``N`` steps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models.documents import Fields
+from ..models.errors import InputError
+from ..models.notation import NotationError, Playable
+from ..models.registry import get_game
+from .base import BadRequest, Document, Report, Thresholds, document
+from .catalog import reference
+from .text import plural
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied step: its number (from 1), who took it, its canonical notation and an
+    optional comment."""
+
+    number: int
+    actor: str
+    move: str
+    comment: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"number": self.number, "actor": self.actor, "move": self.move}
+        if self.comment:
+            data["comment"] = self.comment
+        return data
+
+
+def playable(doc: Document) -> Playable:
+    """The position of ``doc`` to play on: a full state, or one seat's view."""
+    game = get_game(doc.game)
+    make = getattr(game, "playable", None)
+    if make is None:
+        raise BadRequest(f"{doc.game} has no move notation yet: apply, play and review are not "
+                         "available for it")
+    position: Playable = make(doc.data, doc.source)
+    return position
+
+
+def step(position: Playable, text: str, where: str) -> Any:
+    """The legal step ``text`` names, or bad input naming ``where`` it was given."""
+    try:
+        return position.parse(text)
+    except NotationError as error:
+        raise BadRequest(f"bad input: {where}: {error} ({position.actor()} to act)") from None
+
+
+def advance(position: Playable, texts: Sequence[str], rng: random.Random | None = None,
+            first: int = 1, comments: Sequence[str | None] = ()) -> tuple[Playable, list[Step]]:
+    """``position`` after the steps ``texts`` (numbered from ``first``).  With ``rng``, the
+    chance outcomes (and, from a seat, what the seat observes) that the texts leave out are
+    drawn: whenever chance is next and the next text does not name one of its outcomes, and
+    after the last text until someone has to decide."""
+    applied: list[Step] = []
+    number = first
+
+    def take(chosen: Any, comment: str | None) -> None:
+        nonlocal position, number
+        applied.append(Step(number, position.actor(), position.format(chosen), comment))
+        position = position.apply(chosen)
+        number += 1
+
+    for index, text in enumerate(texts):
+        comment = comments[index] if index < len(comments) else None
+        while True:
+            if position.is_over():
+                raise BadRequest(f"bad input: step {number} ({text!r}): the game is over, no "
+                                 "move is legal")
+            if rng is None or not position.awaits_chance():
+                take(step(position, text, f"step {number}"), comment)
+                break
+            try:
+                take(position.parse(text), comment)
+                break
+            except NotationError:
+                take(position.random_step(rng), "drawn at random")
+    while rng is not None and position.awaits_chance() and not position.is_over():
+        take(position.random_step(rng), "drawn at random")
+    return position, applied
+
+
+def summary(position: Playable) -> dict[str, Any]:
+    """Where the position stands: who acts next, and whether chance (or what the seat
+    observes) comes first."""
+    return {"over": position.is_over(), "to_move": None if position.is_over()
+            else position.actor(), "awaits_chance": position.awaits_chance(),
+            "legal": len(position.legal_steps()) if not position.is_over() else 0}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What ``apply`` did: the record of the game so far and the position it reached."""
+
+    record: Record
+    position: Playable
+    new: tuple[Step, ...]
+    """The steps this call applied (the record's earlier steps are in ``record.steps``)."""
+
+    def report(self) -> Report:
+        data = {"game": self.record.game, "applied": [s.as_json() for s in self.new],
+                "steps": len(self.record.steps)} | summary(self.position)
+        lines = [f"{s.number}. {s.actor}: {s.move}" + (f"  ({s.comment})" if s.comment else "")
+                 for s in self.new]
+        where = "the game is over" if self.position.is_over() else (
+            f"next: {self.position.actor()}"
+            + (" (chance: give the outcome, or --random)" if self.position.awaits_chance()
+               else ""))
+        return Report(data, "\n".join([*lines, where]))
+
+
+def apply(doc: Document, texts: Sequence[str], seed: int | None = None, draw: bool = False,
+          upto: int | None = None) -> Applied:
+    """``texts`` applied to the position (or the record's position after ``upto`` steps) of
+    ``doc``; with ``draw``, chance outcomes left out are drawn from ``seed``."""
+    record = new_record(doc)
+    if upto is not None and not is_record(doc):
+        raise InputError("--upto", None, "a record file to extract a position from (this is a "
+                         "position)", upto)
+    position, history = position_after(doc, upto)
+    rng = random.Random(0 if seed is None else seed) if draw else None
+    position, new = advance(position, texts, rng, first=len(history) + 1)
+    record = Record(record.game, record.start, tuple(history) + tuple(new))
+    return Applied(record, position, tuple(new))
+
+
+def appended(existing: Document | None, applied: Applied, source: str) -> Record:
+    """The record ``existing`` (or a new one) with ``applied``'s steps at its end: its last
+    position must be where ``applied`` began."""
+    if existing is None:
+        return applied.record
+    record = load_record(existing)
+    position, _ = position_after(existing, None)
+    begun = len(applied.record.steps) - len(applied.new)
+    before = Record(applied.record.game, applied.record.start, applied.record.steps[:begun])
+    start, _ = advance(playable(start_document(before, source)), [s.move for s in before.steps])
+    if position.to_document() != start.to_document():
+        raise BadRequest(f"bad input: --record: {existing.source} ends in another position "
+                         "than the one the moves were applied to")
+    first = len(record.steps) + 1
+    renumbered = [Step(first + i, s.actor, s.move, s.comment) for i, s in enumerate(applied.new)]
+    return extended(record, renumbered)
+
+
+# -- records ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game record: the start position's document and the steps from it."""
+
+    game: str
+    start: Mapping[str, Any] | str
+    """The start position: a document, or the name ``GAME:NAME`` of a shipped one."""
+    steps: tuple[Step, ...]
+
+    def to_document(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game, "kind": "record", "start": self.start}
+        data["steps"] = [{"move": s.move} | ({"comment": s.comment} if s.comment else {})
+                         for s in self.steps]
+        return data
+
+
+def is_record(doc: Document) -> bool:
+    return doc.data.get("kind") == "record"
+
+
+def load_record(doc: Document) -> Record:
+    """The record in ``doc``; every step is checked by replaying it."""
+    fields = Fields(doc.data, doc.source)
+    fields.text("game")
+    fields.text("kind", choices=("record",))
+    raw = fields.raw("start")
+    if isinstance(raw, str):
+        if reference(raw) is None:
+            raise fields.error("start", "a shipped position as GAME:NAME (partysolver example "
+                               "--list) or a table with the start position", raw)
+        start: Mapping[str, Any] | str = raw
+    elif isinstance(raw, Mapping):
+        start = dict(raw)
+        if start.get("game", doc.game) != doc.game:
+            raise fields.error("start.game", f"the record's game {doc.game!r}",
+                               start.get("game"))
+        start = {"game": doc.game} | {k: v for k, v in start.items() if k != "game"}
+    else:
+        raise fields.error("start", "a shipped position (GAME:NAME) or a table", raw)
+    texts, comments = [], []
+    for item in fields.tables("steps", []):
+        texts.append(item.text("move"))
+        comments.append(item.text("comment", None))
+        item.done()
+    fields.done()
+    record = Record(doc.game, start, ())
+    position = playable(start_document(record, doc.source))
+    try:
+        _, steps = advance(position, texts, None, comments=comments)
+    except BadRequest as error:
+        raise BadRequest(f"{doc.source}: steps: {error}") from None
+    return Record(doc.game, start, tuple(steps))
+
+
+def start_document(record: Record, source: str) -> Document:
+    if isinstance(record.start, str):
+        found = reference(record.start)
+        assert found is not None
+        return found.document()
+    return document(record.start, f"{source}: start")
+
+
+def start_of(doc: Document) -> tuple[Playable, list[Step]]:
+    """The position to begin from and the steps already taken: a record's start and steps, or
+    a position file and none."""
+    if is_record(doc):
+        record = load_record(doc)
+        return playable(start_document(record, doc.source)), list(record.steps)
+    return playable(doc), []
+
+
+def current(doc: Document) -> Document:
+    """The position a verb works on: ``doc`` itself, or a record's last position (so that
+    ``hint``, ``solve``, ``verify`` and ``render`` read a record as the game so far)."""
+    if not is_record(doc):
+        return doc
+    position, steps = position_after(doc, None)
+    return document(position.to_document(), f"{doc.source} (after step {len(steps)})")
+
+
+def position_after(doc: Document, upto: int | None) -> tuple[Playable, list[Step]]:
+    """A record's position after its first ``upto`` steps (all of them when ``None``)."""
+    start, steps = start_of(doc)
+    if upto is not None:
+        if upto < 0 or upto > len(steps):
+            raise InputError("--upto", None, f"a step number from 0 to {len(steps)}", upto)
+        steps = steps[:upto]
+    position, replayed = advance(start, [s.move for s in steps], None,
+                                 comments=[s.comment for s in steps])
+    return position, replayed
+
+
+def new_record(doc: Document) -> Record:
+    """A record starting from the position ``doc`` (a ``GAME:NAME`` source stays a name)."""
+    if is_record(doc):
+        return load_record(doc)
+    name = doc.source if reference(doc.source) is not None else None
+    start: Mapping[str, Any] | str = name or {k: v for k, v in doc.data.items()}
+    return Record(doc.game, start, ())
+
+
+def extended(record: Record, steps: Sequence[Step]) -> Record:
+    return Record(record.game, record.start, record.steps + tuple(steps))
+
+
+# -- review -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One reviewed decision."""
+
+    step: Step
+    best: str
+    best_value: float | None
+    value: float | None
+    lost: float | None
+    at_least: bool
+    """Whether the played move was not among the moves the hint valued, so that ``lost`` is
+    only a lower bound (the gap to the worst move it valued)."""
+    label: str | None
+    status: str
+
+    def as_json(self) -> dict[str, Any]:
+        return self.step.as_json() | {
+            "best": self.best, "best_value": _round(self.best_value),
+            "value": _round(self.value), "lost": _round(self.lost), "at_least": self.at_least,
+            "label": self.label, "status": self.status}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],
+           thresholds: Thresholds, progress: Any = None) -> Report:
+    """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
+    the hint at that point: the best move, the value given up and a label."""
+    from .base import run
+
+    if not is_record(doc):
+        raise BadRequest(f"bad input: {doc.source}: expected a game record (kind = \"record\"; "
+                         "partysolver apply --record writes one)")
+    record = load_record(doc)
+    position = playable(start_document(record, doc.source))
+    judged: list[Judged] = []
+    value_text = ""
+    chosen = None if players is None else {p.casefold() for p in players}
+    for item in record.steps:
+        decides = not position.awaits_chance() and not position.is_over()
+        if decides and (chosen is None or item.actor.casefold() in chosen):
+            here = document(position.to_document(), f"{doc.source}: before step {item.number}")
+            hint = run("hint", here, dict(given) | {"top": None}).data
+            value_text = hint.get("value_text", value_text)
+            judged.append(_judge(position, item, hint, thresholds))
+        position = position.apply(position.parse(item.move))
+        if progress is not None:
+            progress(1)
+    return _review_report(doc.game, judged, thresholds, value_text)
+
+
+def _judge(position: Playable, item: Step, hint: Mapping[str, Any],
+           thresholds: Thresholds) -> Judged:
+    moves = hint.get("moves", [])
+    played = position.parse(item.move)
+    valued = [m for m in moves if m.get("value") is not None]
+    if not valued:
+        return Judged(item, "", None, None, None, False, None, str(hint.get("status")))
+    best = valued[0]
+    mine = next((m for m in valued if _names(position, m["move"]) == played), None)
+    if mine is not None:
+        lost = max(0.0, best["value"] - mine["value"])
+        return Judged(item, best["move"], best["value"], mine["value"], lost, False,
+                      thresholds.label(lost), str(hint.get("status")))
+    floor = max(0.0, best["value"] - valued[-1]["value"])
+    return Judged(item, best["move"], best["value"], None, floor, True,
+                  thresholds.label(floor), str(hint.get("status")))
+
+
+def _names(position: Playable, text: str) -> Any:
+    try:
+        return position.parse(text)
+    except NotationError:
+        return None
+
+
+def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
+                   value_text: str) -> Report:
+    summary: dict[str, dict[str, Any]] = {}
+    for item in judged:
+        mine = summary.setdefault(item.step.actor, {"decisions": 0, "best": 0, "lost": 0.0,
+                                                    "inaccuracy": 0, "mistake": 0,
+                                                    "blunder": 0, "biggest": None})
+        mine["decisions"] += 1
+        lost = item.lost or 0.0
+        if item.lost is not None and lost <= 1e-9 and not item.at_least:
+            mine["best"] += 1
+        mine["lost"] += lost
+        if item.label:
+            mine[item.label] += 1
+        if item.lost is not None and (mine["biggest"] is None or lost > mine["biggest"]["lost"]):
+            mine["biggest"] = {"number": item.step.number, "move": item.step.move,
+                               "lost": round(lost, 6)}
+    for mine in summary.values():
+        mine["accuracy"] = round(mine.pop("best") / mine["decisions"], 6)
+        mine["mean_lost"] = round(mine.pop("lost") / mine["decisions"], 6)
+    data = {"game": game, "value_text": value_text,
+            "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
+                           "blunder": thresholds.blunder, "unit": thresholds.unit},
+            "decisions": [item.as_json() for item in judged], "players": summary}
+    lines = []
+    for item in judged:
+        mark = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}.get(item.label or "", "")
+        if item.lost is None:
+            verdict = "not valued (the hint had no value here)"
+        elif item.lost <= 1e-9 and not item.at_least:
+            verdict = "best"
+        else:
+            verdict = (f"{item.label or 'fine'}: gives up {'at least ' if item.at_least else ''}"
+                       f"{item.lost:.3g} {thresholds.unit}; best was {item.best}")
+        lines.append(f"{item.step.number}. {item.step.actor}: {item.step.move}{mark}  "
+                     f"({verdict})")
+    lines.append(f"thresholds ({thresholds.unit} given up): inaccuracy {thresholds.inaccuracy:g}"
+                 f", mistake {thresholds.mistake:g}, blunder {thresholds.blunder:g}")
+    for player, mine in summary.items():
+        biggest = mine["biggest"]
+        worst = (f"; biggest loss {biggest['lost']:.3g} at step {biggest['number']} "
+                 f"({biggest['move']})" if biggest and biggest["lost"] > 0 else "")
+        lines.append(f"{player}: {plural(mine['decisions'], 'decision')}, accuracy "
+                     f"{100 * mine['accuracy']:.0f}% (the best move), mean loss "
+                     f"{mine['mean_lost']:.3g}; {plural(mine['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
+                     f"{plural(mine['mistake'], 'mistake')}, {plural(mine['blunder'], 'blunder')}"
+                     f"{worst}")
+    if not judged:
+        lines.append("no decision of the chosen players in this record")
+    return Report(data, "\n".join(lines))

@@ -1,0 +1,400 @@
+"""The commands of Epic Monster Tea Party."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..models.protocol import TERMINAL
+from ..models.tea_party import GAME, INFO
+from .base import (
+    Document,
+    GameCommands,
+    Options,
+    OptionSpec,
+    Report,
+    Thresholds,
+    problems_report,
+    require_valid,
+)
+from .contract import (
+    WIN_RATE_HEADER,
+    HintStatus,
+    Move,
+    Objective,
+    fraction_text,
+    hint_data,
+    simulation_data,
+    solve_data,
+)
+from .text import percent, table, top
+
+if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
+    from ..models.tea_party.position import Position
+    from ..models.tea_party.state import TeaPartyState
+    from ..solvers import tea_party as solver
+    from ..solvers.budget import Budget, SearchResult
+
+SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 3_000_000, "DEFAULT_EXACT_NODES": 300_000,
+                   "DEFAULT_MCTS_ITERATIONS": 10_000, "DEFAULT_SOLVE_NODES_TWO": 20_000_000,
+                   "DEFAULT_SOLVE_NODES": 10_000_000}
+"""The search's defaults the help states (``solvers.tea_party`` decides them; this module
+imports it only when a verb runs: ``tests/test_startup.py`` checks the two agree)."""
+_D = SOLVER_DEFAULTS
+
+EXACT_NODES = OptionSpec("exact_nodes", "int", minimum=1, metavar="N",
+                         help="tea-party: nodes the exact search may use before MCTS "
+                                f"(default {_D['DEFAULT_EXACT_NODES_TWO']:,} for two "
+                                f"monsters, {_D['DEFAULT_EXACT_NODES']:,} for more).")
+ITERATIONS = OptionSpec("mcts_iterations", "int", minimum=1, metavar="N",
+                        help="tea-party: MCTS iterations when the exact search does not fit "
+                               f"(default {_D['DEFAULT_MCTS_ITERATIONS']}).")
+SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
+                         help="Node budget of an exact search (its table grows with it: "
+                                "43 to 85 bytes a node for two monsters, 300 for more; "
+                                f"default {_D['DEFAULT_SOLVE_NODES_TWO']:,} for two, "
+                                f"{_D['DEFAULT_SOLVE_NODES']:,} for more).")
+
+
+def _load(document: Document) -> tuple[Position, TeaPartyState]:
+    from ..models.tea_party.position import load_position
+
+    position = load_position(document.data, document.source)
+    require_valid(position.problems(), document.source)
+    return position, position.to_state(document.source)
+
+
+def _values(state: TeaPartyState, values: tuple[float, ...] | None) -> dict[str, float] | None:
+    if values is None:
+        return None
+    return {state.name(i): round(v, 6) for i, v in enumerate(values)}
+
+
+def _usage_text(result: SearchResult, timings: bool = True) -> str:
+    usage = result.usage
+    seconds = f", {usage.get('seconds', 0):.2f} s" if timings else ""
+    if result.method.startswith("MCTS"):
+        return f"{result.method}, {usage.get('iterations', 0):,} iterations{seconds}"
+    return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
+
+
+def _move(state: TeaPartyState, move: solver.RankedMove, exact: bool) -> Move:
+    """A ranked move in the contract: its value (``None`` when the budget never reached it),
+    every monster's chance to win and, for an estimate, the search's visits to the move and
+    whether the search proved its value (no interval: none is printed that would not cover)."""
+    value = move.value
+    searched = exact or value.visits > 0 or value.exact
+    figures: dict[str, Any] = {"win": _values(state, value.values) if searched else None}
+    if not exact:
+        figures["visits"] = value.visits
+        figures["proved"] = value.exact
+    return Move(GAME.notation.format(state, move.move), value.value if searched else None,
+                move.reason, figures, text=move.text)
+
+
+def _win_text(move: Move) -> str:
+    """The chance to win, and for an estimate how it stands: proved, or the visits behind it."""
+    if move.value is None:
+        return "not searched"
+    text = percent(move.value)
+    if "visits" in move.figures:
+        text += " (exact)" if move.figures["proved"] else f" ({move.figures['visits']:,} visits)"
+    return text
+
+
+def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
+    moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
+    if hint.exact:
+        from ..solvers import tea_party as solver
+
+        fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4)
+        if fractions is not None:
+            player = hint.state.player
+            moves = [replace(m, exact=fractions[move.move][player])
+                     for m, move in zip(moves, hint.moves, strict=False)]
+    best = moves[0].value if moves else None
+    lines = []
+    for rank, move in enumerate(moves, 1):
+        gap = "" if move.value is None or best is None else "best" if rank == 1 else \
+            f"{100 * (move.value - best):+.1f}"
+        lines.append((rank, move.move, _win_text(move), gap, f"{move.text}; {move.reason}"))
+    text = table(["#", "move", "win", "vs best (pp)", "why"], lines, right=(0, 3),
+                 legend="win: the chance to win after the move; vs best (pp): percentage "
+                        "points of that chance behind the best move")
+    return moves, text
+
+
+def _search(result: SearchResult) -> dict[str, Any]:
+    return {"method": result.method, **result.usage}
+
+
+class TeaPartyCommands(GameCommands):
+    info = INFO
+    verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
+    options: ClassVar[dict[str, list[OptionSpec]]] = {
+        "hint": [EXACT_NODES, ITERATIONS],
+        "render": [EXACT_NODES, ITERATIONS],
+        "solve": [SOLVE_NODES],
+    }
+    policies = ("random", "greedy", "hint")
+    review = Thresholds(0.02, 0.05, 0.15, "of the chance to win")
+    players = 2
+
+    # -- hint ---------------------------------------------------------------------------------
+
+    def _budget(self, options: Options) -> Budget:
+        from ..solvers.budget import Budget
+
+        return Budget(time=options.time_limit, iterations=options.extra.get("mcts_iterations"))
+
+    def hint(self, document: Document, options: Options) -> Report:
+        from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
+        from ..solvers import tea_party as solver
+
+        _, state = _load(document)
+        rng = random.Random(options.rng_seed)
+        budget, nodes = self._budget(options), options.extra.get("exact_nodes")
+        who = state.name(state.player)
+        value_text = f"{who}'s chance to win (ties share)"
+        if state.phase == CHOOSE:
+            hint = solver.hint(state, budget, rng, nodes, options.tell)
+            moves, text = _hint_rows(hint, options.top)
+            held = state.held_hero
+            assert held is not None
+            data = hint_data(INFO.key, who, hint.status, value_text, moves,
+                             search=_search(hint.result) | {"values_are": hint.values_are},
+                             drawn=held.name.lower())
+            options_text = "1 option" if len(hint.moves) == 1 else f"{len(hint.moves)} options"
+            head = (f"{who} holds a {held.label}: {options_text}, ranked by {who}'s chance to "
+                    f"win ({_usage_text(hint.result, options.timings)})")
+            if not hint.exact:
+                head += f"\n{hint.values_are}"
+            return Report(data, f"{head}\n{text}")
+        if state.phase == DRAW:
+            return self._draw_report(state, budget, rng, nodes, value_text, options)
+        if state.current_player() == TERMINAL:
+            note = "the game is over: " + _winners(state)
+            return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
+        assert state.phase == THROW_UP
+        note = (f"{state.name(state.thrower)} must throw up first: nothing to decide (use "
+                "'solve' for the odds)")
+        return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
+
+    def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
+                     nodes: int | None, value_text: str, options: Options) -> Report:
+        from ..solvers import tea_party as solver
+
+        hints = solver.draw_hints(state, budget, rng, nodes, options.tell)
+        draws, lines = [], []
+        expected = 0.0
+        for item in hints:
+            best = _move(item.hint.state, item.hint.moves[0], item.hint.exact)
+            expected += item.probability * (best.value if best.value is not None else math.nan)
+            draws.append({"hero": item.hero.name.lower(),
+                          "probability": round(item.probability, 6), "best": best.as_json(),
+                          "exact": item.hint.exact})
+            lines.append((item.hero.label, percent(item.probability), best.text, _win_text(best)))
+        exact = all(item.hint.exact for item in hints)
+        who = state.name(state.player)
+        known = math.isfinite(expected)
+        draw = Move("draw", expected if known else None,
+                    f"nothing to decide before the draw: {who}'s chance to win with the best "
+                    "answer to each draw (see draws)", {"draws": len(hints)},
+                    text="draw a hero from the bag")
+        status: HintStatus = "exact" if exact else "estimate" if known else "unknown"
+        data = hint_data(INFO.key, who, status, value_text, [draw], draws=draws)
+        text = (f"{who} has not drawn yet: the best answer to each draw "
+                f"({'exact' if exact else 'estimated by MCTS, no interval'})\n"
+                + table(["draw", "chance", "best answer", "win"], lines, right=(1,)))
+        if known:
+            text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
+        return Report(data, text)
+
+    # -- solve --------------------------------------------------------------------------------
+
+    def solve(self, document: Document, options: Options) -> Report:
+        from ..solvers import tea_party as solver
+        from ..solvers.budget import Budget
+
+        _, state = _load(document)
+        budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
+                        or solver.solve_nodes_default(state))
+        solution = solver.solve(state, budget, options.tell)
+        result = solution.result
+        values = _values(state, result.values)
+        who = state.name(state.player)
+        mine = None if result.values is None else result.values[state.player]
+        fractions = solver.exact_fractions(state) if result.status == "optimal" else None
+        exact = None
+        if fractions:
+            exact = (max(fractions.values(), key=lambda v: v[state.player])[state.player]
+                     if None not in fractions else fractions[None][state.player])
+        objective = Objective("win_probability",
+                              f"{who}'s chance to win when every monster plays its best",
+                              mine, mine if result.status == "optimal" else None, exact)
+        moves = [{"move": GAME.notation.format(state, m.action),
+                  "text": state.describe_action(m.action), "value": round(m.value, 6)}
+                 | ({"exact": fraction_text(fractions[m.action][state.player])}
+                    if fractions else {})
+                 for m in top(result.moves, options.top)]
+        if result.status != "optimal":
+            verdict = (f"unknown: the exact search ran out of its budget "
+                       f"({_usage_text(result, options.timings)}); no value is claimed")
+            data = solve_data(INFO.key, "unknown", objective, verdict, None,
+                              search=_search(result))
+            return Report(data, verdict)
+        assert mine is not None
+        verdict = f"{who} wins {percent(mine)} of the time with best play"
+        if result.moves:
+            verdict += f", starting with: {state.describe_action(result.moves[0].action)}"
+        data = solve_data(INFO.key, "optimal", objective, verdict,
+                          {"win": values, "moves": moves, "line": list(solution.line)},
+                          search=_search(result))
+        lines = [f"optimal ({_usage_text(result, options.timings)})", verdict,
+                 "win probability: " + ", ".join(
+                     f"{name} {percent(v)}" for name, v in (values or {}).items())]
+        if result.moves:
+            lines.append("options: " + "; ".join(
+                f"{state.describe_action(m.action)} {percent(m.value)}"
+                for m in top(result.moves, options.top)))
+        lines.append("best line:")
+        lines += [f"  {step}" for step in solution.line]
+        return Report(data, "\n".join(lines))
+
+    # -- verify -------------------------------------------------------------------------------
+
+    def verify(self, document: Document, options: Options) -> Report:
+        from ..models.tea_party.position import describe_position, load_position
+
+        position = load_position(document.data, document.source)
+        return problems_report(INFO.key, position.problems(),
+                               lambda: describe_position(position))
+
+    # -- simulate -----------------------------------------------------------------------------
+
+    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
+                 options: Options, progress: Any) -> Report:
+        from ..solvers import tea_party as solver
+        from ..solvers.simulate import simulate
+        from . import simulated
+
+        n = players or self.players
+        names = policies or ("greedy",)
+        chosen = [make_policy(name) for name in names]
+        seat_policies = [names[seat % len(names)] for seat in range(n)]
+
+        result = simulate(solver.NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
+                          rotate=options.extra.get("rotate", False), stats=final_scores,
+                          workers=options.extra.get("workers", 1), progress=progress,
+                          notation=simulated.notation(INFO.key, options))
+        seats = result.seat_rates()
+        scores = result.figures()
+        rotate = bool(options.extra.get("rotate", False))
+        data = simulation_data(
+            INFO.key, result, DEFAULT_SEATS[:n], names, rotate,
+            seat_figures=[{"score": scores[f"score_{i + 1}"].as_json()} for i in range(n)])
+        rows = [(DEFAULT_SEATS[i], "rotating" if options.extra.get("rotate") else
+                 seat_policies[i], str(rate)) for i, rate in enumerate(seats)]
+        text = [f"{games} games, {n} players ({WIN_RATE_HEADER})",
+                table(["seat", "policy", "win rate"], rows)]
+        if len(set(names)) > 1:
+            text.append(table(["policy", "win rate"],
+                              [(name, str(rate)) for name, rate in result.policy_rates().items()]))
+        text.append("mean final score: " + ", ".join(
+            f"{DEFAULT_SEATS[i]} {scores[f'score_{i + 1}'].mean:.1f}" for i in range(n)))
+        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+
+    # -- play ---------------------------------------------------------------------------------
+
+    def board(self, document: Document) -> str:
+        from ..models.tea_party import load_position
+        from ..models.tea_party.position import describe_position
+
+        return describe_position(load_position(document.data, document.source))
+
+    def seat_names(self, state: TeaPartyState) -> tuple[str, ...]:
+        return tuple(state.name(seat) for seat in range(state.num_players))
+
+    def policy(self, name: str) -> Any:
+        return make_policy(name)
+
+    # -- render -------------------------------------------------------------------------------
+
+    def render(self, document: Document, options: Options) -> str:
+        from ..models.tea_party.render import render_svg, turn_arrows
+        from ..models.tea_party.state import CHOOSE, DRAW
+        from ..solvers import tea_party as solver
+
+        _, state = _load(document)
+        arrows, caption = [], ""
+        if options.extra.get("hint") and state.phase == CHOOSE:
+            rng = random.Random(options.rng_seed)
+            hint = solver.hint(state, self._budget(options), rng,
+                               options.extra.get("exact_nodes"), options.tell)
+            best = hint.moves[0]
+            moves, words = self._whole_turn(state, hint, options, rng)
+            arrows = turn_arrows(state, moves)
+            steps = [f"{k}. {text}" for k, text in enumerate(words, 1)] if len(words) > 1 \
+                else words
+            caption = f"hint: {'; '.join(steps)} ({percent(best.value.value)} to win)"
+        elif options.extra.get("hint"):
+            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
+                       "each draw)" if state.phase == DRAW else
+                       "hint: nothing to decide: the game is over" if state.is_terminal() else
+                       "hint: nothing to decide: a throw-up comes first")
+        return render_svg(state, arrows, caption)
+
+    def _whole_turn(self, state: TeaPartyState, hint: solver.Hint, options: Options,
+                    rng: random.Random) -> tuple[list[Any], list[str]]:
+        """The suggested move and the same monster's decisions that follow it before the turn
+        ends (a Rogue's steal puts the stolen hero in hand: cup it or use it), from the search's
+        best line or, when it has none, from a hint on each position that follows."""
+        from ..models.tea_party.state import CHOOSE
+        from ..solvers import tea_party as solver
+
+        me, line = state.player, list(hint.result.line)
+        move = hint.moves[0].move
+        moves, words = [move], [state.describe_action(move)]
+        line = line[1:] if line and line[0] == move else []
+        after = state.apply(move)
+        while after.phase == CHOOSE and after.player == me and len(moves) < 8:
+            if line:
+                move = line.pop(0)
+            else:
+                move = solver.hint(after, self._budget(options), rng,
+                                   options.extra.get("exact_nodes")).moves[0].move
+            moves.append(move)
+            words.append(after.describe_action(move))
+            after = after.apply(move)
+        return moves, words
+
+
+DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")
+
+
+def make_policy(name: str) -> Any:
+    from ..solvers import tea_party as solver
+    from ..solvers.simulate import RandomPolicy
+
+    if name == "random":
+        return RandomPolicy()
+    if name == "greedy":
+        return solver.GreedyPolicy()
+    return solver.HintPolicy()
+
+
+def final_scores(state: TeaPartyState) -> dict[str, float]:
+    return {f"score_{i + 1}": float(s) for i, s in enumerate(state.scores())}
+
+
+def _winners(state: TeaPartyState) -> str:
+    shares = state.returns()
+    names = [state.name(i) for i, s in enumerate(shares) if s > 0]
+    scores = ", ".join(f"{state.name(i)} {p}" for i, p in enumerate(state.scores()))
+    verb = "wins" if len(names) == 1 else "share the win"
+    return f"{' and '.join(names)} {verb} ({scores})"
+
+
+COMMANDS = TeaPartyCommands()

@@ -1,0 +1,395 @@
+"""The position one plays on from a file, for a perfect-information game: a full state, the
+game's move notation and its position file.
+
+:class:`StatePlayable` follows :class:`~partysolver.models.notation.Playable` for any game whose
+state is the whole truth (Tea Party, Meeple Party, Meeple Land): it wraps the state, the game's
+:class:`StepNotation` and the game's ``state_to_document``.  A game offers it as
+``GAME.playable(document, source)``.
+
+Every game's notation is a :class:`StepNotation`: for each step legal now (an action, or a chance
+outcome at a chance node) it writes one *canonical* spelling and any number of *variants* (what
+``hint`` printed before, the readable ``describe_action`` sentence, player names or seat numbers,
+short forms).  Parsing looks the typed text up, in this order:
+
+1. a canonical spelling equal to the text (it wins over a variant of another step);
+2. a variant equal to the text (two steps sharing that variant: ambiguous);
+3. :func:`~partysolver.models.notation.match` over every spelling (word prefixes, fewer words).
+
+Before comparing, both the typed text and every spelling go through the game's *vocabulary*
+(:class:`Vocabulary`): multi-word names and plurals become one canonical word ("living room" ->
+``living_room``, "rogues" -> ``rogue``), so any of them may be typed anywhere.
+
+Several steps may be entered as one line separated by ``|`` (what the Meeple Party turn hint
+prints as a turn): :meth:`StatePlayable.parse` then returns a :class:`Line`, whose steps are
+parsed one after the other on the positions they lead to, and :meth:`StatePlayable.apply`
+applies them in order.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .notation import NotationError, Playable, Spelling, match, normalise
+from .protocol import CHANCE, TERMINAL, Action, State, sample_chance
+
+SEPARATOR = "|"
+"""Separates the steps of a :class:`Line` typed as one piece of text."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """Several steps entered as one line of notation (``a | b | c``), applied in order."""
+
+    steps: tuple[Hashable, ...]
+
+    def __str__(self) -> str:
+        return f" {SEPARATOR} ".join(map(str, self.steps))
+
+
+# -- vocabulary -------------------------------------------------------------------------------
+
+
+class Vocabulary:
+    """Phrases (one or more words) that stand for the words the spellings use.
+
+    :meth:`rewrite` normalises a text (:func:`~partysolver.models.notation.normalise`), applies
+    the ``patterns`` (regular expressions and their replacements, for forms that are not whole
+    words, such as ``(3, 2)`` for ``3,2``), and replaces every phrase, longest first, by its
+    words (none: the phrase is dropped).  A phrase given for two different targets is dropped
+    from the table: it names neither."""
+
+    __slots__ = ("_starting", "_patterns", "_memo")
+
+    MEMO = 50_000
+    """Texts remembered with their rewriting (the same spellings are rewritten again and
+    again as a position is parsed); forgotten all at once when full."""
+
+    def __init__(self, phrases: Iterable[tuple[str, str]] = (),
+                 patterns: Sequence[tuple[str, str]] = ()) -> None:
+        self._patterns = tuple((re.compile(p), r) for p, r in patterns)
+        found: dict[tuple[str, ...], str] = {}
+        clashes: set[tuple[str, ...]] = set()
+        for phrase, word in phrases:
+            words = tuple(normalise(phrase).split(" "))
+            target = normalise(word)
+            if not words[0] or words == tuple(target.split(" ")):
+                continue
+            if words in found and found[words] != target:
+                clashes.add(words)
+            found[words] = target
+        for words in clashes:
+            del found[words]
+        starting: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for words, target in sorted(found.items(), key=lambda item: -len(item[0])):
+            starting.setdefault(words[0], []).append((words, target))
+        self._starting = starting
+        """The phrases by their first word, longest first."""
+        self._memo: dict[str, str] = {}
+
+    def rewrite(self, text: str) -> str:
+        done = self._memo.get(text)
+        if done is not None:
+            return done
+        plain = normalise(text)
+        for pattern, replacement in self._patterns:
+            plain = pattern.sub(replacement, plain)
+        words = plain.split()
+        out: list[str] = []
+        i, n = 0, len(words)
+        while i < n:
+            for phrase, target in self._starting.get(words[i], ()):
+                size = len(phrase)
+                if tuple(words[i:i + size]) == phrase:
+                    if target:
+                        out.append(target)
+                    i += size
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        done = " ".join(out)
+        if len(self._memo) >= self.MEMO:
+            self._memo.clear()
+        self._memo[text] = done
+        return done
+
+
+NO_VOCABULARY = Vocabulary()
+
+
+def plural(word: str) -> str:
+    """``flirts``, ``party_animals``; enough for the game words we use."""
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+# -- spellings of the steps legal now ---------------------------------------------------------
+
+
+class Spellings:
+    """Every spelling of every step legal in one position, indexed for :meth:`parse`.
+
+    The canonical spellings are written at once; the variants only when the text typed is not
+    a canonical spelling (most lookups, ``parse(format(step))`` among them, never need them)."""
+
+    __slots__ = ("notation", "state", "steps", "vocabulary", "what", "_canonical",
+                 "_canonical_index", "_listed", "_rewritten", "_variant_index")
+
+    def __init__(self, notation: StepNotation, state: Any, steps: Sequence[Action]) -> None:
+        self.notation = notation
+        self.state = state
+        self.steps = steps
+        self.vocabulary = notation.vocabulary(state)
+        self.what = "chance outcome" if state.current_player() == CHANCE else "move"
+        self._canonical = [notation.format(state, step) for step in steps]
+        self._canonical_index = self._index(zip(self._canonical, steps, strict=True))
+        self._listed: list[Spelling] | None = None
+        self._rewritten: list[Spelling] | None = None
+        self._variant_index: dict[str, list[Hashable]] | None = None
+
+    def _index(self, pairs: Iterable[tuple[str, Hashable]]) -> dict[str, list[Hashable]]:
+        index: dict[str, list[Hashable]] = {}
+        for text, step in pairs:
+            steps = index.setdefault(self.vocabulary.rewrite(text), [])
+            if step not in steps:
+                steps.append(step)
+        return index
+
+    @property
+    def listed(self) -> list[Spelling]:
+        """Every spelling, step by step in the order of the legal steps, canonical first."""
+        if self._listed is None:
+            listed: list[Spelling] = []
+            for canonical, step in zip(self._canonical, self.steps, strict=True):
+                listed.append(Spelling(canonical, step))
+                seen = {normalise(canonical)}
+                for variant in self.notation.variants(self.state, step):
+                    key = normalise(variant)
+                    if key and key not in seen:
+                        seen.add(key)
+                        listed.append(Spelling(variant, step, canonical=False))
+            self._listed = listed
+        return self._listed
+
+    def parse(self, text: str) -> Hashable:
+        typed = self.vocabulary.rewrite(text)
+        found = self._canonical_index.get(typed)
+        if found is not None and len(found) == 1:
+            return found[0]
+        if self._variant_index is None:
+            self._variant_index = self._index((s.text, s.step) for s in self.listed
+                                              if not s.canonical)
+        found = self._variant_index.get(typed)
+        if found is not None and len(found) == 1:
+            return found[0]
+        if self._rewritten is None:
+            self._rewritten = [Spelling(self.vocabulary.rewrite(s.text), s.step, s.canonical)
+                               for s in self.listed]
+        try:
+            return match(typed, self._rewritten, self.what)
+        except NotationError as error:
+            raise NotationError(text, error.problem, self._originals(error.closest)) from None
+
+    def _originals(self, closest: Sequence[str]) -> list[str]:
+        """The suggestions as the game writes them (not as rewritten for matching)."""
+        assert self._rewritten is not None
+        by_text: dict[tuple[str, bool], str] = {}
+        for original, rewritten in zip(self.listed, self._rewritten, strict=True):
+            by_text.setdefault((rewritten.text, rewritten.canonical), original.text)
+        return [by_text.get((normalise(c), True)) or by_text.get((normalise(c), False)) or c
+                for c in closest]
+
+    def of(self, step: Hashable) -> list[str]:
+        """Every spelling of ``step``, canonical first."""
+        return [s.text for s in self.listed if s.step == step]
+
+
+class StepNotation(ABC):
+    """A game's notation over its full states (see the module docstring)."""
+
+    @abstractmethod
+    def format(self, state: Any, step: Action) -> str:
+        """The canonical spelling of ``step``, legal in ``state``."""
+
+    @abstractmethod
+    def variants(self, state: Any, step: Action) -> Iterable[str]:
+        """More spellings of ``step``: what ``hint`` printed before, the readable sentence,
+        names or seat numbers, short forms."""
+
+    @abstractmethod
+    def actor(self, state: Any) -> str:
+        """Who or what acts next, in words."""
+
+    def vocabulary(self, state: Any) -> Vocabulary:
+        """Phrases that stand for one word of this game's spellings."""
+        return NO_VOCABULARY
+
+    def steps(self, state: State) -> list[Action]:
+        """The steps legal now: the actions of the player to act, or the chance outcomes."""
+        player = state.current_player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return [outcome for outcome, _ in state.chance_outcomes()]
+        return list(state.legal_actions())
+
+    def spellings(self, state: State) -> Spellings:
+        """Every spelling of every step legal in ``state``."""
+        return Spellings(self, state, self.steps(state))
+
+    def parse(self, state: State, text: str) -> Action:
+        """The legal step ``text`` names; :class:`NotationError` otherwise."""
+        return self.spellings(state).parse(text)
+
+
+# -- the playable position --------------------------------------------------------------------
+
+
+class Lookup(Protocol):
+    """Every spelling of the steps legal in one position, ready to parse a text."""
+
+    def parse(self, text: str) -> Action: ...
+
+
+class FullNotation(Protocol):
+    """What :class:`StatePlayable` needs of a game's notation over full states (a
+    :class:`StepNotation` is one; the hidden-information games write their own)."""
+
+    def format(self, state: Any, step: Action) -> str: ...
+
+    def actor(self, state: Any) -> str: ...
+
+    def steps(self, state: Any) -> list[Action]: ...
+
+    def spellings(self, state: Any) -> Lookup: ...
+
+
+class PlayableGame(Protocol):
+    """What :class:`StatePlayable` needs of a registered game."""
+
+    @property
+    def notation(self) -> FullNotation: ...
+
+    def state_to_document(self, state: Any) -> dict[str, Any]: ...
+
+
+class StatePlayable:
+    """A full state to play on in the game's notation (follows
+    :class:`~partysolver.models.notation.Playable`); immutable."""
+
+    __slots__ = ("game", "state", "_spellings", "_legal", "_legal_set")
+
+    def __init__(self, game: PlayableGame, state: State) -> None:
+        self.game = game
+        self.state = state
+        self._spellings: Lookup | None = None
+        self._legal: list[Action] | None = None
+        self._legal_set: frozenset[Action] | None = None
+
+    @property
+    def notation(self) -> FullNotation:
+        return self.game.notation
+
+    def __repr__(self) -> str:
+        return f"StatePlayable({self.state!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StatePlayable) and other.state == self.state
+
+    def __hash__(self) -> int:
+        return hash(self.state)
+
+    def key(self) -> Hashable:
+        return self.state.key()
+
+    def actor(self) -> str:
+        return self.notation.actor(self.state)
+
+    def is_over(self) -> bool:
+        return self.state.current_player() == TERMINAL
+
+    def awaits_chance(self) -> bool:
+        return self.state.current_player() == CHANCE
+
+    def legal_steps(self) -> Sequence[Action]:
+        if self._legal is None:
+            self._legal = self.notation.steps(self.state)
+        return self._legal
+
+    def spellings(self) -> Lookup:
+        """Every spelling of every legal step (cached: the position never changes)."""
+        if self._spellings is None:
+            self._spellings = self.notation.spellings(self.state)
+        return self._spellings
+
+    def format(self, step: Hashable) -> str:
+        if isinstance(step, Line):
+            parts, position = [], self
+            for part in step.steps:
+                parts.append(position.format(part))
+                position = position.apply(part)
+            return f" {SEPARATOR} ".join(parts)
+        self._check(step)
+        return self.notation.format(self.state, step)
+
+    def parse(self, text: str) -> Hashable:
+        parts = text.split(SEPARATOR)
+        if len(parts) == 1:
+            return self._parse_one(text)
+        steps, position = [], self
+        for number, part in enumerate(parts, 1):
+            if not part.strip():
+                raise NotationError(text, f"step {number} of the line is empty")
+            try:
+                step = position._parse_one(part)
+            except NotationError as error:
+                raise NotationError(part.strip(), f"step {number} of the line: {error.problem}",
+                                    error.closest) from None
+            steps.append(step)
+            position = position.apply(step)
+        return Line(tuple(steps))
+
+    def _parse_one(self, text: str) -> Hashable:
+        if self.is_over():
+            raise NotationError(text, "the game is over: no move is legal")
+        return self.spellings().parse(text)
+
+    def apply(self, step: Hashable) -> StatePlayable:
+        if isinstance(step, Line):
+            position = self
+            for part in step.steps:
+                position = position.apply(part)
+            return position
+        self._check(step)
+        return StatePlayable(self.game, self.state.apply(step))
+
+    def _check(self, step: Hashable) -> None:
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_steps())
+        if step not in self._legal_set:
+            raise ValueError(f"{step} is not legal here ({self.actor()} to act)")
+
+    def random_step(self, rng: random.Random) -> Hashable:
+        if not self.awaits_chance():
+            raise ValueError(f"no chance step here: {self.actor()} is to act")
+        return sample_chance(self.state, rng)
+
+    def to_document(self) -> dict[str, Any]:
+        return self.game.state_to_document(self.state)
+
+
+if TYPE_CHECKING:  # mypy checks that StatePlayable follows the Playable protocol
+    _FOLLOWS_PLAYABLE: type[Playable] = StatePlayable
+
+
+def steps_of(step: Hashable) -> tuple[Hashable, ...]:
+    """The single steps of ``step`` (a :class:`Line`'s, or the step itself)."""
+    return step.steps if isinstance(step, Line) else (step,)
+
+
+__all__ = ["FullNotation", "Line", "Lookup", "NO_VOCABULARY", "PlayableGame", "SEPARATOR", "Spellings", "StatePlayable",
+           "StepNotation", "Vocabulary", "plural", "steps_of"]

@@ -1,0 +1,44 @@
+"""Units of work, run in this process, in local worker processes or on a Dask cluster, with a
+journal that lets a killed run resume.  Front-end neutral: the command line builds a
+:class:`RunPlan` and draws the progress it is told about.
+
+    result = run(task, units=1000, seed=7, plan=RunPlan(LocalProcesses(2), Path("out.jsonl")))
+
+``task(seed, index)`` is one unit (a picklable callable returning JSON data); see
+:mod:`.core` for the contract, :mod:`.journal` for the file, :mod:`.local` and
+:mod:`.cluster` for the executors.
+"""
+
+from __future__ import annotations
+
+from .cluster import DaskCluster
+from .core import (
+    Chunks,
+    Executor,
+    Outcome,
+    Progress,
+    RunPlan,
+    RunResult,
+    Task,
+    run,
+    run_chunk,
+)
+from .journal import Journal
+from .local import InProcess, LocalProcesses
+
+
+def executor_for(workers: int = 1, scheduler: str | None = None,
+                 local_cluster: bool = False) -> Executor:
+    """The executor a front end's options name: a Dask scheduler's address, a local Dask
+    cluster of ``workers`` processes, ``workers`` local processes, or (one worker) this
+    process."""
+    if scheduler:
+        return DaskCluster(scheduler)
+    if local_cluster:
+        return DaskCluster(None, workers)
+    return LocalProcesses(workers) if workers > 1 else InProcess()
+
+
+__all__ = ["Chunks", "DaskCluster", "Executor", "InProcess", "Journal", "LocalProcesses",
+           "Outcome", "Progress", "RunPlan", "RunResult", "Task", "executor_for", "run",
+           "run_chunk"]

@@ -1,0 +1,385 @@
+"""The web front end: a Starlette application serving the analysis board and the JSON API.
+
+It parses HTTP input, hands the work to the bounded worker pool (:mod:`pool`, running
+:mod:`jobs`, which call the application layer) and serves the report.  Nothing here solves
+anything, and nothing here reads a path a request names: shipped positions are found by name,
+uploads are content.
+
+Limits (issue 17 §4): request bodies over :data:`MAX_BODY` get 413; each job has a time limit
+(default 10 s, at most 60 s, enforced by killing the worker); a full pool answers 503 with
+``Retry-After``; a client that goes away has its job killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..app import catalog
+from ..app.contract import SCHEMA_VERBS, schema
+from ..models.registry import all_games
+from . import pages
+from .openapi import openapi
+from .pool import GRACE, Busy, Cancelled, TimedOut, WorkerDied, WorkerPool, default_workers
+
+MAX_BODY = 1024 * 1024
+"""The largest request body accepted, in bytes (1 MB)."""
+
+API_VERBS = ("hint", "solve", "verify", "apply", "render", "check", "inspect")
+"""What ``POST /api/{game}/{verb}`` serves: the five verbs of the contract, ``check`` (puzzle
+mode: judge an answer) and ``inspect`` (a document as data, with what it is)."""
+
+REPORT_VERBS = ("hint", "solve", "verify")
+
+SECURITY_HEADERS = {
+    "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; "
+                                "img-src 'self' data: blob:; object-src 'none'; "
+                                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+"""Sent with every answer: no script runs but our own files (an injected ``<script>`` or
+``onload=`` would not run even if some text escaped its escaping)."""
+
+
+class ApiError(Exception):
+    """An answer other than 200, with a one-line message."""
+
+    def __init__(self, status: int, message: str, field: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.field = field
+        self.headers = headers or {}
+
+
+def error_response(error: ApiError) -> JSONResponse:
+    body: dict[str, Any] = {"error": error.message, "status": error.status}
+    if error.field is not None:
+        body["field"] = error.field
+    return JSONResponse(body, status_code=error.status, headers=error.headers)
+
+
+# -- middleware -------------------------------------------------------------------------------
+
+
+class Limits:
+    """Pure ASGI middleware: the security headers on every answer, and 413 for a body over
+    :data:`MAX_BODY` (by its Content-Length, or while it streams in)."""
+
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                for key, value in SECURITY_HEADERS.items():
+                    if key.encode() not in present:
+                        headers.append((key.encode(), value.encode()))
+                message = dict(message, headers=headers)
+            await send(message)
+
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await self._too_large(send_with_headers)
+            return
+        received = 0
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counting_receive, send_with_headers)
+        except _TooLarge:
+            if not started:
+                await self._too_large(send_with_headers)
+
+    async def _too_large(self, send: Send) -> None:
+        response = error_response(ApiError(413, f"bad input: the request body is over "
+                                           f"{self.max_body // 1024} KB (the most accepted)"))
+        await response({"type": "http"}, _no_receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+# -- reading a request ------------------------------------------------------------------------
+
+
+async def read_request(request: Request) -> dict[str, Any]:
+    """The request's fields: a JSON object (``document``, ``options``, ``moves``, ...; or the
+    document itself when it names its ``game``) or a document as TOML/JSON text; the query's
+    parameters are options by name (the body's ``options`` win)."""
+    raw = await request.body()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "bad input: the request body is not UTF-8 text") from None
+    query = dict(parse_qsl(request.url.query, keep_blank_values=True))
+    query.pop("format", None)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    fields: dict[str, Any]
+    if kind == "application/json":
+        try:
+            body = json.loads(text) if text.strip() else {}
+        except json.JSONDecodeError as error:
+            raise ApiError(400, f"bad input: request: expected a JSON object (line "
+                           f"{error.lineno} column {error.colno}: {error.msg})") from None
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad input: request: expected a JSON object")
+        fields = {"document": body} if "game" in body and "document" not in body else body
+    else:
+        fields = {"document": text} if text.strip() else {}
+    options = fields.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ApiError(400, "bad input: options: expected an object of options by name")
+    fields["options"] = query | options
+    return fields
+
+
+def document_args(fields: dict[str, Any]) -> dict[str, Any]:
+    """The document part of a request, for :func:`jobs.load`."""
+    document = fields.get("document")
+    example = fields.get("example")
+    args: dict[str, Any] = {"filename": fields.get("filename")}
+    if example is not None:
+        args["example"] = example
+        if document is not None:
+            raise ApiError(400, "bad input: document: give a document or an example, not both")
+    elif isinstance(document, str):
+        args["text"] = document
+    elif isinstance(document, dict):
+        args["data"] = document
+    elif document is None:
+        raise ApiError(400, "bad input: document: expected a document (TOML or JSON text, or "
+                       "a JSON object) or the name of a shipped example")
+    else:
+        raise ApiError(400, "bad input: document: expected TOML or JSON text, or a JSON "
+                       "object")
+    return args
+
+
+# -- the application --------------------------------------------------------------------------
+
+
+class Board:
+    """The application's state: the pool and its settings."""
+
+    def __init__(self, workers: int | None = None, queue: int | None = None,
+                 grace: float = GRACE) -> None:
+        self.pool = WorkerPool(workers or default_workers(), queue, grace=grace)
+
+    async def job(self, request: Request, kind: str, args: dict[str, Any],
+                  limit: float) -> dict[str, Any]:
+        """Run a job in the pool; cancel it when the client goes away."""
+        task = asyncio.ensure_future(self.pool.run(kind, args, limit))
+        watch = asyncio.ensure_future(_disconnected(request))
+        try:
+            done, _ = await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            task.cancel()
+            watch.cancel()
+            raise
+        if task not in done:
+            task.cancel()
+            with _suppressed():
+                await task
+            raise ApiError(499, "the client went away: its job was stopped")
+        watch.cancel()
+        try:
+            answer: dict[str, Any] = task.result()
+        except Busy as error:
+            raise ApiError(503, str(error), headers={"retry-after": str(error.retry_after)}
+                           ) from None
+        except TimedOut as error:
+            raise ApiError(504, str(error)) from None
+        except (WorkerDied, Cancelled) as error:
+            raise ApiError(500, f"internal error: {error}") from None
+        if answer["status"] != 200:
+            raise ApiError(answer["status"], answer["error"], answer.get("field"))
+        data: dict[str, Any] = answer["data"]
+        return data
+
+
+class _suppressed:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return True
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client has gone away (the request's body is read already)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+def create_app(workers: int | None = None, queue: int | None = None,
+               grace: float = GRACE) -> Starlette:
+    """The web application (``workers`` worker processes; ``queue`` jobs may wait; a job is
+    killed ``grace`` seconds past its time limit)."""
+    board = Board(workers, queue, grace)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await board.pool.start()
+        try:
+            yield
+        finally:
+            await board.pool.close()
+
+    def api(handler: Callable[[Request], Awaitable[Response]]
+            ) -> Callable[[Request], Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except ApiError as error:
+                return error_response(error)
+        return wrapped
+
+    def game_of(request: Request) -> str:
+        game = request.path_params["game"]
+        if game not in all_games():
+            raise ApiError(404, f"no game {game!r} (the games: {', '.join(all_games())})")
+        return str(game)
+
+    async def post_verb(request: Request) -> Response:
+        from . import jobs
+
+        game = game_of(request)
+        verb = request.path_params["verb"]
+        if verb not in API_VERBS:
+            raise ApiError(404, f"no verb {verb!r} here (POST /api/{game}/VERB takes "
+                           f"{', '.join(API_VERBS)})")
+        fields = await read_request(request)
+        args: dict[str, Any] = {"game": game, "document": document_args(fields)}
+        option_verb = verb if verb in (*REPORT_VERBS, "render") else "solve"
+        try:
+            args["options"], limit = jobs.options(game, option_verb, fields["options"])
+        except jobs.BadRequest as error:
+            raise ApiError(400, str(error)) from None
+        if verb in REPORT_VERBS:
+            args["verb"] = verb
+            data = await board.job(request, "verb", args, limit)
+        elif verb == "render":
+            data = await board.job(request, "render", args, limit)
+            if _wants_svg(request):
+                return Response(data["svg"], media_type="image/svg+xml", headers={
+                    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'"})
+        elif verb == "apply":
+            for key in ("moves", "random", "seed", "upto"):
+                args[key] = fields.get(key)
+            data = await board.job(request, "apply", args, limit)
+        elif verb == "check":
+            args["answer"] = fields.get("answer")
+            data = await board.job(request, "check", args, limit)
+        else:
+            data = await board.job(request, "inspect", args, limit)
+        return JSONResponse(data)
+
+    async def get_games(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(pages.games_data))
+
+    async def get_examples(request: Request) -> Response:
+        game = game_of(request)
+        return JSONResponse(await asyncio.to_thread(lambda: catalog.listing_report(game).data))
+
+    async def get_example(request: Request) -> Response:
+        game = game_of(request)
+        name = request.path_params["name"]
+        try:
+            data = await asyncio.to_thread(pages.example_data, game, name)
+        except catalog.BadRequest as error:
+            raise ApiError(404, str(error)) from None
+        return JSONResponse(data)
+
+    async def get_schema(request: Request) -> Response:
+        verb = request.path_params["verb"]
+        if verb not in SCHEMA_VERBS:
+            raise ApiError(404, f"no schema {verb!r} (the schemas: {', '.join(SCHEMA_VERBS)})")
+        return JSONResponse(schema(verb))
+
+    async def get_openapi(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(openapi))
+
+    async def get_status(request: Request) -> Response:
+        return JSONResponse(board.pool.status() | {"server_pid": os.getpid()})
+
+    async def start_page(request: Request) -> Response:
+        return HTMLResponse(await asyncio.to_thread(pages.start_page))
+
+    async def board_page(request: Request) -> Response:
+        game = game_of(request)
+        return HTMLResponse(await asyncio.to_thread(pages.board_page, game))
+
+    async def docs_page(request: Request) -> Response:
+        return HTMLResponse(await asyncio.to_thread(pages.docs_page))
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return error_response(ApiError(404, f"nothing at {request.url.path}"))
+
+    static = resources.files(__package__).joinpath("static")
+    routes = [
+        Route("/", api(start_page)),
+        Route("/board/{game}", api(board_page)),
+        Route("/docs", api(docs_page)),
+        Route("/api/games", api(get_games)),
+        Route("/api/status", api(get_status)),
+        Route("/api/openapi.json", api(get_openapi)),
+        Route("/api/schemas/{verb}.json", api(get_schema)),
+        Route("/api/{game}/examples", api(get_examples)),
+        Route("/api/{game}/examples/{name:path}", api(get_example)),
+        Route("/api/{game}/{verb}", api(post_verb), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(static)), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
+    app.state.board = board
+    app.add_middleware(Limits)
+    return app
+
+
+def _wants_svg(request: Request) -> bool:
+    accept = request.headers.get("accept", "")
+    return request.query_params.get("format") == "svg" or (
+        "image/svg+xml" in accept and "application/json" not in accept)

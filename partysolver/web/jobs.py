@@ -1,0 +1,324 @@
+"""The work a worker process does for the web front end: each job takes plain data (the
+document as TOML/JSON text, a JSON object or a shipped name; the options by name) and answers
+with plain data, ``{"status": 200, "data": ...}`` or ``{"status": 400, "error": ..., "field":
+...}``, so that nothing but dicts and strings crosses the pipe.
+
+Every job goes through the application layer exactly as the CLI does (:func:`app.base.run`,
+:func:`app.playalong.apply`, :mod:`app.catalog`): the web adds only what HTTP input needs, the
+refusal of anything that would name a path on the server (:func:`refuse_paths`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import traceback
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from ..app import answers, catalog, playalong
+from ..app import base as app
+from ..app.base import BadRequest, Document, OptionSpec, json_safe
+from ..models.documents import format_document, parse_document
+from ..models.errors import InputError
+from ..models.registry import all_games
+
+LEGAL_SHOWN = 500
+"""At most this many legal steps are listed with a position (the count is always given)."""
+
+WEB_TIME_LIMIT = OptionSpec("time_limit", "float", minimum=0.0, maximum=60.0,
+                            metavar="SECONDS", default=10.0,
+                            help="The request's time limit in seconds (default 10, at most 60): "
+                                 "the solver's budget; past it (and a few seconds' grace) the "
+                                 "job is stopped.",
+                            check=lambda v: "a number of seconds above 0 and at most 60"
+                            if v <= 0 else None)
+
+HINT = OptionSpec("hint", "flag", help="Draw the hint's move as arrows.")
+RANDOM = OptionSpec("random", "flag", help="Draw the chance outcomes the moves leave out.")
+
+
+# -- documents --------------------------------------------------------------------------------
+
+
+def source_name(filename: Any, text: str | None) -> str:
+    """The name a document's messages give it: a shipped position's ``GAME:NAME``, the
+    uploaded file's base name (never a path: it is only a label), else ``document.toml`` or
+    ``document.json``."""
+    if isinstance(filename, str) and catalog.reference(_quiet(filename)) is not None:
+        return filename  # GAME:NAME, a shipped position's name (never read as a path)
+    if isinstance(filename, str):
+        base = re.sub(r"[^A-Za-z0-9._ -]", "_", os.path.basename(filename.replace("\\", "/")))
+        base = base.strip(" .")[:80]
+        if base:
+            return base
+    looks_json = text is not None and text.lstrip().startswith("{")
+    return "document.json" if looks_json else "document.toml"
+
+
+def _quiet(name: str) -> str:
+    """``name`` when it could be ``GAME:NAME`` of a shipped position, else ``""``."""
+    game, colon, rest = name.partition(":")
+    if not colon or game not in all_games():
+        return ""
+    try:
+        catalog.find(game, rest)
+    except BadRequest:
+        return ""
+    return name
+
+
+def load(game: str, given: Mapping[str, Any]) -> Document:
+    """The document of a request for ``game``: ``example`` (a shipped position by name),
+    ``text`` (TOML or JSON text) or ``data`` (a JSON object), checked to be of ``game`` and to
+    name no file on the server."""
+    if game not in all_games():
+        raise BadRequest(f"bad input: game: expected one of {', '.join(all_games())}, "
+                         f"got {game!r}")
+    example, text, data = given.get("example"), given.get("text"), given.get("data")
+    if sum(x is not None for x in (example, text, data)) != 1:
+        raise BadRequest("bad input: document: expected exactly one of a document (TOML or "
+                         "JSON text, or a JSON object) or the name of a shipped example")
+    if example is not None:
+        if not isinstance(example, str):
+            raise BadRequest(f"bad input: example: expected the name of a shipped {game} "
+                             f"position, got {example!r}")
+        found = catalog.find(game, example).document()
+        return found
+    if text is not None:
+        if not isinstance(text, str):
+            raise BadRequest("bad input: document: expected TOML or JSON text")
+        source = source_name(given.get("filename"), text)
+        parsed = parse_document(text, source)
+    else:
+        if not isinstance(data, Mapping):
+            raise BadRequest(f"bad input: document: expected a JSON object, got {data!r:.60}")
+        source = source_name(given.get("filename"), "{")
+        parsed = dict(data)
+    document = app.document(parsed, source)
+    if document.game != game:
+        raise InputError(source, "game", f"{game!r} (the game this board or URL is for)",
+                         document.game)
+    refuse_paths(document.data, source, game)
+    return document
+
+
+def _meeple_party_names(kind: str) -> set[str]:
+    """The shipped houses, card decks or clocks of Meeple Party, by name."""
+    from ..models.meeple_party import data
+
+    return set(data.shipped(kind))
+
+
+FILE_FIELDS: dict[str, dict[str, Callable[[], set[str]]]] = {
+    "meeple-party": {key: partial(_meeple_party_names, key)
+                     for key in ("house", "cards", "clock")},
+    "meeple-land": {"catalogue": lambda: {"house"}},
+}
+"""Fields of a position that may name a file beside it (read from the disk by the loader):
+the names allowed on the web, which are the shipped ones."""
+
+
+def refuse_paths(data: Mapping[str, Any], source: str, game: str, where: str = "") -> None:
+    """Refuse a document field that would make the server read a file: the web takes shipped
+    names or inline tables only.  A record's inline start position is checked the same way."""
+    for key, names in FILE_FIELDS.get(game, {}).items():
+        value = data.get(key)
+        if isinstance(value, str) and value not in names():
+            raise InputError(source, where + key, f"a shipped name ({', '.join(sorted(names()))})"
+                             " or an inline table: the web board reads no file on the server",
+                             value)
+    start = data.get("start")
+    if data.get("kind") == "record" and isinstance(start, Mapping) and not where:
+        refuse_paths(start, source, game, "start.")
+
+
+# -- options ----------------------------------------------------------------------------------
+
+
+def options(game: str, verb: str, given: Any) -> tuple[dict[str, Any], float]:
+    """The options of a request (by name, as JSON values or text) and its time limit.  An
+    option that names a file (``FILE``) is refused: the web reads no files on the server."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise BadRequest(f"bad input: options: expected an object of options by name, got "
+                         f"{given!r:.60}")
+    chosen = {str(k): v for k, v in given.items() if v is not None}
+    limit = WEB_TIME_LIMIT.convert(chosen.pop("time_limit", None))
+    limit = WEB_TIME_LIMIT.default if limit is None else limit
+    commands = app.commands_for(game)
+    specs = {spec.name: spec for spec in (commands.options.get(verb, []) if commands else [])}
+    for name in chosen:
+        spec = specs.get(name)
+        if spec is not None and spec.metavar and "FILE" in spec.metavar:
+            raise BadRequest(f"bad input: {spec.flag}: the web board reads no file on the "
+                             "server (upload the file's content instead)")
+    cores = os.cpu_count() or 1
+    if "search_workers" in chosen:
+        workers = specs["search_workers"].convert(chosen["search_workers"]) \
+            if "search_workers" in specs else None
+        if workers is not None and workers > cores:
+            raise BadRequest(f"bad input: --search-workers: expected at most {cores} on this "
+                             f"server, got {workers}")
+    chosen["time_limit"] = limit
+    return chosen, limit
+
+
+# -- jobs -------------------------------------------------------------------------------------
+
+
+def run_job(kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Run one job; every failure is an answer (400 for bad input, 500 for a bug)."""
+    try:
+        return {"status": 200, "data": JOBS[kind](args)}
+    except InputError as error:
+        return {"status": 400, "error": f"bad input: {error}", "field": error.field}
+    except BadRequest as error:
+        return {"status": 400, "error": str(error), "field": None}
+    except Exception as error:  # a bug: one line for the client, the trace for the server log
+        traceback.print_exc()
+        line = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+        return {"status": 500, "error": f"internal error (a bug in partysolver): {line}",
+                "field": None}
+
+
+def _seeded(given: Mapping[str, Any]) -> bool:
+    return given.get("seed") is not None
+
+
+def verb_job(args: dict[str, Any]) -> dict[str, Any]:
+    """hint, solve or verify: the report's data in the JSON contract, and its text."""
+    document = load(args["game"], args["document"])
+    given = args["options"]
+    report = app.run(args["verb"], document, given, as_json=True)
+    data: dict[str, Any] = json_safe(report.data, not _seeded(given))
+    data["text"] = report.text
+    return data
+
+
+def render_job(args: dict[str, Any]) -> dict[str, Any]:
+    """The SVG picture (with the hint's move as arrows when ``hint``)."""
+    document = load(args["game"], args["document"])
+    given = dict(args["options"])
+    hint = HINT.convert(given.pop("hint", False)) or False
+    commands = app.commands(document.game, "render")
+    common = app.common_options(given)
+    extra = {key: value for key, value in given.items() if key not in common}
+    chosen = app.game_options(commands, "render", extra, {"hint": hint})
+    svg = commands.render(document, app.Options(True, common["seed"], common["time_limit"],
+                                                common["top"], chosen))
+    return {"game": document.game, "output": "response", "format": "svg",
+            "bytes": len(svg.encode("utf-8")), "svg": svg}
+
+
+def apply_job(args: dict[str, Any]) -> dict[str, Any]:
+    """Moves played on the position (or record): the contract's apply report, the position
+    reached and the record (as data and as TOML), and the steps legal there."""
+    document = load(args["game"], args["document"])
+    moves = args.get("moves") or []
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise BadRequest("bad input: moves: expected a list of moves (texts in the game's "
+                         "notation)")
+    seed = args.get("seed")
+    if seed is not None:
+        seed = app.SEED.convert(seed)
+    upto = args.get("upto")
+    if upto is not None and (not isinstance(upto, int) or isinstance(upto, bool) or upto < 0):
+        raise BadRequest(f"bad input: --upto: expected a step number of at least 0, got "
+                         f"{upto!r}")
+    draw = RANDOM.convert(args.get("random", False)) or False
+    applied = playalong.apply(document, moves, seed, draw, upto)
+    report = applied.report()
+    position = applied.position
+    data: dict[str, Any] = json_safe(report.data)
+    legal = [] if position.is_over() else list(position.legal_steps())
+    data["legal_moves"] = [position.format(step) for step in legal[:LEGAL_SHOWN]]
+    data["position"] = position.to_document()
+    data["position_text"] = format_document(data["position"])
+    record = applied.record.to_document()
+    data["record"] = record
+    data["record_text"] = format_document(record)
+    data["moves"] = [step.move for step in applied.new]
+    data["text"] = report.text
+    return data
+
+
+def check_job(args: dict[str, Any]) -> dict[str, Any]:
+    """Puzzle mode: the judgement of the player's own answer."""
+    document = load(args["game"], args["document"])
+    answer = args.get("answer")
+    if not isinstance(answer, str):
+        raise BadRequest("bad input: answer: expected your answer as text")
+    report = answers.check(document, answer, args["options"])
+    data: dict[str, Any] = json_safe(report.data)
+    data["text"] = report.text
+    return data
+
+
+def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
+    """A document as data (what the board edits and sends back), its text (as given, or the
+    shipped file without its answer lines), what it is (a puzzle of which kind) and whether
+    moves can be played on it."""
+    document = load(args["game"], args["document"])
+    try:
+        playalong.start_of(document)
+        playable, why = True, None
+    except (InputError, BadRequest) as error:
+        playable, why = False, str(error)
+    given = args["document"]
+    if given.get("example") is not None:
+        text = catalog.find(document.game, given["example"]).text(reveal=False)
+    elif given.get("text") is not None:
+        text = given["text"]
+    else:
+        text = format_document(document.data)
+    return {"game": document.game, "source": document.source, "data": dict(document.data),
+            "text": text, "kind": document.data.get("kind"),
+            "puzzle": answers.kind(document), "playable": playable, "not_playable": why}
+
+
+def example_job(args: dict[str, Any]) -> dict[str, Any]:
+    """A shipped position's text (answers hidden) and what it is."""
+    game, name = args["game"], args["name"]
+    item = catalog.find(game, name)
+    document = item.document()
+    return {"game": game, "set": item.set, "name": item.name,
+            "description": item.description(), "text": item.text(reveal=False),
+            "puzzle": answers.kind(document)}
+
+
+WARM_UP: dict[str, dict[str, Any]] = {
+    "tea-party": {"time_limit": 0.5}, "party-time": {"playouts": 2}, "pool-party-stars": {},
+    "meeple-party": {"time_limit": 0.5}, "meeple-land": {}}
+"""A quick hint per game on its default example, run once before any worker starts: it
+compiles the numba kernels (the Tea Party search, the Party-Time playouts) or loads them from
+numba's cache beside the modules, so that no request pays for it against its time limit."""
+
+
+def warm() -> None:
+    """Import every game's commands and solvers and run :data:`WARM_UP` (done once in the
+    forkserver, before any worker starts: every worker is forked warm)."""
+    import importlib
+    import pkgutil
+
+    from .. import solvers
+
+    app.all_commands()
+    for found in pkgutil.walk_packages(solvers.__path__, solvers.__name__ + "."):
+        try:
+            importlib.import_module(found.name)
+        except Exception:  # a solver that fails to import fails its requests, with the error
+            continue
+    for game, given in WARM_UP.items():
+        try:
+            app.run("hint", catalog.default_example(game).document(), given)
+        except Exception:  # a game that cannot warm up still serves (or explains) requests
+            continue
+
+
+JOBS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "verb": verb_job, "render": render_job, "apply": apply_job, "check": check_job,
+    "example": example_job, "inspect": inspect_job,
+}

@@ -1,0 +1,794 @@
+// partysolver's analysis board: our own small script, no library.
+// Every text from a file or an answer is written with textContent (never innerHTML), and the
+// SVG pictures are parsed as XML and stripped of scripts and event handlers before they are
+// shown; the page's Content-Security-Policy forbids inline scripts as well.
+"use strict";
+
+(function () {
+  const G = JSON.parse(document.getElementById("board-data").textContent);
+  const $ = (id) => document.getElementById(id);
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  const state = {
+    doc: null,          // {data, source, puzzle, playable, text, description}
+    moves: [],          // moves played from the start document (canonical notation)
+    cursor: 0,          // how many of them are applied
+    positions: {},      // cursor -> apply answer
+    jobs: [],           // AbortControllers of the running analysis
+    solved: null,       // puzzle mode: the solve answer (kept hidden until revealed)
+    revealed: 0,
+    puzzleMode: false,
+    problems: [],
+  };
+
+  // -- small helpers -------------------------------------------------------------------------
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+  function say(text, isError) {
+    const box = $("message");
+    box.textContent = text || "";
+    box.className = "message" + (isError ? " error" : "");
+  }
+
+  function fmt(value) {
+    if (value === null || value === undefined) return "–";
+    if (typeof value === "number") return String(Number(value.toFixed(3)));
+    return String(value);
+  }
+
+  function timeLimit() { return Number($("time-limit").value); }
+
+  class ApiError extends Error {
+    constructor(message, status, field) { super(message); this.status = status; this.field = field; }
+  }
+
+  async function api(verb, body, signal) {
+    let response;
+    // Messages name the document as the CLI would: the file's name, or GAME:NAME.
+    if (body.document !== undefined && state.doc && !body.filename) body.filename = state.doc.source;
+    try {
+      response = await fetch(`/api/${G.game}/${verb}`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify(body), signal,
+      });
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+      throw new ApiError("the server does not answer (is partysolver serve still running?)", 0);
+    }
+    let data = null;
+    try { data = await response.json(); } catch (error) { data = null; }
+    if (!response.ok) {
+      let message = (data && data.error) || `the server answered ${response.status}`;
+      if (response.status === 503) {
+        message += ` (retry in ${response.headers.get("retry-after") || "a few"} s)`;
+      }
+      throw new ApiError(message, response.status, data && data.field);
+    }
+    return data;
+  }
+
+  // The document the analysis works on: the position after the moves played.
+  function current() {
+    const here = state.positions[state.cursor];
+    return here ? here.position : state.doc.data;
+  }
+
+  function download(name, text) {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    const link = el("a", { href: url, download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  // -- the picture -----------------------------------------------------------------------------
+
+  const UNSAFE = new Set(["script", "foreignobject", "iframe", "object", "embed", "audio",
+                          "video", "handler", "listener"]);
+
+  function safeSvg(text) {
+    const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = parsed.documentElement;
+    if (!root || root.nodeName.toLowerCase() !== "svg" || parsed.querySelector("parsererror")) {
+      throw new ApiError("the picture could not be read", 0);
+    }
+    const walk = (node) => {
+      for (const child of Array.from(node.children)) {
+        if (UNSAFE.has(child.localName.toLowerCase())) { child.remove(); continue; }
+        walk(child);
+      }
+      for (const attr of Array.from(node.attributes)) {
+        const name = attr.name.toLowerCase();
+        const value = attr.value.trim().toLowerCase();
+        if (name.startsWith("on") || ((name === "href" || name.endsWith(":href")) &&
+            !value.startsWith("#"))) {
+          node.removeAttribute(attr.name);
+        }
+      }
+    };
+    walk(root);
+    const svg = document.importNode(root, true);
+    if (!svg.getAttribute("viewBox") && svg.getAttribute("width")) {
+      svg.setAttribute("viewBox", `0 0 ${parseFloat(svg.getAttribute("width"))} ` +
+                                  `${parseFloat(svg.getAttribute("height"))}`);
+    }
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("role", "img");
+    return svg;
+  }
+
+  let pictureRequest = 0;
+
+  async function drawPicture(documentData, hint, signal, caption) {
+    const mine = ++pictureRequest;
+    const options = { hint: Boolean(hint), time_limit: timeLimit() };
+    const answer = await api("render", { document: documentData, options }, signal);
+    if (mine !== pictureRequest) return;
+    const box = $("picture");
+    clear(box);
+    const svg = safeSvg(answer.svg);
+    box.append(svg);
+    // A very wide picture (every park of a Meeple Land table) takes the whole width.
+    const view = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+    document.querySelector(".columns").classList.toggle("wide-picture",
+      view.length === 4 && view[2] / view[3] > 2.2);
+    $("caption").textContent = caption || "";
+    markProblems();
+  }
+
+  function refreshPicture() {
+    drawPicture(current(), false).catch((error) => {
+      if (error.name !== "AbortError") {
+        clear($("picture"));
+        $("caption").textContent = "no picture: " + error.message;
+      }
+    });
+  }
+
+  // Where a problem names a field that points at a piece, mark the piece's label in the
+  // picture: the field's value (a tile, a name) or its last key, found in the SVG's texts.
+  function fieldWords(field) {
+    if (!field) return [];
+    const found = [];
+    const naming = (value) => {
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        return ["tile", "name", "id", "player", "room"].map((key) => value[key])
+          .filter((name) => typeof name === "string");
+      }
+      return [];
+    };
+    // Walk the field's path through the document: the deepest table that names itself (a
+    // placed tile, a player) names the piece; else a short text value, else the last key.
+    let value = current();
+    let named = [];
+    const keys = [];
+    for (const part of field.match(/[^.[\]]+/g) || []) {
+      value = value && typeof value === "object" ? value[/^\d+$/.test(part) ? Number(part) : part] : undefined;
+      if (!/^\d+$/.test(part)) keys.push(part);
+      if (naming(value).length) named = naming(value);
+    }
+    found.push(...named);
+    if (!named.length && typeof value === "string" && value.length <= 40) found.push(value);
+    const last = keys[keys.length - 1];
+    if (!named.length && last && !["placed", "players", "events", "rooms", "hands", "rules",
+                                    "seated", "steps"].includes(last)) {
+      found.push(last.replace(/_/g, " "));
+    }
+    return found.filter((w) => w && w.length >= 2);
+  }
+
+  function markProblems(active) {
+    const svg = $("picture").querySelector("svg");
+    if (!svg) return;
+    svg.querySelectorAll(".mark").forEach((node) => node.remove());
+    const chosen = active === undefined ? state.problems : [active];
+    for (const problem of chosen) {
+      const words = fieldWords(problem.field).map((w) => w.toLowerCase());
+      if (!words.length) continue;
+      let marked = 0;
+      for (const text of Array.from(svg.querySelectorAll("text"))) {
+        const content = (text.textContent || "").toLowerCase().replace(/_/g, " ");
+        if (!words.some((w) => content.includes(w))) continue;
+        let box;
+        try { box = text.getBBox(); } catch (error) { continue; }
+        const mark = document.createElementNS(SVGNS, "rect");
+        mark.setAttribute("class", "mark");
+        mark.setAttribute("x", box.x - 4);
+        mark.setAttribute("y", box.y - 3);
+        mark.setAttribute("width", box.width + 8);
+        mark.setAttribute("height", box.height + 6);
+        mark.setAttribute("rx", 4);
+        mark.setAttribute("data-field", problem.field || "");
+        text.parentNode.insertBefore(mark, text);
+        if (++marked >= 4) break;
+      }
+    }
+  }
+
+  // -- analysis jobs (hint, solve, verify) ---------------------------------------------------
+
+  let ticker = null;
+
+  function startJob(label) {
+    cancelJobs();
+    const controller = new AbortController();
+    state.jobs.push(controller);
+    const began = performance.now();
+    const limit = timeLimit();
+    $("progress").hidden = false;
+    const update = () => {
+      const seconds = (performance.now() - began) / 1000;
+      $("progress-text").textContent = `${label}: ${seconds.toFixed(1)} s (limit ${limit} s)`;
+      $("progress-bar").style.width = `${Math.min(100, (100 * seconds) / limit)}%`;
+    };
+    update();
+    clearInterval(ticker);
+    ticker = setInterval(update, 200);
+    setBusy(true);
+    return controller;
+  }
+
+  function endJob(controller) {
+    state.jobs = state.jobs.filter((c) => c !== controller);
+    if (!state.jobs.length) {
+      clearInterval(ticker);
+      $("progress").hidden = true;
+      setBusy(false);
+    }
+  }
+
+  function cancelJobs() {
+    for (const controller of state.jobs) controller.abort();
+    state.jobs = [];
+    clearInterval(ticker);
+    $("progress").hidden = true;
+    setBusy(false);
+  }
+
+  function setBusy(busy) {
+    for (const id of ["hint", "solve", "verify", "next-step", "check", "show-answer"]) {
+      $(id).disabled = busy || !state.doc;
+    }
+    updateVerbButtons();
+  }
+
+  // In puzzle mode the answer stays hidden: no Solve (Show the answer asks for it), and no
+  // Hint but where the hint is the next single step (a Pool Party Stars puzzle).
+  function updateVerbButtons() {
+    for (const verb of ["hint", "solve", "verify"]) {
+      const offered = G.verbs.includes(verb);
+      const hides = state.puzzleMode && (verb === "solve" ||
+                                         (verb === "hint" && state.doc.puzzle !== "rule"));
+      $(verb).hidden = !offered || hides;
+    }
+    const puzzle = Boolean(state.doc && state.doc.puzzle);
+    for (const id of ["next-step", "show-answer", "check", "answer-box", "steps"]) {
+      $(id).hidden = puzzle && !state.puzzleMode;
+    }
+  }
+
+  async function runJob(label, work) {
+    if (!state.doc) return;
+    const controller = startJob(label);
+    const result = $("result");
+    clear(result);
+    try {
+      await work(controller.signal, result);
+    } catch (error) {
+      if (error.name === "AbortError") {
+        result.append(el("p", { class: "muted", text: `${label} cancelled: the server stopped the job.` }));
+      } else {
+        result.append(el("p", { class: "error", text: error.message }));
+      }
+    } finally {
+      endJob(controller);
+    }
+  }
+
+  function optionValues(verb) {
+    const options = { time_limit: timeLimit() };
+    if (verb === "hint") options.top = Number($("top").value) || undefined;
+    for (const input of $("options").querySelectorAll("[data-option]")) {
+      if (input.dataset.verb !== verb) continue;
+      const value = input.type === "checkbox" ? input.checked : input.value.trim();
+      if (value !== "" && value !== false) options[input.dataset.option] = value;
+    }
+    return options;
+  }
+
+  function hint() {
+    runJob("Hint", async (signal, result) => {
+      const options = optionValues("hint");
+      state.lastTop = options.top;
+      const body = { document: current(), options };
+      const drawn = state.puzzleMode ? null : drawPicture(current(), true, signal, "")
+        .catch((error) => {
+          if (error.name !== "AbortError") $("caption").textContent = "no arrows: " + error.message;
+        });
+      const answer = await api("hint", body, signal);
+      showHint(answer, result);
+      await drawn;
+      // The picture runs its own search: under a short limit on a busy machine it may end
+      // without a move to draw; say so rather than leave the reader looking for arrows.
+      const svg = $("picture").querySelector("svg");
+      if (!state.puzzleMode && answer.moves.length && svg && !svg.querySelector("[marker-end]") &&
+          !$("caption").textContent) {
+        $("caption").textContent = "no arrows: the picture's own search found no move within " +
+          "the time limit (or the move has nothing to point at)";
+      }
+    });
+  }
+
+  function showHint(answer, result) {
+    const status = el("p", {}, el("span", { class: "status", text: `${answer.to_move}: ${answer.status}` }),
+                      " — ", answer.value_text || "");
+    result.append(status);
+    if (answer.note) result.append(el("p", { class: "muted", text: answer.note }));
+    if (!answer.moves.length) {
+      result.append(el("p", { class: "muted", text: "no move to rank here" }));
+      return;
+    }
+    // One block a move (a table would squeeze the notation on a phone): its rank, the move
+    // (a button that plays it), its value, what it reads as, and why.
+    const items = answer.moves.map((move, index) => {
+      const playable = state.doc.playable && !state.puzzleMode;
+      const name = playable
+        ? el("button", { type: "button", class: "move", title: "play this move",
+                         onclick: () => play(move.move) }, move.move)
+        : el("span", { class: "move", text: move.move });
+      const value = move.interval
+        ? `${fmt(move.value)} [${fmt(move.interval[0])}, ${fmt(move.interval[1])}]`
+        : fmt(move.value);
+      const said = move.text && move.text !== move.move ? move.text : null;
+      return el("li", { class: index === 0 ? "best" : "" },
+        el("div", { class: "head" }, name, el("span", { class: "value", title: "value", text: value })),
+        said ? el("div", { class: "muted small", text: said }) : null,
+        el("div", { class: "why", text: move.reason || "" }));
+    });
+    result.append(el("ol", { class: "moves" }, ...items));
+    if (answer.moves.length && state.lastTop && answer.moves.length >= state.lastTop) {
+      result.append(el("p", { class: "muted small",
+        text: `the ${state.lastTop} best shown (Options: show more)` }));
+    }
+    if (answer.interval_text) result.append(el("p", { class: "muted small", text: answer.interval_text }));
+  }
+
+  function solve() {
+    runJob("Solve", async (signal, result) => {
+      const body = { document: current(), options: optionValues("solve") };
+      const drawn = drawPicture(current(), true, signal, "the solution drawn")
+        .catch((error) => {
+          if (error.name !== "AbortError") $("caption").textContent = "no drawing: " + error.message;
+        });
+      const answer = await api("solve", body, signal);
+      showSolve(answer, result);
+      await drawn;
+    });
+  }
+
+  function showSolve(answer, result) {
+    const good = ["optimal", "solvable", "feasible"].includes(answer.status);
+    const bad = ["infeasible", "unsolvable"].includes(answer.status);
+    result.append(el("p", {}, el("span", { class: "status " + (good ? "good" : bad ? "bad" : ""),
+                                           text: answer.status }), " — ", answer.verdict));
+    const objective = answer.objective || {};
+    result.append(el("p", { class: "small" }, `objective: ${objective.text || objective.name} = `,
+                     el("b", { text: fmt(objective.value) }), ` (bound ${fmt(objective.bound)})`));
+    if (answer.solution) result.append(describe(answer.solution));
+    if (answer.conflict) result.append(describe({ conflict: answer.conflict }));
+  }
+
+  // A solution (any JSON) as a definition list: lists of moves or placements one a line.
+  function describe(data) {
+    const list = el("dl", { class: "solution" });
+    for (const [key, value] of Object.entries(data)) {
+      if (key === "picture") {
+        list.append(el("dt", { text: key }), el("dd", {}, el("pre", { text: String(value) })));
+        continue;
+      }
+      list.append(el("dt", { text: key.replace(/_/g, " ") }), el("dd", {}, describeValue(value)));
+    }
+    return list;
+  }
+
+  function describeValue(value) {
+    if (Array.isArray(value)) {
+      if (!value.length) return el("span", { class: "muted", text: "none" });
+      return el("ol", {}, ...value.slice(0, 60).map((item) => el("li", {}, describeValue(item))));
+    }
+    if (value && typeof value === "object") {
+      if (typeof value.text === "string") return el("span", { text: value.text });
+      if (typeof value.tile === "string" && Array.isArray(value.at)) {
+        return el("span", { text: placementText(value) });
+      }
+      if (typeof value.move === "string") {
+        return el("span", { text: value.move + (value.value !== undefined ? ` (${fmt(value.value)})` : "") });
+      }
+      return el("span", { text: Object.entries(value).map(([k, v]) =>
+        `${k}: ${typeof v === "object" ? JSON.stringify(v) : fmt(v)}`).join("; ") });
+    }
+    return el("span", { text: fmt(value) });
+  }
+
+  function placementText(p) {
+    return `${p.label ? p.label + ": " : ""}${p.tile} at ${p.at[0]},${p.at[1]}` +
+      (p.rotation ? ` turned ${p.rotation}` : "") + (p.kind ? ` (${p.kind})` : "");
+  }
+
+  function verify() {
+    runJob("Verify", async (signal, result) => {
+      const answer = await api("verify", { document: current(), options: optionValues("verify") }, signal);
+      result.append(el("p", {}, el("span", { class: "status " + (answer.valid ? "good" : "bad"),
+                                             text: answer.valid ? "valid" : "invalid" }),
+                       " — ", answer.verdict));
+      state.problems = answer.problems || [];
+      if (state.problems.length) {
+        const items = state.problems.map((problem) => {
+          const item = el("li", { tabindex: 0, title: "mark it in the picture" },
+            el("code", { text: problem.code }), " ",
+            problem.field ? el("span", { class: "muted", text: `${problem.field}: ` }) : null,
+            problem.message);
+          item.addEventListener("click", () => {
+            result.querySelectorAll("li.active").forEach((n) => n.classList.remove("active"));
+            item.classList.add("active");
+            markProblems(problem);
+          });
+          return item;
+        });
+        result.append(el("ul", { class: "problems" }, ...items));
+      }
+      const rest = Object.fromEntries(Object.entries(answer).filter(([key]) =>
+        !["game", "valid", "problems", "verdict", "text"].includes(key)));
+      if (Object.keys(rest).length) result.append(describe(rest));
+      markProblems();
+    });
+  }
+
+  // -- play along ------------------------------------------------------------------------------
+
+  async function position(cursor) {
+    if (!state.positions[cursor]) {
+      state.positions[cursor] = await api("apply", { document: state.doc.data,
+                                                     moves: state.moves.slice(0, cursor) });
+    }
+    return state.positions[cursor];
+  }
+
+  async function play(text, random) {
+    if (!text && !random) return;
+    cancelJobs();
+    say("");
+    try {
+      const body = { document: state.doc.data, moves: state.moves.slice(0, state.cursor) };
+      if (text) body.moves = body.moves.concat([text]);
+      if (random) { body.random = true; body.seed = Math.floor(Math.random() * 2 ** 31); }
+      const answer = await api("apply", body);
+      // The moves as the game writes them (a random draw names its outcome).
+      state.moves = state.moves.slice(0, state.cursor).concat(answer.moves.slice(state.cursor));
+      state.cursor = answer.moves.length;
+      for (const key of Object.keys(state.positions)) {
+        if (Number(key) > 0) delete state.positions[key];
+      }
+      state.positions[state.cursor] = answer;
+      $("move").value = "";
+      afterMove();
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  async function go(cursor) {
+    cancelJobs();
+    say("");
+    try {
+      await position(cursor);
+      state.cursor = cursor;
+      afterMove();
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  function afterMove() {
+    clear($("result"));
+    state.problems = [];
+    showPosition();
+    refreshPicture();
+  }
+
+  function showPosition() {
+    const here = state.positions[state.cursor];
+    const playing = Boolean(state.doc && state.doc.playable && here);
+    $("play").hidden = !state.doc || !state.doc.playable || state.puzzleMode && !here;
+    if (!playing) return;
+    $("to-move").textContent = here.over ? "The game is over."
+      : here.awaits_chance ? `Chance: ${here.to_move} (pick the outcome, or Random outcome).`
+      : `${here.to_move} to move.`;
+    $("undo").disabled = state.cursor === 0;
+    $("redo").disabled = state.cursor >= state.moves.length;
+    $("random").disabled = here.over || !here.awaits_chance;
+    const legal = here.legal_moves || [];
+    const datalist = $("legal-list");
+    clear(datalist);
+    for (const move of legal) datalist.append(el("option", { value: move }));
+    $("legal-title").textContent = here.over ? "No legal move" :
+      `Legal ${here.awaits_chance ? "outcomes" : "moves"} (${here.legal})`;
+    filterLegal();
+    const history = $("history");
+    clear(history);
+    state.moves.forEach((move, index) => {
+      history.append(el("li", { class: index >= state.cursor ? "future" : "" }, move));
+    });
+  }
+
+  function filterLegal() {
+    const here = state.positions[state.cursor];
+    const list = $("legal");
+    clear(list);
+    if (!here) return;
+    const typed = $("move").value.trim().toLowerCase();
+    const shown = (here.legal_moves || []).filter((m) => !typed || m.toLowerCase().includes(typed));
+    for (const move of shown.slice(0, 80)) {
+      list.append(el("li", {}, el("button", { type: "button", onclick: () => play(move) }, move)));
+    }
+    if (shown.length > 80) list.append(el("li", { class: "muted small", text: `… ${shown.length - 80} more: type to narrow` }));
+  }
+
+  // -- puzzle mode -----------------------------------------------------------------------------
+
+  const QUESTIONS = {
+    rule: "Whose rule is it? Reveal one deduction at a time, or pick the rule and check it.",
+    layout: "Build the best layout: reveal the optimal layout one placement at a time (in a legal build order), or type your own layout (one placement a line, such as M07 at 0,2 turned 90) and check it.",
+    "yes-no": "Can the goal be reached? Reveal the winning line one step at a time, or answer yes or no and check it.",
+  };
+
+  function setupPuzzle() {
+    const kind = state.doc.puzzle;
+    state.puzzleMode = Boolean(kind);
+    $("puzzle-mode").checked = state.puzzleMode;
+    state.solved = null;
+    state.revealed = 0;
+    $("puzzle").hidden = !kind;
+    clear($("steps"));
+    $("verdict").textContent = "";
+    const box = $("answer-box");
+    clear(box);
+    if (!kind) return;
+    $("puzzle-question").textContent = QUESTIONS[kind] || "";
+    if (G.answer_choices) {
+      const select = el("select", { id: "answer", "aria-label": "your answer" },
+        el("option", { value: "", text: "your answer…" }),
+        ...G.answer_choices.map((choice) => el("option", { value: choice, text: choice })));
+      box.append(el("label", {}, "Answer ", select));
+    } else {
+      box.append(el("textarea", { id: "answer", rows: 4, spellcheck: "false",
+        placeholder: "M07 at 0,2 turned 90\nS30 at 1,1", "aria-label": "your layout" }));
+    }
+  }
+
+  async function solution(signal) {
+    if (!state.solved) {
+      state.solved = await api("solve", { document: state.doc.data, options: { time_limit: timeLimit() } }, signal);
+    }
+    return state.solved;
+  }
+
+  function puzzleSteps(solved) {
+    const s = solved.solution || {};
+    if (state.doc.puzzle === "rule") return (s.chain || []).map((step) => step.text);
+    if (state.doc.puzzle === "layout") {
+      // The first pre_placed placements are the puzzle's own: only the others are steps.
+      const own = (s.placements || []).slice(s.pre_placed || 0);
+      const byLabel = Object.fromEntries(own.map((p) => [p.label, p]));
+      const order = s.build_order || own.map((p) => p.label);
+      return order.map((label) => byLabel[label]).filter(Boolean);
+    }
+    return s.line || [];
+  }
+
+  function nextStep() {
+    runJob("Next step", async (signal) => {
+      const solved = await solution(signal);
+      const steps = puzzleSteps(solved);
+      if (!steps.length) {
+        $("verdict").textContent = solved.status === "unknown"
+          ? "the solver found no answer within the time limit: try a longer one"
+          : "nothing to reveal step by step here: the answer is a proof (Show the answer)";
+        return;
+      }
+      if (state.revealed >= steps.length) {
+        $("verdict").textContent = "every step is revealed";
+        return;
+      }
+      state.revealed += 1;
+      const list = $("steps");
+      clear(list);
+      for (const step of steps.slice(0, state.revealed)) {
+        list.append(el("li", { text: typeof step === "string" ? step : placementText(step) }));
+      }
+      if (state.doc.puzzle === "layout") {
+        const shown = JSON.parse(JSON.stringify(state.doc.data));
+        shown.placed = (shown.placed || []).concat(steps.slice(0, state.revealed).map(
+          (p) => ({ tile: p.tile, at: p.at, rotation: p.rotation })));
+        await drawPicture(shown, false, signal, `${state.revealed} of ${steps.length} placements revealed`);
+      }
+    });
+  }
+
+  function showAnswer() {
+    runJob("Solve", async (signal, result) => {
+      const solved = await solution(signal);
+      showSolve(solved, result);
+      if (state.doc.puzzle === "layout") {
+        await drawPicture(state.doc.data, true, signal, "the answer drawn");
+      }
+    });
+  }
+
+  function checkAnswer() {
+    const input = $("answer");
+    const answer = input ? input.value.trim() : "";
+    if (!answer) {
+      $("verdict").textContent = "give an answer first";
+      $("verdict").className = "verdict bad";
+      return;
+    }
+    runJob("Check", async (signal, result) => {
+      const judged = await api("check", { document: state.doc.data, answer,
+                                          options: { time_limit: timeLimit() } }, signal);
+      const verdict = $("verdict");
+      verdict.textContent = judged.verdict;
+      verdict.className = "verdict " + (judged.correct === true ? "good" : judged.correct === false ? "bad" : "");
+      if (judged.problems && judged.problems.length) {
+        result.append(el("ul", { class: "problems" }, ...judged.problems.map((p) =>
+          el("li", {}, el("code", { text: p.code }), " ", p.message))));
+      }
+    });
+  }
+
+  // -- loading a position ----------------------------------------------------------------------
+
+  async function load(body, description) {
+    cancelJobs();
+    say("loading…");
+    try {
+      const inspected = await api("inspect", body);
+      state.doc = inspected;
+      state.doc.description = description || "";
+      state.moves = [];
+      state.cursor = 0;
+      state.positions = {};
+      state.problems = [];
+      $("paste").value = inspected.text;
+      $("description").textContent = description || `${inspected.source}`;
+      clear($("result"));
+      setupPuzzle();
+      if (inspected.playable) await position(0);
+      say(inspected.playable || state.puzzleMode ? "" : "Play along is not available for this " +
+          "file (" + (inspected.not_playable || "").replace(/^bad input: /, "") + ")");
+      showPosition();
+      setBusy(false);
+      refreshPicture();
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  function loadShipped(qualified) {
+    const item = G.shipped.find((s) => s.qualified === qualified || s.name === qualified);
+    if (!item) { say(`no shipped position ${qualified}`, true); return; }
+    $("shipped").value = item.qualified;
+    const url = new URL(window.location.href);
+    url.searchParams.set("example", item.qualified);
+    window.history.replaceState(null, "", url);
+    load({ example: item.qualified }, item.description);
+  }
+
+  function buildControls() {
+    const select = $("shipped");
+    const groups = {};
+    for (const item of G.shipped) {
+      if (!groups[item.set]) {
+        groups[item.set] = el("optgroup", { label: item.set });
+        select.append(groups[item.set]);
+      }
+      groups[item.set].append(el("option", { value: item.qualified, text: item.name }));
+    }
+    select.append(el("option", { value: "", text: "(your own file)" }));
+    select.addEventListener("change", () => { if (select.value) loadShipped(select.value); });
+    const options = $("options");
+    for (const verb of ["hint", "solve", "verify"]) {
+      for (const spec of (G.options[verb] || [])) {
+        if (spec.file) continue;
+        let input;
+        if (spec.kind === "flag") {
+          input = el("input", { type: "checkbox" });
+        } else if (spec.kind === "choice") {
+          input = el("select", {}, el("option", { value: "", text: "default" }),
+            ...spec.choices.map((c) => el("option", { value: c, text: c })));
+        } else {
+          input = el("input", { type: spec.kind === "text" ? "text" : "number", size: 6,
+                                min: spec.minimum, max: spec.maximum,
+                                placeholder: spec.default === null ? "" : String(spec.default) });
+        }
+        input.dataset.option = spec.name;
+        input.dataset.verb = verb;
+        options.append(el("label", { title: spec.help }, `${verb} ${spec.name.replace(/_/g, " ")}`, input));
+      }
+    }
+    if (!options.children.length) options.closest("details").hidden = true;
+    $("hint").addEventListener("click", hint);
+    $("zoom").addEventListener("click", () => {
+      const zoomed = $("picture").classList.toggle("zoomed");
+      $("zoom").textContent = zoomed ? "Fit" : "Zoom";
+    });
+    $("puzzle-mode").addEventListener("change", () => {
+      state.puzzleMode = $("puzzle-mode").checked && Boolean(state.doc && state.doc.puzzle);
+      updateVerbButtons();
+      showPosition();
+    });
+    $("solve").addEventListener("click", solve);
+    $("verify").addEventListener("click", verify);
+    $("cancel").addEventListener("click", cancelJobs);
+    $("next-step").addEventListener("click", nextStep);
+    $("show-answer").addEventListener("click", showAnswer);
+    $("check").addEventListener("click", checkAnswer);
+    $("move-form").addEventListener("submit", (event) => { event.preventDefault(); play($("move").value.trim()); });
+    $("move").addEventListener("input", filterLegal);
+    $("undo").addEventListener("click", () => { if (state.cursor > 0) go(state.cursor - 1); });
+    $("redo").addEventListener("click", () => { if (state.cursor < state.moves.length) go(state.cursor + 1); });
+    $("random").addEventListener("click", () => play("", true));
+    $("download").addEventListener("click", async () => {
+      const here = state.positions[state.cursor];
+      download(`${G.game}-position.toml`, here ? here.position_text : state.doc.text);
+    });
+    $("download-record").addEventListener("click", () => {
+      const here = state.positions[state.cursor];
+      if (here) download(`${G.game}-record.toml`, here.record_text);
+    });
+    $("upload").addEventListener("change", () => {
+      const file = $("upload").files[0];
+      if (!file) return;
+      if (file.size > 1024 * 1024) { say("the file is over 1 MB", true); return; }
+      const reader = new FileReader();
+      reader.onload = () => {
+        $("shipped").value = "";
+        load({ document: String(reader.result), filename: file.name }, `your file ${file.name}`);
+      };
+      reader.readAsText(file);
+      $("upload").value = "";
+    });
+    $("load-paste").addEventListener("click", () => {
+      $("shipped").value = "";
+      load({ document: $("paste").value, filename: "pasted.toml" }, "your pasted file");
+    });
+  }
+
+  buildControls();
+  setBusy(false);
+  const wanted = new URL(window.location.href).searchParams.get("example");
+  const first = G.shipped.find((s) => s.set === "examples" && s.name === "default") ||
+                G.shipped.find((s) => s.set === "examples") || G.shipped[0];
+  if (wanted) loadShipped(wanted);
+  else if (first) loadShipped(first.qualified);
+  window.partysolverBoard = state;  // for the browser tests and the curious
+})();

@@ -1,0 +1,131 @@
+"""A budget always answers: short time limits, the exact attempt's share, compiling outside
+the clock, and the interpreted search for what it finishes (no timing assertions)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from tea_party_positions import position
+
+from partysolver.models.documents import parse_document
+from partysolver.models.tea_party import Hero, TeaPartyState, load_state
+from partysolver.puzzles import examples
+from partysolver.solvers import tea_party as solver
+from partysolver.solvers.budget import Budget, SearchResult
+
+
+def example(name: str) -> TeaPartyState:
+    path: Path = examples("tea-party")[name]
+    return load_state(parse_document(path.read_text(), path.name), name)
+
+
+def opening_draw() -> TeaPartyState:
+    state = TeaPartyState.new_game(("Blue", "Green"))
+    return state.apply(next(a for a, _ in state.chance_outcomes() if a.hero == Hero.CLERIC))
+
+
+@pytest.mark.parametrize("make", [lambda: example("default"), lambda: example("midgame"),
+                                  opening_draw], ids=["default", "midgame", "opening"])
+def test_a_tenth_of_a_second_gives_a_ranked_answer(make) -> None:
+    state = make()
+    hint = solver.hint(state, Budget(time=0.1), random.Random(0), exact_nodes=1)
+    assert hint.status == "estimate"
+    assert hint.result.usage["iterations"] >= len(state.legal_actions()) > 0
+    assert all(m.value.visits > 0 and 0.0 <= m.value.value <= 1.0 for m in hint.moves)
+    assert {m.move for m in hint.moves} == set(state.legal_actions())
+
+
+def test_before_the_draw_a_short_budget_answers_every_draw() -> None:
+    state = TeaPartyState.new_game(("Blue", "Green"))
+    for item in solver.draw_hints(state, Budget(time=0.1), random.Random(0)):
+        assert item.hint.status in ("estimate", "exact")
+        assert item.hint.result.usage["iterations"] > 0 or item.hint.exact
+
+
+def test_the_exact_attempt_takes_a_share_and_mcts_the_rest(monkeypatch) -> None:
+    seen: dict[str, Budget] = {}
+    real_exact, real_mcts = solver._exact, solver.mcts
+
+    spent: list[float] = []
+
+    def exact(state, budget, **kwargs) -> SearchResult:
+        seen["exact"] = budget
+        result = real_exact(state, budget, **kwargs)
+        spent.append(result.usage["seconds"])
+        return result
+
+    def mcts(state, budget, rng, **kwargs) -> SearchResult:
+        seen["mcts"] = budget
+        return real_mcts(state, budget, rng, **kwargs)
+
+    monkeypatch.setattr(solver, "_exact", exact)
+    monkeypatch.setattr(solver, "mcts", mcts)
+    state = opening_draw()
+    big = TeaPartyState(state.table, state.phase, state.player, state.held,
+                        state.bag - sum(n << (4 * h) for h, n in enumerate((13, 7, 5, 3, 3))),
+                        state.cups, state.stomachs)  # 14 heroes loose: tried exactly
+    result = solver.search(big, Budget(time=0.4), random.Random(0), exact_nodes=1_000)
+    assert seen["exact"].time == pytest.approx(0.4 * solver.EXACT_SHARE)
+    assert seen["exact"].time < 0.5 * 0.4
+    assert seen["mcts"].time == pytest.approx(max(0.4 - spent[0], 0.0))  # the rest
+    assert result.status == "feasible" and result.usage["iterations"] > 0
+
+
+def test_compiling_is_announced_and_not_charged_to_the_time_limit(monkeypatch) -> None:
+    from partysolver.solvers import tea_party_compiled
+
+    told: list[str] = []
+    budgets: list[Budget] = []
+    real_mcts = solver.mcts
+
+    def mcts(state, budget, rng, **kwargs) -> SearchResult:
+        budgets.append(budget)
+        return real_mcts(state, budget, rng, **kwargs)
+
+    monkeypatch.setattr(solver, "needs_compile", lambda: True)
+    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)
+    monkeypatch.setattr(solver, "mcts", mcts)
+    result = solver.search(opening_draw(), Budget(time=1.5), random.Random(0),
+                           exact_loose=-1, notice=told.append)
+    assert told == [solver.COMPILE_NOTICE]
+    assert budgets[0].time == 1.5  # the whole limit: loading came before the clock
+    assert result.usage["iterations"] > 0
+
+
+def test_under_a_second_nothing_is_compiled(monkeypatch) -> None:
+    def refuse(notice=None) -> float:
+        raise AssertionError("compiled under a one-second limit")
+
+    monkeypatch.setattr(solver, "needs_compile", lambda: True)
+    monkeypatch.setattr(solver, "load_compiled", refuse)
+    hint = solver.hint(opening_draw(), Budget(time=0.5), random.Random(0))
+    assert hint.status == "estimate" and hint.result.usage["iterations"] > 0
+
+
+def test_the_default_example_is_answered_by_the_interpreted_search(monkeypatch) -> None:
+    def refuse(notice=None) -> float:
+        raise AssertionError("the compiled search was loaded for a small position")
+
+    monkeypatch.setattr(solver, "needs_compile", lambda: True)
+    monkeypatch.setattr(solver, "load_compiled", refuse)
+    hint = solver.hint(example("default"), Budget(), random.Random(0))
+    assert hint.exact and hint.result.method == "exact expectimax, interpreted"
+
+
+def test_once_loaded_the_compiled_search_needs_no_compile() -> None:
+    solver.load_compiled()
+    assert not solver.needs_compile()
+    told: list[str] = []
+    assert solver.load_compiled(told.append) >= 0.0 and told == []
+
+
+def test_solve_uses_the_compiled_search_beyond_the_interpreted_one(monkeypatch) -> None:
+    monkeypatch.setattr(solver, "LEAN_NODES_READY", 100)
+    monkeypatch.setattr(solver, "LEAN_NODES_COLD", 100)
+    state = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1},
+                     cups=[{"ranger": 1}, {"cleric": 1}], stomachs=[{"fighter": 2}, {"cleric": 1}])
+    solution = solver.solve(state, Budget(nodes=1_000_000))
+    assert solution.result.status == "optimal"
+    assert solution.result.method == "exact expectimax, compiled (numba)"

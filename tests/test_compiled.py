@@ -1,0 +1,168 @@
+"""The first run of a compiled kernel: telling whether it will compile, the notice before it,
+and the command line's stderr while a verb works (notices, the working line)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from partysolver import puzzles
+from partysolver.cli.main import cli
+from partysolver.cli.waiting import Screen
+from partysolver.solvers import compiled
+from partysolver.solvers.notices import listening, notice, status
+
+KERNEL = '''
+from numba import njit
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+'''
+
+PROBE = '''
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import kernel
+from partysolver.solvers import compiled
+from partysolver.solvers.notices import listening
+told = []
+with listening(told.append):
+    before = compiled.ready(kernel.triple)
+    compiled.before_compiling("the triple", 1, kernel.triple)
+    kernel.triple(2)
+    after = compiled.ready(kernel.triple)
+    compiled.before_compiling("the triple", 1, kernel.triple)
+print(json.dumps({"before": before, "after": after, "told": told}))
+'''
+
+
+def probe(folder: Path, cache: Path) -> dict[str, object]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", PROBE, str(folder)], env=env, check=True,
+                          capture_output=True, text=True, timeout=300)
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+def test_a_kernel_is_known_to_compile_on_its_first_run_only(tmp_path: Path) -> None:
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    cache = tmp_path / "cache"
+    first = probe(tmp_path, cache)
+    assert first == {"before": False, "after": True, "told": [
+        "compiling the triple, first run only (about 1 s on an idle machine)"]}
+    second = probe(tmp_path, cache)  # a new process: numba loads it from the cache
+    assert second == {"before": True, "after": True, "told": []}
+    (tmp_path / "kernel.py").write_text(KERNEL + "\n# changed\n")
+    os.utime(tmp_path / "kernel.py", (time.time() + 5, time.time() + 5))
+    assert probe(tmp_path, cache)["before"] is False  # a changed source compiles again
+
+
+def test_without_a_numba_cache_nothing_is_claimed() -> None:
+    class Plain:  # not a numba dispatcher: no cache to read
+        signatures: list[object] = []
+
+    assert compiled.ready(Plain()) is None
+    assert not compiled.needs_compile(Plain())
+
+
+def test_notices_reach_the_listener_and_no_one_else() -> None:
+    told: list[str] = []
+    states: list[str] = []
+    notice("nobody listens")
+    with listening(told.append, states.append):
+        notice("compiling")
+        notice("compiling")  # said once
+        status("best 3")
+    notice("gone")
+    assert told == ["compiling"] and states == ["best 3"]
+
+
+# -- the command line's stderr --------------------------------------------------------------------
+
+
+def test_a_kernel_compiling_is_one_line_on_stderr_and_stdout_stays_the_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as if the cache were empty (compiling for real takes a quarter of a minute)
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    position = tmp_path / "token.toml"
+    position.write_text(puzzles.examples("party-time")["default"].read_text())
+    result = CliRunner().invoke(cli, ["hint", str(position), "--json", "--playouts", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"compiling the Party-Time playouts, first run only (about "
+        f"{compiled_seconds('party-time')} s on an idle machine)"]
+    assert json.loads(result.stdout)["game"] == "party-time"
+
+
+def test_a_small_tea_party_position_needs_no_compile(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default Tea Party example is answered by the interpreted exact search on a first
+    run: nothing to announce, nothing compiled."""
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    position = tmp_path / "endgame.toml"
+    position.write_text(puzzles.examples("tea-party")["default"].read_text())
+    result = CliRunner().invoke(cli, ["hint", str(position), "--json"])
+    assert result.exit_code == 0, result.output
+    assert "compiling" not in result.stderr
+    assert json.loads(result.stdout)["status"] == "exact"
+
+
+def test_the_party_time_playouts_say_so_too(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    position = tmp_path / "token.toml"
+    position.write_text(puzzles.examples("party-time")["default"].read_text())
+    result = CliRunner().invoke(cli, ["hint", str(position), "--playouts", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("compiling the Party-Time playouts, first run only")
+    assert "compiling" not in result.stdout
+
+
+def compiled_seconds(kernel: str) -> int:
+    if kernel == "tea":
+        from partysolver.solvers import tea_party
+        return tea_party.COMPILE_SECONDS
+    from partysolver.solvers.party_time import playouts
+    return playouts.COMPILE_SECONDS
+
+
+def test_the_working_line_shows_time_and_status_and_is_cleared() -> None:
+    stream = io.StringIO()
+    screen = Screen(stream, terminal=True, delay=0.0, every=0.01)
+    with screen.waiting("solve"):
+        screen.status("best 31, bound 34")
+        time.sleep(0.2)
+        screen.notice("compiling the search")
+        time.sleep(0.1)
+    text = stream.getvalue()
+    assert "solve: 0 s  best 31, bound 34" in text
+    assert "\r\x1b[Kcompiling the search\n" in text  # the line is cleared for the notice
+    assert text.endswith("\r\x1b[K")  # and at the end
+    assert screen.latest == ""
+
+
+def test_off_a_terminal_only_notices_are_printed() -> None:
+    stream = io.StringIO()
+    screen = Screen(stream, terminal=False, delay=0.0, every=0.01)
+    with screen.waiting("hint"):
+        screen.status("best 3")
+        time.sleep(0.05)
+        screen.notice("compiling")
+    assert stream.getvalue() == "compiling\n"
+
+
+def test_a_quick_verb_draws_no_working_line() -> None:
+    stream = io.StringIO()
+    screen = Screen(stream, terminal=True, delay=1.0)
+    with screen.waiting("verify"):
+        pass
+    assert stream.getvalue() == ""

@@ -1,0 +1,177 @@
+"""Start-up: a command imports what its verb needs and nothing else.
+
+``partysolver --help`` and ``--version`` import no game and no heavy library; a verb on one
+game's file imports the other games' declarations (their options) but not their rules engines
+or searches.  Each check runs the command in a fresh interpreter and reads ``sys.modules``.
+The times themselves are measured by ``benchmarks/startup.py`` (never asserted here).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.metadata
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import partysolver
+from partysolver.models.lazy import LazyNames
+from partysolver.models.registry import all_games, game_keys, package_of
+
+HEAVY = ("ortools", "numba", "matplotlib", "networkx", "numpy", "dask", "distributed",
+         "resvg_py", "scipy")
+GAMES = [key.replace("-", "_") for key in game_keys()]
+
+PROBE = """
+import json, sys
+from partysolver.cli.main import main
+sys.argv = ["partysolver", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit as done:
+    code = done.code
+else:
+    code = 0
+with open(OUT, "w") as out:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, out)
+"""
+
+
+def imported(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
+    """The exit code of ``partysolver ARGS`` run in a fresh interpreter, and every module it
+    imported."""
+    out = tmp_path / "modules.json"
+    script = PROBE.replace("OUT", repr(str(out)))
+    subprocess.run([sys.executable, "-c", script, json.dumps(list(args))], cwd=tmp_path,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   timeout=120)
+    found = json.loads(out.read_text())
+    return found["code"], found["modules"]
+
+
+def heavy_in(modules: list[str]) -> list[str]:
+    return sorted({name.split(".")[0] for name in modules} & set(HEAVY))
+
+
+def game_modules(modules: list[str]) -> list[str]:
+    """The modules of any game: its models package, app module or solvers."""
+    prefixes = [f"partysolver.{layer}.{game}" for layer in ("models", "app", "solvers")
+                for game in GAMES]
+    return [name for name in modules if name.startswith(tuple(prefixes))]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["--version"]])
+def test_help_and_version_import_no_game_and_no_heavy_library(tmp_path: Path,
+                                                              args: list[str]) -> None:
+    code, modules = imported(tmp_path, *args)
+    assert code == 0
+    assert heavy_in(modules) == []
+    assert game_modules(modules) == []
+    searches = [name for name in modules if name.startswith("partysolver.solvers.")]
+    assert searches == ["partysolver.solvers.notices"]  # where a search's notices go
+
+
+def test_games_reads_each_game_declaration_only(tmp_path: Path) -> None:
+    code, modules = imported(tmp_path, "games")
+    assert code == 0
+    assert heavy_in(modules) == []
+    engines = [name for name in game_modules(modules)
+               if name.startswith("partysolver.solvers")
+               or name.startswith("partysolver.models") and name.count(".") > 2
+               and not name.endswith(".game")]
+    assert engines == []
+
+
+def test_a_hint_loads_its_own_game_only(tmp_path: Path) -> None:
+    position = tmp_path / "game.toml"
+    position.write_text((Path(partysolver.__file__).parent / "puzzles" / "pool-party-stars"
+                         / "examples" / "default.toml").read_text())
+    code, modules = imported(tmp_path, "hint", str(position))
+    assert code == 0
+    assert heavy_in(modules) == []
+    assert any(name.startswith("partysolver.solvers.pool_party_stars") for name in modules)
+    others = [game for game in GAMES if game != "pool_party_stars"]
+    for game in others:
+        mine = (f"partysolver.models.{game}.", f"partysolver.solvers.{game}")
+        loaded = [name for name in modules if name.startswith(mine)]
+        assert loaded in ([], [f"partysolver.models.{game}.game"]), game
+
+
+def test_version_is_the_installed_one() -> None:
+    assert partysolver.__version__ == importlib.metadata.version("partysolver")
+
+
+def test_the_registry_knows_its_keys_without_importing_a_game() -> None:
+    assert game_keys() == tuple(all_games())
+    for key in game_keys():
+        assert importlib.import_module(package_of(key)).INFO.key == key
+
+
+# -- the lazy packages ----------------------------------------------------------------------------
+
+
+def type_checking_imports(package: str) -> dict[str, str]:
+    """Every name a game package's ``if TYPE_CHECKING:`` block imports from its own
+    submodules, with the submodule."""
+    source = Path(importlib.import_module(package).__file__ or "").read_text()
+    found: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for stmt in node.body:
+                if isinstance(stmt, ast.ImportFrom) and stmt.level == 1:
+                    for alias in stmt.names:
+                        found[alias.asname or alias.name] = stmt.module or alias.name
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_package_declares_every_name_it_types(game: str) -> None:
+    package = f"partysolver.models.{game}"
+    lazy = importlib.import_module(package).__getattr__
+    assert isinstance(lazy, LazyNames)
+    typed = type_checking_imports(package)
+    assert typed == {name: lazy.modules[name] for name in lazy.names()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_package_gives_every_name_from_its_module(game: str) -> None:
+    package = importlib.import_module(f"partysolver.models.{game}")
+    for name, module in type_checking_imports(package.__name__).items():
+        source = importlib.import_module(f"{package.__name__}.{module}")
+        expected = source if name == module else getattr(source, name)
+        assert getattr(package, name) is expected, name
+    for name in package.__all__:
+        assert getattr(package, name) is not None
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = package.no_such_name
+
+
+def test_importing_a_game_package_imports_its_declaration_only() -> None:
+    script = ("import sys, json, partysolver.models.registry as r\n"
+              "[__import__(r.package_of(k)) for k in r.game_keys()]\n"
+              "print(json.dumps(sorted(m for m in sys.modules if m.startswith('partysolver'))))")
+    found = json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                      text=True, check=True).stdout)
+    submodules = [name for name in found if name.count(".") > 2]
+    assert submodules == sorted(f"partysolver.models.{game}.game" for game in GAMES)
+
+
+# -- what the app modules state without importing the searches -------------------------------------
+
+
+def test_option_defaults_stated_by_the_app_are_the_searches_own() -> None:
+    from partysolver.app import meeple_party, party_time, pool_party_stars, tea_party
+    from partysolver.solvers import tea_party as tea_solver
+    from partysolver.solvers.meeple_party import policies
+    from partysolver.solvers.party_time import hint
+    from partysolver.solvers.pool_party_stars import puzzles
+
+    for name, value in tea_party.SOLVER_DEFAULTS.items():
+        assert getattr(tea_solver, name) == value, name
+    assert party_time.PLAYOUTS == hint.PLAYOUTS
+    assert meeple_party.SIMULATION_NODES == policies.SIMULATION_NODES
+    assert pool_party_stars.DIFFICULTY.choices == tuple(puzzles.PLAYERS)

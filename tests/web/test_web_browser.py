@@ -1,0 +1,216 @@
+"""The board in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``
+through selenium), against a real ``partysolver serve``: the start page, every game's board
+with a hint drawn as an arrow, a move played and undone, a puzzle step revealed and an answer
+checked, a phone-width layout, and hostile player names shown as text.  A failing test leaves
+a screenshot in ``build/web-screenshots/``.  Without the browser these tests are skipped with
+one line saying why (``make test`` installs it where it can)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import EVIL, QUOTES, Server, evil_tea_party
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "web-screenshots"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--hide-scrollbars")
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import (
+        NoAlertPresentException,
+        StaleElementReferenceException,
+    )
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError:  # pragma: no cover - the test extras bring selenium
+    webdriver = None
+
+if webdriver is None:
+    pytestmark = pytest.mark.skip(reason="browser tests: selenium is not installed "
+                                         "(pip install -e '.[test]')")
+elif CHROMIUM is None or DRIVER is None:
+    pytestmark = pytest.mark.skip(reason="browser tests: no chromium/chromedriver on this "
+                                         "machine (apt-get install chromium chromium-driver)")
+
+BOARDS = {"tea-party": "default", "pool-party-stars": "default",
+          "party-time": "near-the-star", "meeple-party": "default", "meeple-land": "default"}
+"""A position per game whose hint moves something (so that the picture has an arrow)."""
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    options = Options()
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-')}")
+    options.add_argument("--window-size=1280,1000")
+    options.binary_location = str(CHROMIUM)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The browser at desktop size; a screenshot is written when the test fails."""
+    browser.set_window_size(1280, 1000)
+    yield browser
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+        browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def wait(driver: Any, condition: Any, seconds: float = 60) -> Any:
+    # A redrawn part of the page leaves stale references behind: look again.
+    return WebDriverWait(driver, seconds, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def open_board(driver: Any, server: Server, game: str, example: str) -> None:
+    driver.get(f"{server.url}board/{game}?example={example}")
+    wait(driver, lambda d: d.execute_script(
+        "const s = window.partysolverBoard; return s && s.doc && "
+        "document.querySelector('#picture svg') !== null;"))
+    Select(driver.find_element(By.ID, "time-limit")).select_by_value("10")
+
+
+def no_alert(driver: Any) -> bool:
+    try:
+        alert = driver.switch_to.alert
+    except NoAlertPresentException:
+        return True
+    return alert is None
+
+
+def test_the_start_page_lists_the_games_and_opens_a_board(page: Any, server: Server) -> None:
+    page.get(server.url)
+    games = page.find_elements(By.CSS_SELECTOR, "section.game")
+    assert [g.get_attribute("id") for g in games] == [
+        f"game-{key}" for key in ("meeple-land", "meeple-party", "party-time",
+                                  "pool-party-stars", "tea-party")]
+    page.find_element(By.CSS_SELECTOR, "#game-tea-party a.button").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg"))
+    assert page.find_element(By.TAG_NAME, "h1").text.startswith("Epic Monster Tea Party")
+
+
+@pytest.mark.parametrize("game", sorted(BOARDS))
+def test_every_board_shows_the_hint_as_an_arrow(page: Any, server: Server, game: str) -> None:
+    open_board(page, server, game, BOARDS[game])
+    assert not page.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
+    best = page.find_element(By.CSS_SELECTOR, "#result li.best .move").text
+    assert best
+    assert page.find_element(By.ID, "progress").get_attribute("hidden") is not None
+
+
+def test_a_move_is_played_undone_and_redone(page: Any, server: Server) -> None:
+    open_board(page, server, "tea-party", "default")
+    assert page.find_element(By.ID, "to-move").text == "Blue to move."
+    page.find_element(By.ID, "move").send_keys("cup")
+    page.find_element(By.ID, "play-move").click()
+    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
+    assert [li.text for li in page.find_elements(By.CSS_SELECTOR, "#history li")] == ["cup"]
+    outcome = page.find_element(By.CSS_SELECTOR, "#legal button")
+    assert outcome.text.startswith("draw ")
+    page.find_element(By.ID, "undo").click()
+    wait(page, lambda d: d.find_element(By.ID, "to-move").text == "Blue to move.")
+    assert page.find_element(By.CSS_SELECTOR, "#history li").get_attribute("class") == "future"
+    page.find_element(By.ID, "redo").click()
+    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
+    page.find_element(By.ID, "random").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#history li")) >= 2)
+    assert page.find_elements(By.CSS_SELECTOR, "#history li")[1].text.startswith("draw ")
+
+
+def test_a_puzzle_reveals_one_step_at_a_time_and_checks_an_answer(page: Any,
+                                                                    server: Server) -> None:
+    open_board(page, server, "pool-party-stars", "easy-01")
+    assert page.find_element(By.ID, "puzzle").is_displayed()
+    assert not page.find_element(By.ID, "solve").is_displayed()  # the answer stays hidden
+    page.find_element(By.ID, "next-step").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#steps li")) == 1)
+    first = page.find_element(By.CSS_SELECTOR, "#steps li").text
+    assert first.startswith("#1 ")
+    assert "rule is Sport" not in page.find_element(By.TAG_NAME, "body").text
+    page.find_element(By.ID, "next-step").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#steps li")) == 2)
+    Select(page.find_element(By.ID, "answer")).select_by_value("Monster")
+    page.find_element(By.ID, "check").click()
+    wait(page, lambda d: d.find_element(By.ID, "verdict").text.startswith("not Monster"))
+    Select(page.find_element(By.ID, "answer")).select_by_value("Sport")
+    page.find_element(By.ID, "check").click()
+    wait(page, lambda d: d.find_element(By.ID, "verdict").text.startswith("right"))
+
+
+def test_a_layout_puzzle_reveals_placements_on_the_picture(page: Any, server: Server) -> None:
+    open_board(page, server, "meeple-land", "puzzle")
+    page.find_element(By.ID, "next-step").click()
+    wait(page, lambda d: "1 of " in d.find_element(By.ID, "caption").text)
+    assert len(page.find_elements(By.CSS_SELECTOR, "#steps li")) == 1
+
+
+def test_a_problem_is_listed_and_marked_on_the_picture(page: Any, server: Server) -> None:
+    open_board(page, server, "meeple-land", "park")
+    text = page.find_element(By.ID, "paste").get_attribute("value")
+    broken = text.replace('{ tile = "S13", at = [5, 1] }', '{ tile = "S13", at = [5, 5] }')
+    assert broken != text
+    page.execute_script("document.getElementById('paste-box').open = true;")
+    field = page.find_element(By.ID, "paste")
+    page.execute_script("arguments[0].value = arguments[1];", field, broken)
+    page.find_element(By.ID, "load-paste").click()
+    wait(page, lambda d: d.find_element(By.ID, "description").text == "your pasted file")
+    page.find_element(By.ID, "verify").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ul.problems li"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg rect.mark"))
+
+
+def test_the_board_fits_a_phone(page: Any, server: Server) -> None:
+    page.set_window_size(360, 800)
+    open_board(page, server, "pool-party-stars", "default")
+    width = page.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a 360 px screen"
+    for button in ("hint", "verify", "undo", "play-move"):
+        box = page.find_element(By.ID, button).rect
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    assert page.execute_script("return document.documentElement.scrollWidth") <= 360
+    page.get(server.url)
+    assert page.execute_script("return document.documentElement.scrollWidth") <= 360
+
+
+def test_hostile_player_names_stay_text(page: Any, server: Server) -> None:
+    open_board(page, server, "tea-party", "default")
+    page.execute_script("document.getElementById('paste-box').open = true;")
+    field = page.find_element(By.ID, "paste")
+    page.execute_script("arguments[0].value = arguments[1];", field, evil_tea_party())
+    page.find_element(By.ID, "load-paste").click()
+    wait(page, lambda d: EVIL in d.find_element(By.ID, "to-move").text)
+    texts = ("return Array.from(document.querySelectorAll('#picture svg text'))"
+             ".map(t => t.textContent).join(' ')")
+    wait(page, lambda d: EVIL in d.execute_script(texts))  # the picture may be redrawn
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    assert no_alert(page)
+    assert not page.find_elements(By.CSS_SELECTOR, "#picture script, #result script")
+    assert QUOTES in page.execute_script(texts)
+    onload = page.execute_script(
+        "return Array.from(document.querySelectorAll('#picture *'))"
+        ".some(n => Array.from(n.attributes).some(a => a.name.startsWith('on')))")
+    assert onload is False
