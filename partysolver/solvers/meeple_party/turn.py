@@ -1390,14 +1390,15 @@ class KernelSource:
             return _descending(rank_key(last.value)), kernel_order(last) + 1
         return None
 
-    def next(self) -> TurnOption:
-        """The next best end, as an option."""
+    def next(self) -> tuple[TurnOption, int]:
+        """The next best end, as an option, and its place in the turn's order
+        (:func:`kernel_order`: ties rank by it, as in the interpreted ranking)."""
         if self.released == len(self.found):
             self.k *= 2
             self._fetch()
         found = self.found[self.released]
         self.released += 1
-        return self.option(found)
+        return self.option(found), kernel_order(found)
 
     def option(self, found: Found) -> TurnOption:
         root = self.search.root
@@ -1501,13 +1502,14 @@ class RankedOptions(Sequence[TurnOption]):
                     break  # the best valued option beats every bound left
                 heappop(pending)
                 if isinstance(item, KernelSource):
-                    # the compiled search's next best end, exact; the source waits again
-                    # with the one after it
-                    option = item.next()
+                    # the compiled search's next best end, exact, under its own place in
+                    # the order (the source's entry may hold a stand-in just after the last
+                    # end fetched); the source waits again with the one after it
+                    option, place = item.next()
                     head = item.head()
                     if head is not None:
                         heappush(pending, (head[0], head[1], -2, item))
-                    heappush(ready, (_descending(rank_key(option.value)), order, option))
+                    heappush(ready, (_descending(rank_key(option.value)), place, option))
                     continue
                 if stage >= 0:
                     finer = item.finer(self._search, stage + 1)
@@ -1557,12 +1559,13 @@ def _descending(key: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(-x for x in key)
 
 
-def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 5
-              ) -> TurnHint:
+def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 5,
+              compiled: bool | None = None) -> TurnHint:
     """Rank every distinct option of the rest of ``state``'s turn (exact, or ``unknown`` with
     no option when the budget runs out).  The ``top`` best options are valued exactly here;
-    reading further down the ranking values more (exactly) on demand."""
-    search = TurnSearch(state, budget)
+    reading further down the ranking values more (exactly) on demand.  ``compiled``: whether
+    to use the compiled kernel (``None``: see :func:`use_kernel`); the ranking is the same."""
+    search = TurnSearch(state, budget, compiled=compiled)
     status = "optimal"
     options: Sequence[TurnOption]
     try:
