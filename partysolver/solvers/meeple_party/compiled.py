@@ -57,23 +57,19 @@ def kernel_module() -> ModuleType:
     return kernel
 
 
-_WARM = False
-"""The kernel was found compiled (or loaded) in this process: it stays so."""
+COMPILE_SECONDS = 75
+"""CPU seconds numba takes to compile the kernel on its first run (measured: 75 to 79, import
+and one search included)."""
+WHAT = "the Meeple Party turn search"
+"""What the compile notice names (:func:`partysolver.solvers.compiled.before_compiling`)."""
 
 
 def needs_compile() -> bool:
     """Whether the next search through the kernel will first compile it (no machine code for
     it in numba's on-disk cache for this Python and numba, or the kernel's source changed since).
-    Cheap: it reads the cache's index files (once per process when the answer is no), and
-    imports numba only when they exist."""
-    global _WARM
-    if _WARM:
-        return False
-    _WARM = not _cold()
-    return not _WARM
-
-
-def _cold() -> bool:
+    Cheap: it reads the cache's index files, and imports numba only when they exist; the final
+    word is :func:`partysolver.solvers.compiled.ready`'s (a kernel it cannot tell about counts
+    as not compiled: the hint then answers interpreted rather than risk a silent compile)."""
     spec = importlib.util.find_spec(KERNEL_MODULE)
     if spec is None or spec.origin is None:
         return True
@@ -86,18 +82,37 @@ def _cold() -> bool:
         for name in ENTRY_POINTS:
             if not any(cache.glob(f"kernel.{name}-*.{tag}.nbi")):
                 return True
+    from .. import compiled
+
     kernel = kernel_module()
-    for name in ENTRY_POINTS:
-        dispatcher = getattr(kernel, name)
-        if dispatcher.signatures:
-            continue  # compiled in this process already
-        try:
-            overloads = dispatcher._cache._cache_file._load_index()
-        except Exception:  # numba's private layout changed: assume the worst
-            return True
-        if not overloads:
-            return True
-    return False
+    return any(compiled.ready(getattr(kernel, name)) is not True for name in ENTRY_POINTS)
+
+
+def announce() -> bool:
+    """Say, through the notices' listener, that the kernel is about to compile, when it is
+    (:func:`partysolver.solvers.compiled.before_compiling`); whether it told."""
+    from ..compiled import before_compiling
+
+    kernel = kernel_module()
+    return before_compiling(WHAT, COMPILE_SECONDS,
+                            *(getattr(kernel, name) for name in ENTRY_POINTS))
+
+
+def warm_up() -> float:
+    """Compile the kernel now (or load it from numba's cache), announced first when it
+    compiles: one search of the shipped example's turn.  The CPU seconds it took."""
+    import time
+
+    from ... import puzzles
+    from ...models.documents import parse_document
+    from ...models.meeple_party import load_position
+    from .turn import TurnSearch
+
+    start = time.process_time()
+    text = puzzles.examples("meeple-party")["default"].read_text()
+    state = load_position(parse_document(text, "default.toml"), "default.toml").to_state("default.toml")
+    TurnSearch(state, compiled=True).value(state)
+    return time.process_time() - start
 
 
 def encode(board: Board) -> np.ndarray:
@@ -152,6 +167,7 @@ class Kernel:
     (fixed until the refresh) as the kernel's table, and its buffers."""
 
     def __init__(self, evaluator: Evaluator) -> None:
+        announce()  # a first run compiles the kernel at the first call: never in silence
         self.kernel = kernel_module()
         self.evaluator = evaluator
         self.tables = _tables(evaluator)
@@ -479,5 +495,5 @@ def kernel_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-__all__ = ["Found", "Kernel", "OverLimit", "Unsupported", "decode", "encode",
-           "kernel_available", "needs_compile"]
+__all__ = ["COMPILE_SECONDS", "Found", "Kernel", "OverLimit", "Unsupported", "announce",
+           "decode", "encode", "kernel_available", "needs_compile", "warm_up"]

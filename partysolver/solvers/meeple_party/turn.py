@@ -168,35 +168,20 @@ def move_outcomes(house: Any, first: int, piece: int, src: int, dst: int, moved:
             index += 1
 
 
-QUICK_ENDS = 20_000
-"""Below about this many ends a turn is answered by the interpreted search while the compiled
-kernel is not compiled yet (in well under a second, where compiling takes many)."""
-
-
 def use_kernel(root: MeeplePartyState, budget: Budget, compiled: bool | None) -> bool:
     """Whether a turn search from ``root`` walks the welcome and the mingle with the compiled
     kernel: ``compiled`` says so, or (``None``) when numba is there, no node budget is given
     (node budgets count the interpreted search's nodes: simulations keep them), and the kernel
-    is compiled already or the turn is big enough to pay for compiling it."""
+    is compiled already.  A search never compiles it unasked: the first run would wait some 75 s
+    of CPU (``python -m partysolver.solvers.meeple_party`` compiles it, ``make run`` does so
+    once); until then the interpreted search answers, the same ranking."""
     if compiled is not None:
         return compiled
     from .compiled import kernel_available, needs_compile
 
     if budget.nodes is not None or not kernel_available():
         return False
-    return not needs_compile() or estimated_ends(root) > QUICK_ENDS
-
-
-def estimated_ends(state: MeeplePartyState) -> int:
-    """A rough count of the turn's ends, cheaply: mingle moves times a few outcomes each, times
-    the welcomes (or the surprise cards) before them."""
-    moves = sum(1 for _ in mingle_moves(state.board, state.setup.house))
-    before = 1
-    if state.phase == PLACE:
-        before = len(state.setup.house.welcome_rooms) * 4
-    elif state.phase in (SURPRISE, EFFECT):
-        before = max(1, len(state.surprise_deck)) * 4
-    return moves * 4 * before
+    return not needs_compile()
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
