@@ -166,3 +166,54 @@ def test_a_quick_verb_draws_no_working_line() -> None:
     with screen.waiting("verify"):
         pass
     assert stream.getvalue() == ""
+
+
+def test_a_meeple_party_hint_on_a_first_run_answers_interpreted_without_compiling(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until the Meeple Party turn kernel is compiled (``make run`` compiles it once), a hint
+    answers with the interpreted search: no compile, no notice, and the kernel's best move."""
+    from partysolver.solvers.meeple_party import compiled as meeple_compiled
+
+    position = tmp_path / "party.toml"
+    position.write_text(puzzles.examples("meeple-party")["default"].read_text())
+    args = ["hint", str(position), "--json", "--top", "3"]
+    meeple_compiled.warm_up()  # compiles only if the suite has not (the kernel's tests do)
+    built: list[object] = []
+    real_init = meeple_compiled.Kernel.__init__
+
+    def spy(self: object, evaluator: object) -> None:
+        built.append(evaluator)
+        real_init(self, evaluator)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(meeple_compiled.Kernel, "__init__", spy)
+    warm = CliRunner().invoke(cli, args)
+    assert warm.exit_code == 0, warm.output
+    assert built, "the warm hint goes through the kernel"
+
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)  # as if the cache were empty
+    assert meeple_compiled.needs_compile()
+
+    def refuse(self: object, evaluator: object) -> None:
+        raise AssertionError("a first-run hint must not build (and compile) the kernel")
+
+    monkeypatch.setattr(meeple_compiled.Kernel, "__init__", refuse)
+    cold = CliRunner().invoke(cli, args)
+    assert cold.exit_code == 0, cold.output
+    assert "compiling" not in cold.stderr
+    first, second = json.loads(warm.stdout), json.loads(cold.stdout)
+    assert first["status"] == second["status"] == "exact"
+    assert [m["move"] for m in first["moves"]] == [m["move"] for m in second["moves"]]
+    assert [m["figures"] for m in first["moves"]] == [m["figures"] for m in second["moves"]]
+
+
+def test_compiling_the_meeple_party_kernel_is_announced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked for explicitly (``python -m partysolver.solvers.meeple_party``, a search with
+    ``compiled=True``), a kernel that will compile says so first, in the shared words."""
+    from partysolver.solvers.meeple_party import compiled as meeple_compiled
+
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    told: list[str] = []
+    with listening(told.append):
+        assert meeple_compiled.announce()
+    assert told == [compiled.compile_notice("the Meeple Party turn search",
+                                            meeple_compiled.COMPILE_SECONDS)]

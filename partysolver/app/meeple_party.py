@@ -105,9 +105,9 @@ VALUE_TEXT = ("minus the stress the turn is expected to add to the roommates (mo
 
 
 def _figures(value: Value) -> dict[str, float]:
-    win, loss, stress, photos, table_score = value
-    return {"win": round(win, 6), "loss": round(-loss, 6) + 0.0, "stress": round(-stress, 6) + 0.0,
-            "photos": round(photos, 6), "table": round(table_score, 6) + 0.0}
+    from ..solvers.meeple_party.evaluate import figures
+
+    return figures(value)
 
 
 def _card_name(state: MeeplePartyState, deck: str, card: int) -> str:
@@ -300,7 +300,7 @@ class MeeplePartyCommands(GameCommands):
             figures: dict[str, Any] = _figures(option.value)
             moves.append(Move(StatePlayable(GAME, state).format(Line(option.plan)),
                               figures["stress"],
-                              reason, figures | {"fouls": fouls}, text="; ".join(steps),
+                              reason, figures if fouls is None else figures | {"fouls": fouls}, text="; ".join(steps),
                               extra={"steps": steps, "certain": option.certain}))
             rows.append((rank, _short(state, option.plan), f"{figures['stress']:+.2f}",
                          f"{figures['photos']:.2f}", f"{figures['table']:.1f}",
@@ -339,7 +339,7 @@ class MeeplePartyCommands(GameCommands):
         if met:
             lines.append("met before the turn: " + ", ".join(met))
         column = "hot tub" if state.setup.variant == "hot-tub" else "photos"
-        lines.append(f"alternatives (ranked: win, loss, stress, {column}, table score):")
+        lines.append(f"alternatives (ranked: win, loss, stress, fouls, {column}, table score):")
         lines.append(table(["#", "turn", "stress", column, "table", "win"], rows,
                            right=(0, 2, 3, 4, 5), legend=(
                                "stress: the stress the turn is expected to add to the "
@@ -355,10 +355,11 @@ class MeeplePartyCommands(GameCommands):
         """Before a draw: the best turn for each thing that can be drawn."""
         from ..models.meeple_party.state import OVER
         from ..solvers.budget import BudgetExhausted
+        from ..solvers.meeple_party.evaluate import VALUE_FIGURES
         from ..solvers.meeple_party.turn import TurnSearch, describe_plan, turn_hint
 
         rows, draws = [], []
-        total = [0.0] * 5
+        total = [0.0] * len(VALUE_FIGURES)
         exact = True
         for outcome, p in state.chance_outcomes():
             child = state.apply(outcome)
@@ -383,7 +384,7 @@ class MeeplePartyCommands(GameCommands):
                 rows.append((label, percent(float(p)), "?", "?",
                              "not searched: the budget ran out"))
                 continue
-            for i in range(5):
+            for i in range(len(VALUE_FIGURES)):
                 total[i] += float(p) * value[i]
             figures = _figures(value)
             draws.append({"outcome": label, "probability":
@@ -394,7 +395,7 @@ class MeeplePartyCommands(GameCommands):
         who = state.setup.players[state.active]
         if exact:
             expected: dict[str, Any] | None = _figures(
-                (total[0], total[1], total[2], total[3], total[4]))
+                (total[0], total[1], total[2], total[3], total[4], total[5]))
             assert expected is not None
             head = (f"{who} has not drawn yet: the best turn for each draw (expected "
                     f"{expected['stress']:+.2f} stress, {expected['photos']:.2f} photos)")

@@ -17,7 +17,7 @@ from partysolver.models.meeple_party.state import (
 )
 from partysolver.solvers.budget import Budget
 from partysolver.solvers.meeple_party.brute import brute_force
-from partysolver.solvers.meeple_party.evaluate import rank_key
+from partysolver.solvers.meeple_party.evaluate import FOULS, PHOTOS, STRESS, rank_key
 from partysolver.solvers.meeple_party.turn import TurnSearch, turn_hint
 
 # -- the search against the brute force -------------------------------------------------------------
@@ -132,7 +132,7 @@ laid_roommates = ["party_animal"]
     mingle = free[0].plan[0]
     assert isinstance(mingle, Mingle)
     assert (house.rooms[mingle.src].id, house.rooms[mingle.dst].id) == ("kitchen", "living_room")
-    assert hint.best is free[0] and hint.best.value[2] == 0.0
+    assert hint.best is free[0] and hint.best.value[STRESS] == 0.0
 
 
 def test_three_foul_free_mingles_in_the_easy_house() -> None:
@@ -205,17 +205,78 @@ disaster = "locked-out"
 """
 
 
-def test_a_refresh_is_taken_only_when_it_lowers_the_expected_stress() -> None:
-    """Fight Club cannot be avoided.  Alone, the foul costs 1 stress and a refresh at least 1:
-    no refresh.  With three roommates the foul costs 3 and the refresh 1 plus 3 times the
-    chance that the new disaster is met too: refresh."""
+def test_a_refresh_is_taken_when_it_lowers_the_expected_stress_or_the_fouls() -> None:
+    """Fight Club cannot be avoided.  Alone, the foul costs 1 stress and so does a refresh
+    whose new disaster is not met on this board (no disaster of the deck is): equal stress,
+    and the refresh has no party foul, so it ranks first.  With three roommates the foul costs
+    3 and the refresh 1 plus 3 times the chance that the new disaster is met too: refresh."""
     alone = turn_hint(solo("easy", UNAVOIDABLE, phase="mingle"))
     assert alone.best is not None
-    assert alone.best.refresh is None and alone.best.value[2] == -1.0
+    assert alone.best.refresh == ("disaster", 0, 0)
+    assert alone.best.value[STRESS] == -1.0 and alone.best.value[FOULS] == 0.0
+    kept = alone.evaluator.plain(alone.best.board, alone.best.stress)  # the same, no refresh
+    assert kept[STRESS] == -1.0 and kept[FOULS] == -1.0
+    assert rank_key(kept) < rank_key(alone.best.value)
     table = turn_hint(solo("easy", UNAVOIDABLE, phase="mingle", players=THREE))
     assert table.best is not None
     assert table.best.refresh == ("disaster", 0, 0)
-    assert -3.0 < table.best.value[2] <= -1.0
+    assert -3.0 < table.best.value[STRESS] <= -1.0
+
+
+CLEAN_OR_FOUL = """
+[rooms.kitchen]
+flirt = 2
+[rooms.outside]
+flirt = 2
+laid_roommates = ["jerk"]
+[rooms.door]
+cool = 1
+[rooms.living_room]
+laid_roommates = ["flirt"]
+[rooms.bathroom]
+laid_roommates = ["cool"]
+[rooms.bedroom_1]
+laid_roommates = ["party_animal"]
+[rooms.bedroom_2]
+laid_roommates = ["wallflower"]
+[decks]
+disasters = []
+"""
+"""Both of Ana's photos are met (2 Flirts in the Kitchen, 2 Outside) and her disaster,
+Neighbors Complain (4 meeples Outside), is not: 3 are there."""
+
+CLEAN_OR_FOUL_PLAYER = """[[players]]
+name = "Ana"
+roommate = "flirt"
+stress = 0
+photos = ["stargazing", "kitchen-flirting"]
+disaster = "neighbors-complain"
+"""
+
+
+def test_at_equal_stress_a_clean_turn_ranks_before_a_party_foul() -> None:
+    """Worked by hand: every Flirt that moves breaks a photo, and the Cool at the Door is the
+    one meeple that can move without.  Moving it Outside is the first such mingle in the game's
+    order: 4 meeples there, a party foul (+1 stress), paid back by the photo bonus (-1): stress
+    0.  Moving it to Bedroom 1 (nobody to pull there), or standing a roommate up, takes both
+    photos cleanly: stress 0 too (the bonus is lost at 0).  Equal stress, so the clean turns
+    rank first; the foul ranks after every one of them.  No disaster is left in the deck, so no
+    refresh can take the foul away."""
+    state = solo("easy", CLEAN_OR_FOUL, phase="mingle", players=CLEAN_OR_FOUL_PLAYER)
+    house = state.setup.house
+    outside, bedroom = house.index("outside"), house.index("bedroom_1")
+    both = [o for o in turn_hint(state).options if o.value[PHOTOS] == 2.0]
+    first = [a for a in state.legal_actions()
+             if isinstance(a, Mingle) and a.piece == 2 and a.dst in (outside, bedroom)]
+    assert [a.dst for a in first] == [outside, bedroom]  # the foul first in the game's order
+    fouled = [o for o in both if o.value[FOULS] < 0]
+    assert len(fouled) == 1 and fouled[0].plan[0] == first[0]
+    assert both[-1] is fouled[0] and len(both) > 1
+    assert all(o.value[STRESS] == 0.0 and o.value[FOULS] == 0.0 for o in both[:-1])
+    best = both[0]
+    assert best.plan[0] == first[1] and not turn_hint(state).explain(best).fouls
+    slow, _ = brute_force(state, "rules")
+    assert rank_key(slow) == rank_key(best.value)
 
 
 def test_options_are_distinct_and_ranked_and_a_small_budget_says_unknown() -> None:

@@ -8,7 +8,8 @@ the turn:
 
 * ``"rules"`` (the oracle, small positions only): the refresh is a decision like any other, its
   new card a chance node over the deck, and steps 3 and 4 are played by the rules engine; the
-  value is read off the position after step 4 (:func:`naive_value`);
+  value is read off the position after step 4 (:func:`naive_value`), the party fouls off the
+  position before step 3;
 * ``"evaluator"`` (the benchmark baseline): each end of the turn is scored by
   :meth:`Evaluator.end` in its plain form (``memo=False``): the same end-of-turn logic as the
   search, but every card evaluated on the whole board and nothing remembered.
@@ -27,8 +28,11 @@ from ...models.meeple_party.game import (
     LAID_PIECES,
     STANDING_PIECES,
     WHITE,
+    Dealt,
     Mingle,
     Pick,
+    Refresh,
+    Slot,
     StandUp,
     Step,
     Welcome,
@@ -161,16 +165,34 @@ def effect_choices(state: MeeplePartyState) -> Iterator[Action]:
             yield action
 
 
-def naive_value(root: MeeplePartyState, state: MeeplePartyState) -> Value:
-    """The turn's value read off the position after step 4 (see :mod:`.evaluate`)."""
+def fouls_before_step_three(state: MeeplePartyState, slot: Slot | None = None,
+                             card: int = -1) -> int:
+    """The party fouls step 3 finds on ``state`` (the active player's and the communal disaster
+    met on its board), with ``card`` in ``slot`` (a refresh's new card) when given."""
+    checked: list[Slot] = []
+    if state.setup.personal_disasters:
+        checked.append(("disaster", state.active, 0))
+    if state.setup.communal_disaster:
+        checked.append(("communal", -1, 0))
+    fouls = 0
+    for place in checked:
+        held = card if place == slot else state.card_at(place)
+        if held >= 0 and state.disaster_met(held):
+            fouls += 1
+    return fouls
+
+
+def naive_value(root: MeeplePartyState, state: MeeplePartyState, fouls: int = 0) -> Value:
+    """The turn's value read off the position after step 4 (see :mod:`.evaluate`), with the
+    party fouls step 3 found (:func:`fouls_before_step_three`)."""
     setup = root.setup
     added = -float(sum(state.stress) - sum(root.stress))
     if state.phase == OVER and state.outcome == "lost":
-        return (0.0, -1.0, added, 0.0, 0.0)
+        return (0.0, -1.0, added, -float(fouls), 0.0, 0.0)
     if setup.uses_photos:
         progress = float(state.taken - root.taken)
         if state.phase == OVER and state.outcome == "won":
-            return (1.0, 0.0, added, progress, 0.0)
+            return (1.0, 0.0, added, -float(fouls), progress, 0.0)
     else:
         progress = float(state.hot_tub_count())
     a = root.active
@@ -180,7 +202,7 @@ def naive_value(root: MeeplePartyState, state: MeeplePartyState) -> Value:
                     and setup.condition("disaster", d, personality).met(board))
     distance = sum(setup.condition("photo", c, personality).cost(board)
                    for pair in state.photos for c in pair if c >= 0)
-    return (0.0, 0.0, added, progress, -float(W_DISASTER * disasters + distance))
+    return (0.0, 0.0, added, -float(fouls), progress, -float(W_DISASTER * disasters + distance))
 
 
 class BruteForce:
@@ -205,6 +227,8 @@ class BruteForce:
             self.leaves += 1
             value, _ = self.evaluator.end(state.board, state.stress)
             return value
+        if state.phase == REFRESH:
+            return self.refresh(state)
         if state.current_player() == CHANCE:
             return mean([(float(p), self.value(state.apply(o)))
                          for o, p in state.chance_outcomes()])
@@ -215,6 +239,35 @@ class BruteForce:
                 best = value
         assert best is not None
         return best
+
+    def refresh(self, state: MeeplePartyState) -> Value:
+        """The refresh decision, its new card a chance node, then steps 3 and 4 by the rules
+        engine; the party fouls are counted on the position before step 3."""
+        best: Value | None = None
+        for action in state.legal_actions():
+            assert isinstance(action, Refresh)
+            child = state.apply(action)
+            if action.slot is None:
+                value = self.leaf(child, fouls_before_step_three(state))
+            elif child.phase == REFRESH_DRAW:
+                slot = child.pending[0]
+                parts = []
+                for outcome, p in child.chance_outcomes():
+                    assert isinstance(outcome, Dealt)
+                    fouls = fouls_before_step_three(child, slot, outcome.card)
+                    parts.append((float(p), self.leaf(child.apply(outcome), fouls)))
+                value = mean(parts)
+            else:  # the refresh's stress ended the party before step 3
+                value = self.leaf(child, 0)
+            if best is None or rank_key(value) > rank_key(best):
+                best = value
+        assert best is not None
+        return best
+
+    def leaf(self, state: MeeplePartyState, fouls: int) -> Value:
+        self.meter.node()
+        self.leaves += 1
+        return naive_value(self.root, state, fouls)
 
     def choices(self, state: MeeplePartyState) -> Iterator[Action]:
         if state.phase == PLACE and state.drawn >= 0:

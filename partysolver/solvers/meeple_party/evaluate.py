@@ -1,14 +1,16 @@
 """The value of a turn's outcome: steps 3 and 4 on a board, the stress refresh, the table score.
 
-A turn is ranked by a vector compared in order (the spec's three criteria, with the two
+A turn is ranked by a vector compared in order (the spec's four criteria, with the two
 end-of-party checks in front, which only matter when the party can end this turn):
 
 1. the probability that the party is won this turn;
 2. minus the probability that it is lost (every roommate stressed out);
 3. minus the expected stress the turn adds to the roommates (a party foul adds 1 to each roommate
    not at 3, a refresh adds 1 to the active player, two photos take 1 away, the Hot Tub too);
-4. the expected photos taken (in the Hot Tub challenge: meeples in the Hot Tub);
-5. the expected *table score*, a look-ahead for the next turns: minus 3 for every other player's
+4. minus the expected party fouls (disasters met at step 3): at equal stress a clean turn ranks
+   before one whose foul the photo bonus pays back;
+5. the expected photos taken (in the Hot Tub challenge: meeples in the Hot Tub);
+6. the expected *table score*, a look-ahead for the next turns: minus 3 for every other player's
    disaster already met, minus the *distance* of every photo still at the table (the other
    players' and the active player's untaken ones): the fewest meeples that must enter or leave
    rooms before it is met (:class:`~partysolver.models.meeple_party.cards.CompiledClause`),
@@ -53,8 +55,13 @@ _TYPE_OF = tuple(p if p < 6 else p - 6 if p < 17 else p - 11 for p in range(22))
 _PULLS = frozenset((FLIRT, PARTY_ANIMAL, COOL, DOG_ACTION))
 _PUSHES = frozenset((WALLFLOWER, JERK))
 
-Value = tuple[float, float, float, float, float]
-"""(P(win), -P(loss), -E[stress added], E[photos], E[table score])."""
+Value = tuple[float, float, float, float, float, float]
+"""(P(win), -P(loss), -E[stress added], -E[party fouls], E[photos], E[table score])."""
+
+VALUE_FIGURES = ("win", "loss", "stress", "fouls", "photos", "table")
+WIN, LOSS, STRESS, FOULS, PHOTOS, TABLE = range(len(VALUE_FIGURES))
+"""Where each figure stands in a :data:`Value` (loss, stress and fouls negated: higher is
+better in every place)."""
 
 W_DISASTER = 3
 """Table score of another player's disaster already met (about three meeple moves)."""
@@ -64,18 +71,29 @@ DIGITS = 9
 
 def rank_key(value: Value) -> tuple[float, ...]:
     """The value rounded for comparisons (equal expectations summed in different orders)."""
-    a, b, c, d, e = value
+    a, b, c, d, e, f = value
     return (round(a, DIGITS), round(b, DIGITS), round(c, DIGITS), round(d, DIGITS),
-            round(e, DIGITS))
+            round(e, DIGITS), round(f, DIGITS))
 
 
 def mean(values: Sequence[tuple[float, Value]]) -> Value:
     """The probability-weighted mean of values."""
-    total = [0.0] * 5
+    total = [0.0] * 6
     for p, value in values:
-        for i in range(5):
+        for i in range(6):
             total[i] += p * value[i]
-    return (total[0], total[1], total[2], total[3], total[4])
+    return (total[0], total[1], total[2], total[3], total[4], total[5])
+
+
+def figures(value: Value, photos_first: bool = False) -> dict[str, float]:
+    """A value's figures by name, as reports show them: ``win`` and ``loss`` (probabilities),
+    ``stress`` and ``fouls`` (expected, added by the turn), ``photos`` (expected; in the Hot
+    Tub challenge the meeples in the Hot Tub) and ``table`` (the expected table score)."""
+    if photos_first:
+        value = (value[1], value[2], value[3], value[4], value[0], value[5])
+    return {"win": round(value[WIN], 6), "loss": round(-value[LOSS], 6) + 0.0,
+            "stress": round(-value[STRESS], 6) + 0.0, "fouls": round(-value[FOULS], 6) + 0.0,
+            "photos": round(value[PHOTOS], 6), "table": round(value[TABLE], 6) + 0.0}
 
 
 class TermTable:
@@ -353,6 +371,9 @@ class MetMasks:
                 self.multi.append((condition.relation,
                                    tuple(range(first, len(self.columns)))))
         self.memo: list[dict[int, int]] = [{} for _ in range(rooms)]
+        self.counted: dict[tuple[int, ...], int] = {}
+        """Conditions met by the rooms' masks (the several-clause conditions make counting
+        them slow), by the masks."""
 
     def mask(self, room: int, content: int) -> int:
         found = self.memo[room].get(content)
@@ -399,6 +420,12 @@ class MetMasks:
 
     def _count(self, total: int, masks: list[int]) -> int:
         met = (total & self.simple_bits).bit_count()
+        if not self.multi:
+            return met
+        key = tuple(masks)
+        found = self.counted.get(key)
+        if found is not None:
+            return found
         for relation, bits in self.multi:
             need = sum(1 << k for k in bits)
             if total & need != need:
@@ -410,6 +437,9 @@ class MetMasks:
             else:
                 rooms = [[r for r, m in enumerate(masks) if m >> k & 1] for k in bits]
                 met += _distinct_rooms(rooms)
+        if len(self.counted) > 200_000:
+            self.counted.clear()
+        self.counted[key] = met
         return met
 
 
@@ -450,7 +480,7 @@ class Evaluator:
         self.photos_first = photos_first
         """Rank photos (then the win) before everything else: the most photos a turn can take
         (the scenario solver's bound).  Values then read (photos, P(win), -P(loss), -stress,
-        table)."""
+        -fouls, table)."""
         setup = root.setup
         self.setup = setup
         a = self.active = root.active
@@ -528,7 +558,7 @@ class Evaluator:
         """:meth:`relieved`, or ``()`` when the house has no room that relieves stress."""
         return self.relieved(board) if self.relief_rooms else ()
 
-    def relieved(self, board: Board) -> tuple[int, ...]:
+    def relieved(self, board: Sequence[int]) -> tuple[int, ...]:
         """Per seat, 1 when its roommate is in a room that relieves stress (the Hot Tub)."""
         rooms = self._relief_list
         if len(rooms) == 1:
@@ -610,7 +640,7 @@ class Evaluator:
         """The value of ending the turn on ``board`` with ``stress`` and term costs ``m``."""
         value = self._assemble(board, stress, m, refreshed)
         if self.photos_first:
-            return (value[3], value[0], value[1], value[2], value[4])
+            return (value[4], value[0], value[1], value[2], value[3], value[5])
         return value
 
     def _assemble(self, board: Board, stress: Sequence[int], m: Sequence[int],
@@ -620,7 +650,7 @@ class Evaluator:
         if refreshed:
             s[a] += 1
             if min(s) >= MAX_STRESS:
-                return (0.0, -1.0, -float(sum(s) - self.sum0), 0.0, 0.0)
+                return (0.0, -1.0, -float(sum(s) - self.sum0), 0.0, 0.0, 0.0)
         fouls = 0
         if self.own_disaster >= 0 and m[self.own_disaster] == 0:
             fouls += 1
@@ -629,7 +659,7 @@ class Evaluator:
         for _ in range(fouls):
             s = [x + 1 if x < MAX_STRESS else x for x in s]
         if fouls and min(s) >= MAX_STRESS:
-            return (0.0, -1.0, -float(sum(s) - self.sum0), 0.0, 0.0)
+            return (0.0, -1.0, -float(sum(s) - self.sum0), -float(fouls), 0.0, 0.0)
         photos = 0
         distance = 0
         if self.party:
@@ -651,7 +681,7 @@ class Evaluator:
         else:
             progress = float(photos)
             if self.taken0 + photos >= self.target:
-                return (1.0, 0.0, added, progress, 0.0)
+                return (1.0, 0.0, added, -float(fouls), progress, 0.0)
         for i in self.other_photos:
             distance += m[i]
         disasters = 0
@@ -659,7 +689,8 @@ class Evaluator:
             for i in self.other_disasters:
                 if m[i] == 0:
                     disasters += 1
-        return (0.0, 0.0, added, progress, -float(W_DISASTER * disasters + distance))
+        return (0.0, 0.0, added, -float(fouls), progress,
+                -float(W_DISASTER * disasters + distance))
 
     # -- the end of a turn, with the optional refresh ---------------------------------------------
 
@@ -872,7 +903,7 @@ class Evaluator:
             ideal[self.term_of(slot)] = 0 if deck == "photo" else CAP
             value = self.assemble(board, stress, ideal, True)
             best = (max(best[0], value[0]), max(best[1], value[1]), max(best[2], value[2]),
-                    max(best[3], value[3]), max(best[4], value[4]))
+                    max(best[3], value[3]), max(best[4], value[4]), max(best[5], value[5]))
         return rank_key(best)
 
     def _photo_gate(self, stress: tuple[int, ...], m: Sequence[int]) -> bool:

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from heapq import heapify, heappop, heappush
-from typing import Any, NamedTuple, cast, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, cast, overload
 
 from ...models.meeple_party import effects as fx
 from ...models.meeple_party.board import (
@@ -38,7 +39,9 @@ from ...models.meeple_party.board import (
     acting_kind,
     action_moves,
     add,
+    apply_steps,
     mingle_moves,
+    move,
     stand_up,
     stand_ups,
 )
@@ -52,6 +55,8 @@ from ...models.meeple_party.game import (
     Dealt,
     Refresh,
     Slot,
+    Step,
+    Welcome,
     laid_of,
 )
 from ...models.meeple_party.state import (
@@ -63,6 +68,7 @@ from ...models.meeple_party.state import (
     PLACE,
     REFRESH,
     SURPRISE,
+    TURN,
     MeeplePartyState,
     bag_with,
     bag_without,
@@ -72,7 +78,10 @@ from ...models.meeple_party.state import (
 )
 from ...models.protocol import CHANCE, Action
 from ..budget import Budget, BudgetExhausted, Meter
-from .evaluate import Evaluator, NearBoard, Outcome, Value, mean, rank_key
+from .evaluate import PHOTOS, Evaluator, NearBoard, Outcome, Value, figures, mean, rank_key
+
+if TYPE_CHECKING:  # the compiled search imports numpy, and numba when it runs
+    from .compiled import Found, Kernel
 
 SEARCHABLE = (DRAW, PLACE, SURPRISE, EFFECT, MINGLE, REFRESH)
 """Phases of the turn before step 3 (with the turn's own stage)."""
@@ -81,9 +90,9 @@ TRADE = 1.5e-9
 """Added to the photos of a ceiling that leaves out a refresh trading stress for a photo (see
 :meth:`TurnSearch._card_ceiling`): a mean that takes that trade by less is within it, one that
 takes it by more is at least one rounding step lower in stress."""
-TRADE_AT = 3
+TRADE_AT = PHOTOS
 """Where the photos stand in a value when trades happen: only when stress ranks before photos
-(not ``photos_first``), so at index 3."""
+(not ``photos_first``), so at :data:`~.evaluate.PHOTOS`."""
 
 SLACK = 4e-10
 """Added to each component of a ceiling before :func:`rank_key` rounds it to 9 decimals: more
@@ -157,6 +166,22 @@ def move_outcomes(house: Any, first: int, piece: int, src: int, dst: int, moved:
         for raw, final in action_moves(moved, house, acting, dst, piece):
             yield index, (piece, src, dst, as_kind, raw), final
             index += 1
+
+
+def use_kernel(root: MeeplePartyState, budget: Budget, compiled: bool | None) -> bool:
+    """Whether a turn search from ``root`` walks the welcome and the mingle with the compiled
+    kernel: ``compiled`` says so, or (``None``) when numba is there, no node budget is given
+    (node budgets count the interpreted search's nodes: simulations keep them), and the kernel
+    is compiled already.  A search never compiles it unasked: the first run would wait some 75 s
+    of CPU (``python -m partysolver.solvers.meeple_party`` compiles it, ``make run`` does so
+    once); until then the interpreted search answers, the same ranking."""
+    if compiled is not None:
+        return compiled
+    from .compiled import kernel_available, needs_compile
+
+    if budget.nodes is not None or not kernel_available():
+        return False
+    return not needs_compile()
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
@@ -233,13 +258,25 @@ class TurnSearch:
     """One exact search of the rest of a turn."""
 
     def __init__(self, root: MeeplePartyState, budget: Budget | None = None,
-                 photos_first: bool = False) -> None:
+                 photos_first: bool = False, compiled: bool | None = None) -> None:
         if not searchable(root):
             raise ValueError("the turn hint needs a position before step 3 of a turn "
                              f"(this one is in phase {root.phase})")
         self.root = root
-        self.meter: Meter = (budget or Budget()).start()
+        budget = budget or Budget()
+        self.meter: Meter = budget.start()
         self.evaluator = Evaluator(root, photos_first)
+        self.kernel: Kernel | None = None
+        """The compiled welcome and mingle (:mod:`.compiled`), when this search uses it
+        (:func:`use_kernel`); white meeples' surprises and chance stay interpreted."""
+        if use_kernel(root, budget, compiled):
+            from .compiled import Kernel, Unsupported
+
+            try:
+                self.kernel = Kernel(self.evaluator)
+            except Unsupported:
+                if compiled:
+                    raise
         self.photos_first = photos_first
         """Where a value holds the photos (the trade's slack goes there, see :data:`TRADE`)."""
         self.ends: dict[tuple[Board, tuple[int, ...]], tuple[Value, Slot | None]] = {}
@@ -294,10 +331,11 @@ class TurnSearch:
         if phase == OVER:
             added = float(sum(state.stress) - self.evaluator.sum0)
             won = state.outcome == "won"
+            # over before step 3: a surprise stressed everyone out (no foul, no photo)
             value = (1.0 if won else 0.0, -1.0 if state.outcome == "lost" else 0.0, -added,
-                     0.0, 0.0)
+                     0.0, 0.0, 0.0)
             if self.photos_first:
-                value = (0.0, value[0], value[1], value[2], 0.0)
+                value = (0.0, value[0], value[1], value[2], 0.0, 0.0)
             return value, None
         if phase == REFRESH:
             value, slot = self.end(state.board, state.stress)
@@ -310,6 +348,10 @@ class TurnSearch:
             self.meter.node()
         if phase == MINGLE:
             found = self._mingle(state)
+        elif phase == PLACE and self.kernel is not None and state.stage == TURN:
+            kernel_found = self._kernel_turn(state, state.drawn)
+            assert kernel_found is not None
+            found = kernel_found
         elif state.current_player() == CHANCE:
             parts = [(float(p), self.value(state.apply(o))[0])
                      for o, p in state.chance_outcomes()]
@@ -371,7 +413,11 @@ class TurnSearch:
 
         With ``alpha`` (the best value of the decision before the mingle), ends that cannot
         rank above it are not valued either: the answer is exact if it ranks above ``alpha``,
-        and ``None`` when nothing does."""
+        and ``None`` when nothing does.
+
+        With the compiled kernel, it walks the ends (:meth:`_kernel_turn`)."""
+        if self.kernel is not None:
+            return self._kernel_turn(state, -1, alpha)
         best: Value | None = None
         best_key: tuple[float, ...] = ()
         best_index = -1
@@ -481,6 +527,86 @@ class TurnSearch:
         assert best is not None and choice is not None
         return best, mingle_action(choice)
 
+    # -- the compiled welcome and mingle --------------------------------------------------------
+
+    @property
+    def examined(self) -> int:
+        """Distinct ends of the turn the interpreted search examined (each bounded), plus the
+        ends the compiled kernel examined (with repeats: it keeps no table of ends)."""
+        return len(self.seen) + (self.kernel.ends if self.kernel is not None else 0)
+
+    @property
+    def valued(self) -> int:
+        """Ends valued exactly (the interpreted search's distinct ones, the kernel's)."""
+        return len(self.ends) + (self.kernel.exact if self.kernel is not None else 0)
+
+    def _kernel_call(self, call: Callable[[Kernel, int | None], Any]) -> Any:
+        """``call(kernel, limit)`` with the nodes left of the budget, the ends it examined
+        charged to the meter."""
+        kernel = self.kernel
+        assert kernel is not None
+        meter = self.meter
+        budget = meter.budget
+        limit = None if budget.nodes is None else max(0, budget.nodes - meter.nodes)
+        from .compiled import OverLimit
+
+        before = kernel.ends
+        try:
+            return call(kernel, limit)
+        except OverLimit:
+            raise BudgetExhausted from None
+        finally:
+            meter.nodes += kernel.ends - before
+            if budget.time is not None and meter.elapsed > budget.time:
+                raise BudgetExhausted
+
+    def _kernel_turn(self, state: MeeplePartyState, drawn: int,
+                     alpha: tuple[float, ...] | None = None
+                     ) -> tuple[Value, Action | None] | None:
+        """The best of the rest of the turn from a welcome of the ``drawn`` guest (-1: from
+        the mingle), by the compiled kernel; a white meeple's mingle is valued here, its
+        surprise card by card while it could still be the answer (:meth:`white_mingle`).
+        Ties keep the first in the game's order; with ``alpha``, ``None`` unless something
+        ranks above it."""
+        found = self._kernel_call(lambda kernel, limit: kernel.best(
+            state.board, state.stress, drawn, alpha, limit))
+        best: Value | None = None
+        best_key: tuple[float, ...] = ()
+        order = (0, 0)
+        choice: tuple[int, MingleCode] | None = None
+        if found is not None:
+            best, best_key, order = found.value, rank_key(found.value), found.order
+            choice = (found.welcome, found.code)
+
+        def beats(bound: tuple[float, ...], at: tuple[int, int]) -> bool:
+            """Whether an end of this bound (or value), listed ``at``, could be the answer."""
+            if alpha is not None and bound <= alpha:
+                return False
+            return best is None or bound > best_key or (bound == best_key and at < order)
+
+        if any(room >> (BITS * WHITE) & 7 for room in state.board):
+            house = state.setup.house
+            children = [child for _, child in state.children()] if drawn >= 0 else [state]
+            for w, child in enumerate(children):
+                welcome = w if drawn >= 0 else -1
+                for first, piece, src, dst, _, kinds in mingle_groups(child.board, house):
+                    if kinds or dst < 0:
+                        continue
+                    code: MingleCode = (piece, src, dst, -1, None)
+                    at = (welcome, first)
+                    white = self.white_mingle(child, code, partial(beats, at=at))
+                    if white is None:
+                        continue
+                    key = rank_key(white)
+                    if beats(key, at):
+                        best, best_key, order, choice = white, key, at, (welcome, code)
+        if best is None or choice is None:
+            return None
+        welcome, code = choice
+        if welcome >= 0:
+            return best, state.welcomes()[welcome][0]
+        return best, mingle_action(code)
+
     # -- a mingled white meeple's surprise, on packed boards ------------------------------------
 
     @overload
@@ -531,7 +657,7 @@ class TurnSearch:
                         self._single_move(state, card) is None)
 
             order.sort(key=cheap)
-            total = [0.0] * 5
+            total = [0.0] * 6
             traded = False
             for i in reversed(order):
                 rest = total[:]
@@ -544,7 +670,7 @@ class TurnSearch:
                 traded = traded or trade
             after.reverse()
         values: dict[int, Value] = {}
-        done = [0.0] * 5
+        done = [0.0] * 6
         for step, i in enumerate(order):
             outcome, p = outcomes[i]
             assert isinstance(outcome, Dealt)
@@ -756,8 +882,8 @@ class TurnSearch:
         """A value no end of the turn reaches after the surprise ``card`` (``-1``: none): the
         win if the active player's photos could win, no loss, the most stress any relief
         could take away (the Hot Tub, the photo bonus, the card's own relief; never more than
-        the roommates have), a table score of 0, and, without ``board``, every own photo and
-        the photo bonus.  ``relieved``: which roommates are in the Hot Tub before the card (a
+        the roommates have), no party foul, a table score of 0, and, without ``board``, every
+        own photo and the photo bonus.  ``relieved``: which roommates are in the Hot Tub before the card (a
         card that moves no meeple from room to room leaves them there; one that does may
         bring anyone).
 
@@ -819,11 +945,11 @@ class TurnSearch:
             stress = float(evaluator.sum0 - max(0, now + added - relief - bonus))
             if evaluator.party:
                 win = 1.0 if evaluator.taken0 + photos >= evaluator.target else 0.0
-                value: Value = (win, 0.0, stress, float(photos), 0.0)
+                value: Value = (win, 0.0, stress, 0.0, float(photos), 0.0)
             else:
-                value = (0.0, 0.0, stress, 1e6, 0.0)
+                value = (0.0, 0.0, stress, 0.0, 1e6, 0.0)
             if self.photos_first:
-                value = (value[3], value[0], value[1], value[2], value[4])
+                value = (value[4], value[0], value[1], value[2], value[3], value[5])
             return value
 
         if meetable < 0:
@@ -1025,7 +1151,7 @@ class TurnSearch:
 
     def _lost(self, stress: tuple[int, ...]) -> Value:
         """The value of a surprise that stresses every roommate out (the party is lost)."""
-        return (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0)
+        return (0.0, -1.0, -float(sum(stress) - self.evaluator.sum0), 0.0, 0.0, 0.0)
 
     def _surprise_end(self, board: Board, stress: tuple[int, ...], white: int, stays: bool
                       ) -> Value:
@@ -1038,16 +1164,49 @@ class TurnSearch:
 
     # -- the ranked options of the root ---------------------------------------------------------
 
-    def options(self) -> RankedOptions:
+    def options(self, top: int = 5) -> RankedOptions:
         """Every distinct option at the root, best first.  Consecutive decisions of the active
         player (welcome, then mingle, then refresh) are one option; a chance node ends one.
 
         A mingle's end is first only bounded (:meth:`Evaluator.upper`); the ranking values
         options exactly as they are read, best bound first, so the first ``k`` read are the
         exact top ``k`` (see :class:`RankedOptions`)."""
+        root = self.root
+        if self.kernel is not None and (root.phase == MINGLE or (
+                root.phase == PLACE and root.stage == TURN)):
+            return self._kernel_options(top)
         found: dict[Hashable, TurnOption | Pending | PendingWhite] = {}
         self._collect(self.root, (), found)
         return RankedOptions(self, list(found.values()))
+
+    def _kernel_options(self, top: int) -> RankedOptions:
+        """The root's options from a welcome or a mingle: the compiled kernel's distinct ends
+        (the first ``top`` fetched exact, :class:`KernelSource`) and the white meeples' mingles
+        (bounded, valued as read, as :meth:`_collect` lists them)."""
+        root = self.root
+        drawn = root.drawn if root.phase == PLACE else -1
+        source = KernelSource(self, drawn, top)
+        items: list[TurnOption | Pending | PendingWhite] = []
+        orders: list[int] = []
+        if any(room >> (BITS * WHITE) & 7 for room in root.board):
+            house = root.setup.house
+            children: list[tuple[Action | None, MeeplePartyState]] = \
+                list(root.children()) if drawn >= 0 else [(None, root)]
+            seen: set[Hashable] = set()
+            for w, (action, child) in enumerate(children):
+                prefix: tuple[Action, ...] = (action,) if action is not None else ()
+                for first, piece, src, dst, moved, kinds in mingle_groups(child.board, house):
+                    if kinds or dst < 0:
+                        continue
+                    code: MingleCode = (piece, src, dst, -1, None)
+                    outcome = child.apply(mingle_action(code)).key()
+                    if outcome in seen:
+                        continue
+                    seen.add(outcome)
+                    items.append(PendingWhite(self.white_ceiling(child), prefix, code, moved,
+                                              child.stress, child, outcome))
+                    orders.append(option_order(w if drawn >= 0 else -1, first))
+        return RankedOptions(self, items, orders, source)
 
     def _collect(self, state: MeeplePartyState, plan: tuple[Action, ...],
                  found: dict[Hashable, TurnOption | Pending | PendingWhite]) -> None:
@@ -1183,6 +1342,80 @@ class PendingWhite(NamedTuple):
         return self._valued(value)
 
 
+class KernelSource:
+    """The compiled search's distinct ends at the root, best first (:meth:`Kernel.top`): the
+    first ``k`` are fetched exact, and twice as many again whenever the ranking reads past
+    them (the ranking is deterministic, so the first ones come back the same)."""
+
+    def __init__(self, search: TurnSearch, drawn: int, k: int) -> None:
+        self.search = search
+        self.drawn = drawn
+        self.k = max(1, k)
+        self.found: list[Found] = []
+        self.count = 0
+        """Distinct ends in all (white meeples' mingles are options of their own)."""
+        self.released = 0
+        self._fetch()
+        self._welcomes: list[tuple[Welcome, Board]] | None = None
+
+    def _fetch(self) -> None:
+        root = self.search.root
+        self.found, self.count = self.search._kernel_call(
+            lambda kernel, limit: kernel.top(root.board, root.stress, self.drawn, self.k,
+                                             limit))
+
+    def head(self) -> tuple[tuple[float, ...], int] | None:
+        """The heap key (turned rank key, order) that no end not yet released ranks before:
+        the next one's, or just after the last one fetched when more are left."""
+        if self.released < len(self.found):
+            found = self.found[self.released]
+            return _descending(rank_key(found.value)), kernel_order(found)
+        if self.released < self.count:
+            last = self.found[-1]
+            return _descending(rank_key(last.value)), kernel_order(last) + 1
+        return None
+
+    def next(self) -> tuple[TurnOption, int]:
+        """The next best end, as an option, and its place in the turn's order
+        (:func:`kernel_order`: ties rank by it, as in the interpreted ranking)."""
+        if self.released == len(self.found):
+            self.k *= 2
+            self._fetch()
+        found = self.found[self.released]
+        self.released += 1
+        return self.option(found), kernel_order(found)
+
+    def option(self, found: Found) -> TurnOption:
+        root = self.search.root
+        prefix: tuple[Action, ...] = ()
+        board = root.board
+        if found.welcome >= 0:
+            if self._welcomes is None:
+                self._welcomes = root.welcomes()
+            action, board = self._welcomes[found.welcome]
+            prefix = (action,)
+        piece, src, dst, _, steps = found.code
+        if dst < 0:
+            board = stand_up(board, piece, src)
+        else:
+            board = apply_steps(move(board, piece, src, dst), [Step(*s) for s in steps or ()])
+        return TurnOption(prefix, found.code, found.value, (board, root.stress), board,
+                          root.stress, found.refresh)
+
+
+def kernel_order(found: Found) -> int:
+    """A compiled end's place in the order the turn lists its options (see
+    :func:`option_order`)."""
+    welcome, index = found.order
+    return option_order(welcome, index)
+
+
+def option_order(welcome: int, index: int) -> int:
+    """The order of an option: the welcome's number (-1: none) and the mingle's end number
+    (``(move << 12) + outcome``), as one int."""
+    return ((welcome + 1) << 40) + index
+
+
 class RankedOptions(Sequence[TurnOption]):
     """The root's options, best first, valued exactly as they are read.
 
@@ -1199,17 +1432,27 @@ class RankedOptions(Sequence[TurnOption]):
     all."""
 
     def __init__(self, search: TurnSearch,
-                 items: list[TurnOption | Pending | PendingWhite]) -> None:
+                 items: list[TurnOption | Pending | PendingWhite],
+                 orders: Sequence[int] | None = None, source: KernelSource | None = None
+                 ) -> None:
         self._search = search
-        self._count = len(items)
+        self._count = len(items) + (source.count if source is not None else 0)
+        self._source = source
         self._ready: list[tuple[tuple[float, ...], int, TurnOption]] = []
-        self._pending: list[tuple[tuple[float, ...], int, int, Pending | PendingWhite]] = []
+        self._pending: list[tuple[tuple[float, ...], int, int,
+                                  Pending | PendingWhite | KernelSource]] = []
         """A heap of bounded options: (the bound turned, order, how many times the bound was
         tightened (-1: a white meeple's option parked with the cut of
-        :meth:`TurnSearch.white_mingle`, not tightened further), it)."""
+        :meth:`TurnSearch.white_mingle`, not tightened further; -2: the compiled search's
+        ends, :class:`KernelSource`), it)."""
         turned: dict[int, tuple[float, ...]] = {}
         """The bounds turned, by identity (ends share their bounds' tuples)."""
-        for order, item in enumerate(items):
+        if source is not None:
+            head = source.head()
+            if head is not None:
+                self._pending.append((head[0], head[1], -2, source))
+        for order, item in zip(orders if orders is not None else range(len(items)), items,
+                               strict=True):
             if isinstance(item, TurnOption):
                 heappush(self._ready, (_descending(rank_key(item.value)), order, item))
             else:
@@ -1225,7 +1468,11 @@ class RankedOptions(Sequence[TurnOption]):
     def valued(self) -> int:
         """How many options have their exact value (those read, and those valued to be
         sure of the order)."""
-        return self._count - len(self._pending)
+        source = self._source
+        waiting = sum(1 for entry in self._pending if entry[3] is not source)
+        if source is not None:
+            waiting += source.count - len(source.found)
+        return self._count - waiting
 
     def __len__(self) -> int:
         return self._count
@@ -1239,6 +1486,16 @@ class RankedOptions(Sequence[TurnOption]):
                 if ready and (turned, order) > ready[0][:2]:
                     break  # the best valued option beats every bound left
                 heappop(pending)
+                if isinstance(item, KernelSource):
+                    # the compiled search's next best end, exact, under its own place in
+                    # the order (the source's entry may hold a stand-in just after the last
+                    # end fetched); the source waits again with the one after it
+                    option, place = item.next()
+                    head = item.head()
+                    if head is not None:
+                        heappush(pending, (head[0], head[1], -2, item))
+                    heappush(ready, (_descending(rank_key(option.value)), place, option))
+                    continue
                 if stage >= 0:
                     finer = item.finer(self._search, stage + 1)
                     if finer is not None:
@@ -1287,23 +1544,24 @@ def _descending(key: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(-x for x in key)
 
 
-def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 5
-              ) -> TurnHint:
+def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 5,
+              compiled: bool | None = None) -> TurnHint:
     """Rank every distinct option of the rest of ``state``'s turn (exact, or ``unknown`` with
     no option when the budget runs out).  The ``top`` best options are valued exactly here;
-    reading further down the ranking values more (exactly) on demand."""
-    search = TurnSearch(state, budget)
+    reading further down the ranking values more (exactly) on demand.  ``compiled``: whether
+    to use the compiled kernel (``None``: see :func:`use_kernel`); the ranking is the same."""
+    search = TurnSearch(state, budget, compiled=compiled)
     status = "optimal"
     options: Sequence[TurnOption]
     try:
-        ranked = search.options()
+        ranked = search.options(top)
         ranked.rank(top)
         options = ranked
         value = options[0].value if options else None
     except BudgetExhausted:
         status = "unknown"
         options, value = [], None
-    return TurnHint(state, options, value, status, len(search.seen), len(search.table),
+    return TurnHint(state, options, value, status, search.examined, len(search.table),
                     search.meter.elapsed, search.evaluator, search)
 
 
@@ -1353,7 +1611,7 @@ def anytime_action(state: MeeplePartyState, max_nodes: int,
         if child.phase in (MINGLE, REFRESH) and child.turn == state.turn:
             static, _ = search.end(child.board, child.stress)
         else:
-            static = (0.0, -1.0, -9.0, 0.0, -99.0)
+            static = (0.0, -1.0, -9.0, -2.0, 0.0, -99.0)
         ranked.append((rank_key(static), -index, action, child))
     ranked.sort(key=lambda item: (item[0], item[1]), reverse=True)
     search.meter = Budget(nodes=max_nodes).start()
@@ -1383,7 +1641,5 @@ def describe_plan(state: MeeplePartyState, plan: tuple[Action, ...]) -> list[str
 
 
 def option_summary(hint: TurnHint, option: TurnOption) -> dict[str, Any]:
-    """The option's figures, for text and JSON."""
-    win, loss, stress, photos, table = option.value
-    return {"win": round(win, 6), "loss": round(-loss, 6), "stress": round(-stress, 6),
-            "photos": round(photos, 6), "table": round(table, 6)}
+    """The option's figures, for text and JSON (see :func:`~.evaluate.figures`)."""
+    return figures(option.value)
