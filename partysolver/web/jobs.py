@@ -294,7 +294,9 @@ WARM_UP: dict[str, dict[str, Any]] = {
     "meeple-party": {"time_limit": 0.5}, "meeple-land": {}}
 """A quick hint per game on its default example, run once before any worker starts: it
 compiles the numba kernels (the Tea Party search, the Party-Time playouts) or loads them from
-numba's cache beside the modules, so that no request pays for it against its time limit."""
+numba's cache beside the modules, so that no request pays for it against its time limit.
+Meeple Party's turn kernel is only loaded here when it is compiled already (``make run``
+compiles it; a hint never does: the interpreted search answers until then)."""
 
 
 def warm() -> None:

@@ -168,8 +168,8 @@ def move_outcomes(house: Any, first: int, piece: int, src: int, dst: int, moved:
             index += 1
 
 
-def use_kernel(root: MeeplePartyState, budget: Budget, compiled: bool | None) -> bool:
-    """Whether a turn search from ``root`` walks the welcome and the mingle with the compiled
+def use_kernel(budget: Budget, compiled: bool | None) -> bool:
+    """Whether a turn search walks the welcome and the mingle with the compiled
     kernel: ``compiled`` says so, or (``None``) when numba is there, no node budget is given
     (node budgets count the interpreted search's nodes: simulations keep them), and the kernel
     is compiled already.  A search never compiles it unasked: the first run would wait some 75 s
@@ -269,7 +269,7 @@ class TurnSearch:
         self.kernel: Kernel | None = None
         """The compiled welcome and mingle (:mod:`.compiled`), when this search uses it
         (:func:`use_kernel`); white meeples' surprises and chance stay interpreted."""
-        if use_kernel(root, budget, compiled):
+        if use_kernel(budget, compiled):
             from .compiled import Kernel, Unsupported
 
             try:
