@@ -128,14 +128,6 @@ MEMO_WIDTH = 1 + MEMO_CLAUSES // 64
 """A slot of the deck memo (``W[W_MEMO:]``): its key (room content, room and deck; -1:
 empty), then a bit per clause of the deck met in that room (4 words)."""
 
-BEST, OPTIONS, COUNT = range(3)
-"""What the walk does with each end (``W[W_MODE]``, see :func:`_collect`)."""
-P_WELCOME, P_MOVE, P_OUTCOME, P_PIECE, P_SRC, P_DST, P_AS, P_STEPS, P_REFRESH = (
-    0, 1, 2, 3, 4, 5, 6, 7, 13)
-"""An end's plan (``W[W_CODE:]``; a kept one's at ``W[W_INFO:]`` or ``W[W_TOP_INFO:]``): the
-welcome's number (-1: none), the mingle move's number and its outcome's, the piece moved, from,
-to, the Cat's personality, the action's two steps (piece, from, to; -1: none), the refresh row."""
-INFO = 14
 # -- the floats ``F``: the best value, ``alpha``, the bound memo's values, the buckets' bounds,
 # the ``k`` best kept
 N_BOUNDS = 1024
