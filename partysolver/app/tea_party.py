@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -106,9 +107,9 @@ def _win_text(move: Move) -> str:
 
 def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
     moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
-    if hint.exact:
-        from ..solvers import tea_party as solver
+    from ..solvers import tea_party as solver
 
+    if hint.exact and hint.result.usage.get("nodes", 0) <= solver.EXACT_FRACTIONS // 4:
         fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4)
         if fractions is not None:
             player = hint.state.player
@@ -219,6 +220,7 @@ class TeaPartyCommands(GameCommands):
         from ..solvers.budget import Budget
 
         _, state = _load(document)
+        started = time.perf_counter()
         budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
                         or solver.solve_nodes_default(state))
         solution = solver.solve(state, budget, options.tell)
@@ -226,7 +228,11 @@ class TeaPartyCommands(GameCommands):
         values = _values(state, result.values)
         who = state.name(state.player)
         mine = None if result.values is None else result.values[state.player]
-        fractions = solver.exact_fractions(state) if result.status == "optimal" else None
+        left = None if options.time_limit is None else \
+            max(0.0, options.time_limit - (time.perf_counter() - started))
+        small = result.usage.get("nodes", 0) <= solver.EXACT_FRACTIONS  # else surely too big
+        fractions = solver.exact_fractions(state, seconds=left) \
+            if result.status == "optimal" and small else None
         exact = None
         if fractions:
             exact = (max(fractions.values(), key=lambda v: v[state.player])[state.player]

@@ -538,14 +538,17 @@ class _TooBig(Exception):
     """:func:`exact_fractions` met more positions than its limit."""
 
 
-def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS
+def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS,
+                    seconds: float | None = None
                     ) -> dict[Hashable, tuple[Fraction, ...]] | None:
     """Every option's exact value for every monster, as fractions, at a decision (or the
     position's own value under the key ``None`` when chance acts first): a memoised expectimax
     over the rules engine with its exact chance probabilities, each monster maximising its own
     chance to win (ties between options kept in the rules' order, as the float searches do).
-    ``None`` when it would visit more than ``limit`` distinct positions."""
+    ``None`` when it would visit more than ``limit`` distinct positions, or take more than
+    ``seconds`` (what is left of a time limit)."""
     memo: dict[Hashable, tuple[Fraction, ...]] = {}
+    deadline = None if seconds is None else time.perf_counter() + seconds
 
     def share(value: float) -> Fraction:
         return Fraction(value).limit_denominator(state.num_players)  # 0, 1/k .. 1
@@ -555,7 +558,8 @@ def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS
         found = memo.get(key)
         if found is not None:
             return found
-        if len(memo) >= limit:
+        if len(memo) >= limit or (deadline is not None and len(memo) % 64 == 0
+                                  and time.perf_counter() > deadline):
             raise _TooBig
         settled = node.settled_returns()
         player = node.current_player()
