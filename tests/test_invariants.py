@@ -27,14 +27,14 @@ from partysolver.models.registry import all_games
 from partysolver.models.tea_party.state import ONE, unpack
 
 CAPS = {"tea-party": (1.0, 10_000), "party-time": (1.0, 40),
-        "pool-party-stars": (1.0, 40), "meeple-party": (1.0, 20), "meeple-land": (1.0, 5)}
+        "pool-party-stars": (1.0, 30), "meeple-party": (1.0, 15), "meeple-land": (1.0, 3)}
 """Per game: the share of ``--random-games`` played (all of them: 1,000 seeded games per game by
 default, 100,000 in ``make bench``), and the moves each plays at most.  Whole games of Tea Party
 take milliseconds, Party-Time's first 40 moves (about half a game) too; a Pool Party Stars move
 rebuilds the log's epochs to check them (0.2 ms), a Meeple Party move costs about 0.4 ms and a
 Meeple Land move about 5 ms once each tile's placements are cached (the first game with a tile
 lists them: 10 ms a tile), so those games are cut shorter: the suite plays the 5,000 games in
-about a minute."""
+about half a minute."""
 
 
 # -- the invariants -----------------------------------------------------------------------------

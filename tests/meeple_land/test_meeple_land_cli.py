@@ -176,7 +176,7 @@ def test_solve_shows_a_layout_however_short_the_time() -> None:
 def test_simulate_lists_the_hint_policy_it_played() -> None:
     from reports import simulation
 
-    data = simulation("meeple-land", 2, "hint", "random", players=2, seed=1)
+    data = simulation("meeple-land", 1, "hint", "random", players=2, seed=1)
     assert set(data["by_policy"]) == {"hint", "random"}
 
 
