@@ -21,7 +21,8 @@ from pathlib import Path
 from ..models.errors import InputError
 
 TEMPORARY_PREFIX = ".partysolver-"
-"""Temporary files are named ``.partysolver-XXXXXXXX`` (short: any name that fits, fits)."""
+"""Temporary files are named ``.partysolver-`` and eight random characters (short: any name
+that fits, fits)."""
 
 
 def check_output(path: Path, option: str, suffix: str | tuple[str, ...],
