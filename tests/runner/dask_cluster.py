@@ -104,10 +104,13 @@ class Cluster:
         process.wait(timeout=30)
 
     def stop(self) -> None:
-        for process in self.processes.values():
+        """Stop the workers, then the scheduler: a worker whose scheduler is gone first keeps
+        trying to reach it and answers SIGTERM only after some 20 s."""
+        order = sorted(self.processes, key=lambda name: name == "scheduler")
+        for name in order:
+            process = self.processes[name]
             if process.poll() is None:
                 process.terminate()
-        for process in self.processes.values():
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:

@@ -64,7 +64,7 @@ def test_hint_ranks_every_option_exactly(default: Path) -> None:
 
 def test_hint_with_mcts_is_reproducible_with_a_seed(tmp_path: Path) -> None:
     path = write(tmp_path, examples("tea-party")["midgame"].read_text())
-    args = ("hint", str(path), "--json", "--seed", "3", "--mcts-iterations", "300",
+    args = ("hint", str(path), "--json", "--seed", "3", "--mcts-iterations", "100",
             "--exact-nodes", "200")
     first, second = run(*args).stdout, run(*args).stdout
     assert first == second  # byte for byte: a seeded run leaves wall-clock times out
