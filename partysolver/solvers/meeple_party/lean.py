@@ -149,6 +149,9 @@ class LeanBruteForce:
         exact = True
         """The best is a value without a refresh (exact; best_key is then unused)."""
         sets: dict[tuple[int, ...], tuple[int, ...]] = {}
+        ends: dict[tuple[object, ...], tuple[Value, bool]] = {}
+        """The ends scored in this mingle, by the changed rooms and their contents."""
+        node = self.meter.node
         roommate_rooms = [r for r, room in enumerate(board) if room & ROOMMATE_FIELDS]
         for src, piece in self.movers(board):
             targets = [r for r in roommate_rooms if r != src] if piece == DOG \
@@ -174,17 +177,29 @@ class LeanBruteForce:
                         changed = sets.get(rooms)
                         if changed is None:
                             changed = sets[rooms] = tuple(sorted(set(rooms)))
-                        rest = rests.get(changed)
-                        if rest is None:
-                            others = [v for r, v in enumerate(vectors) if r not in changed]
-                            rest = rests[changed] = tuple(map(min, *others)) \
-                                if len(others) > 1 else others[0]
-                        fresh = []
-                        for r in changed:
-                            found = memo[r].get(board[r])
-                            fresh.append(found if found is not None else vector(r, board[r]))
-                        value = score(board, stress, list(map(min, rest, *fresh)), changed,
-                                      vectors, fresh)
+                        # the end is the mingle's board but for the changed rooms: one
+                        # already scored (the same piece moved from a room holding several,
+                        # or other moves to the same rooms) is counted and not scored again
+                        end = (changed, *[board[r] for r in changed])
+                        known = ends.get(end)
+                        if known is not None:
+                            self.raw += 1
+                            node()
+                            value, self.exact = known
+                        else:
+                            rest = rests.get(changed)
+                            if rest is None:
+                                others = [v for r, v in enumerate(vectors) if r not in changed]
+                                rest = rests[changed] = tuple(map(min, *others)) \
+                                    if len(others) > 1 else others[0]
+                            fresh = []
+                            for r in changed:
+                                found = memo[r].get(board[r])
+                                fresh.append(found if found is not None
+                                             else vector(r, board[r]))
+                            value = score(board, stress, list(map(min, rest, *fresh)), changed,
+                                          vectors, fresh)
+                            ends[end] = (value, self.exact)
                         # values of ends without a refresh are exact (sums of whole numbers):
                         # compared as they are; expectations after rounding (rank_key)
                         if best is None:
