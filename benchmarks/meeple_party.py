@@ -54,9 +54,10 @@ def hint_benchmark(count: int | None, baseline_limit: float, baseline_nodes: int
     line("surprises and chance interpreted); hint: turn_hint(), what `partysolver hint` runs")
     line("(every distinct option counted, the top 5 valued exactly).  baseline: the lean")
     line("per-meeple brute force (solvers/meeple_party/lean.py): every meeple a choice of its")
-    line("own, every end of the turn scored, no bound, no transposition table.  Times are CPU")
-    line("seconds of this process; 'ends' = ends the best-turn search examined (the kernel's")
-    line("with repeats), 'valued' = valued exactly; 'raw' = ends the baseline scored.")
+    line("own, every end of the turn counted, no bound, no transposition table (an end")
+    line("already scored in the same mingle is not scored again).  Times are CPU seconds of")
+    line("this process; 'ends' = ends the best-turn search examined (the kernel's with")
+    line("repeats), 'valued' = valued exactly; 'raw' = ends the baseline counted.")
     if compile_run:
         compile_figures()
     files = list(puzzles.files(GAME, "positions").items())[first - 1:count]

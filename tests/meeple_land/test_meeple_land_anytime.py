@@ -191,10 +191,23 @@ def test_a_seed_beyond_int32_solves_reproducibly() -> None:
 
 
 def test_the_default_threads_follow_the_model_size() -> None:
-    from partysolver.solvers.meeple_land.layout import DEFAULT_SETTINGS, LARGE_MODEL
+    from partysolver.solvers.meeple_land.layout import (
+        DEFAULT_SETTINGS,
+        LARGE_MODEL,
+        SearchSettings,
+        search_settings,
+    )
 
     assert DEFAULT_SETTINGS.for_model(LARGE_MODEL - 1).workers == 1
     assert DEFAULT_SETTINGS.for_model(LARGE_MODEL).workers == 2
+    # a budget on a small model adds CP-SAT's full linear relaxation; not on a large one
+    assert DEFAULT_SETTINGS.for_model(LARGE_MODEL - 1).linearization_level is None
+    assert DEFAULT_SETTINGS.for_model(LARGE_MODEL - 1, budget=True).linearization_level == 2
+    assert DEFAULT_SETTINGS.for_model(LARGE_MODEL, budget=True).linearization_level is None
+    seeded = search_settings(seed=4).for_model(LARGE_MODEL - 1, budget=True)
+    assert (seeded.workers, seeded.linearization_level) == (1, 2)
+    plain = SearchSettings("one worker", interleave=False)
+    assert plain.for_model(10, budget=True).linearization_level is None
     small = load("05")
     assert solve_layout(small).usage["workers"] == 1
     assert solve_layout(small, workers=3).usage["workers"] == 3

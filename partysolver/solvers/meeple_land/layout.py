@@ -640,13 +640,23 @@ class SearchSettings:
     """A ``SatParameters.SearchBranching`` name (``None``: CP-SAT's default)."""
     warm_start: bool = True
     """Seed the search with the greedy layout (a solution hint) and fall back to it."""
+    budget_lp: bool = False
+    """On a model below :data:`LARGE_MODEL` placements with a budget, CP-SAT's full linear
+    relaxation (``max_lp``): the budget's knapsack row closes small budget puzzles at the
+    root, where on a 7x7 model the relaxation's thousands of rows eat the search."""
 
-    def for_model(self, placements: int) -> SearchSettings:
-        """These settings for a model of ``placements`` placement literals: with ``workers``
-        unset, one thread below :data:`LARGE_MODEL` placements, two from there."""
-        if self.workers is not None:
-            return self
-        return replace(self, workers=1 if placements < LARGE_MODEL else 2)
+    def for_model(self, placements: int, budget: bool = False) -> SearchSettings:
+        """These settings for a model of ``placements`` placement literals, ``budget`` saying
+        whether it has a budget constraint: with ``workers`` unset, one thread below
+        :data:`LARGE_MODEL` placements, two from there; with ``budget_lp``, CP-SAT's full
+        linear relaxation below :data:`LARGE_MODEL` when a budget is set."""
+        chosen = self
+        if chosen.budget_lp and budget and placements < LARGE_MODEL \
+                and chosen.linearization_level is None:
+            chosen = replace(chosen, linearization_level=2)
+        if chosen.workers is None:
+            chosen = replace(chosen, workers=1 if placements < LARGE_MODEL else 2)
+        return chosen
 
     def apply(self, params: Any, seed: int | None, time_limit: float | None) -> None:
         assert self.workers is not None, "settings without workers: call for_model() first"
@@ -675,8 +685,9 @@ LARGE_MODEL = 2000
 or more candidate tiles have 2,900-3,900; the 6x6 one 1,140)."""
 
 DEFAULT_SETTINGS = SearchSettings("CP-SAT's own portfolio, 1 worker below 2,000 placements "
-                                  "and 2 from there, warm start", workers=None,
-                                  interleave=False)
+                                  "(max_lp there when a budget is set) and 2 from there, "
+                                  "warm start", workers=None,
+                                  interleave=False, budget_lp=True)
 """The default search (chosen by ``benchmarks/meeple_land.py``; ``docs/solvers.md``)."""
 
 GREEDY_SHARE = 0.25
@@ -835,7 +846,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     if warm is not None:
         built.add_hint(warm.placements)
     tracker.offer(None, max(built.objective.proto.domain), "bound")
-    chosen = chosen.for_model(len(built.candidates))
+    chosen = chosen.for_model(len(built.candidates), puzzle.budget is not None)
     usage.update(workers=chosen.workers,
                  build_seconds=round(time.perf_counter() - started - usage["greedy_seconds"], 3),
                  variables=len(built.model.proto.variables),
@@ -935,7 +946,8 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
     built = LayoutModel(puzzle)
     built.model.clear_objective()
     solver = cp_model.CpSolver()
-    search_settings(None, workers, seed).for_model(len(built.candidates)).apply(
+    search_settings(None, workers, seed).for_model(
+        len(built.candidates), puzzle.budget is not None).apply(
         solver.parameters, seed,
         None if time_limit is None else time_limit - (time.perf_counter() - started))
     code = solver.solve(built.model)

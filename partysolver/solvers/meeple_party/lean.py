@@ -2,7 +2,10 @@
 
 The plain algorithm, written efficiently over lists and ints: every meeple is a choice of its
 own (three Flirts in a room are three movers, and three targets of a pull), every end of the
-turn is scored, nothing is pruned, and no position is remembered (no transposition table).
+turn is counted, nothing is pruned, and no position of the search is remembered (no
+transposition table).  The scorer alone remembers, within one mingle, the ends it scored (by
+the changed rooms and their contents): an end reached again (the same piece moved from a room
+holding several like it, or other moves to the same rooms) is counted and not scored again.
 The welcome and the mingle, where nearly all ends come from, run on packed boards (one int per
 room, as the engine packs them, changed in place and restored) with the house's neighbours as
 lists.  An end is scored from each card's cost: the clauses' per-room costs (the evaluator's
@@ -15,7 +18,7 @@ so an expectation over a deck is not recomputed for an end that scores the same)
 a surprise's choices (a drawn white meeple, a mingled one) go through the rules engine, each
 choice repeated once per individual meeple it picks, as in :mod:`.brute`.
 
-:attr:`LeanBruteForce.raw` counts the ends scored (raw one-turn outcomes).  The oracle of the
+:attr:`LeanBruteForce.raw` counts the ends reached (raw one-turn outcomes).  The oracle of the
 tests stays :mod:`.brute` (every choice played through the rules engine); the tests compare
 this baseline's best values with it.
 """
@@ -67,7 +70,7 @@ class LeanBruteForce:
         self.near = [list(rooms) for rooms in house.adjacent]
         self.far = [list(rooms) for rooms in house.two_away]
         self.raw = 0
-        """Ends of the turn scored."""
+        """Ends of the turn reached (raw outcomes)."""
         table = self.evaluator.terms
         self.identity = table.simple and table.firsts == list(range(len(table.columns)))
         """Each card is one clause, in order: the clauses' least costs are the cards' costs."""
