@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -275,6 +275,19 @@ class PlayableGame(Protocol):
     def notation(self) -> FullNotation: ...
 
     def state_to_document(self, state: Any) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class FullGame:
+    """A :class:`PlayableGame` from its two parts, for the hidden-information games, whose
+    registered game plays on a seat's view: their notation over full states and their
+    position writer."""
+
+    notation: FullNotation
+    writer: Callable[[Any], dict[str, Any]]
+
+    def state_to_document(self, state: Any) -> dict[str, Any]:
+        return self.writer(state)
 
 
 class StatePlayable:

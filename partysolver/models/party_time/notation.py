@@ -38,7 +38,7 @@ from typing import Any
 
 from ..errors import require_no_problems
 from ..notation import NotationError, SpellingTable, normalise
-from ..playable import StatePlayable
+from ..playable import FullGame, StatePlayable
 from ..protocol import CHANCE, TERMINAL, Action, sample_chance
 from .game import CARDS, DRAWS, REVEALS, Draw, Play, Reveal, cards_of
 from .position import load_position, state_to_document, view_to_document
@@ -235,18 +235,8 @@ def _actor(state: PartyTimeState | PartyTimeView) -> str:
 NOTATION = PartyTimeNotation()
 
 
-class _FullGame:
-    """What :class:`~partysolver.models.playable.StatePlayable` needs to play on a full state:
-    the notation and the position file."""
-
-    notation = NOTATION
-
-    @staticmethod
-    def state_to_document(state: PartyTimeState) -> dict[str, Any]:
-        return state_to_document(state)
-
-
-FULL_GAME = _FullGame()
+FULL_GAME = FullGame(NOTATION, state_to_document)
+"""What :class:`StatePlayable` needs to play on a full state."""
 
 
 def StatePosition(state: PartyTimeState) -> StatePlayable:  # noqa: N802 - a position's maker

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..errors import InputError, require_no_problems
 from ..notation import NotationError, SpellingTable, normalise
-from ..playable import StatePlayable
+from ..playable import FullGame, StatePlayable
 from ..protocol import CHANCE, TERMINAL, Action
 from .game import (
     ALL_RULES,
@@ -288,18 +288,8 @@ class PoolPartyNotation:
 NOTATION = PoolPartyNotation()
 
 
-class _FullGame:
-    """What :class:`~partysolver.models.playable.StatePlayable` needs to play on a full state:
-    the notation and the position file."""
-
-    notation = NOTATION
-
-    @staticmethod
-    def state_to_document(state: PoolPartyState) -> dict[str, Any]:
-        return state_to_document(state)
-
-
-FULL_GAME = _FullGame()
+FULL_GAME = FullGame(NOTATION, state_to_document)
+"""What :class:`StatePlayable` needs to play on a full state."""
 
 
 def StatePosition(state: PoolPartyState) -> StatePlayable:  # noqa: N802 - a position's maker
