@@ -168,23 +168,28 @@ class PartyTimeCommands(GameCommands):
             else:
                 head.append(f"unknown at depth {found.asked}: the budget ran out before depth "
                             f"{found.depth + 1} finished; {shown}")
+        # the game-end column only where some play has its long run (80 columns hold the
+        # rest, the expected loss with its interval included)
+        long_runs = any(m.long_run is not None for m in moves)
         lines = [(rank, move_text(m.play), _value_text(m), _strip_text(m.this_turn),
                   percent(m.before_next), percent(m.next_play), m.tokens_kept,
-                  "-" if m.long_run is None else f"{m.long_run.mean:.2f}", m.reason)
+                  *(["-" if m.long_run is None else f"{m.long_run.mean:.2f}"]
+                    if long_runs else []), m.reason)
                  for rank, m in enumerate(moves, 1)]
         legend = ("exp. loss: the strips you are expected to lose before your next turn and on "
                   "its play" + (" (with its 95% interval over the sampled deals)"
                                 if estimated else "")
-                  + "; this turn: strips the play itself costs you; before next: the chance "
-                  "you lose a strip between this turn and your next (a black square); next "
-                  "turn: the chance your next turn costs you one (no safe card in your hand, "
-                  "or a card a question mark makes you carry out); tokens: the tokens you keep")
-        if found.playouts:
+                  + "; this turn: strips the play itself costs you; before: the chance you "
+                  "lose a strip between this turn and your next (a black square); next turn: "
+                  "the chance your next turn costs you one (no safe card in your hand, or a "
+                  "card a question mark makes you carry out); kept: the tokens you keep")
+        if long_runs:
             legend += (f"; game end: the strips you lose by the end of the game, on average "
                        f"over {found.playouts:,} playouts (everyone greedy after the play, you "
                        "by the habits)")
-        text = table(["#", "play", "exp. loss", "this turn", "before next", "next turn",
-                      "tokens", "game end", "why"], lines, right=(0, 2, 3, 4, 5, 6, 7),
+        headers = ["#", "play", "exp. loss", "this turn", "before", "next turn", "kept",
+                   *(["game end"] if long_runs else []), "why"]
+        text = table(headers, lines, right=tuple(range(len(headers) - 1))[2:] + (0,),
                      legend=legend)
         return Report(data, "\n".join(head) + "\n" + text)
 

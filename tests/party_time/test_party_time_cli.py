@@ -26,8 +26,8 @@ EXAMPLES = examples("party-time")
 HEAD = 'game = "party-time"\nplayers = ["Ann", "Ben"]\n'
 
 
-def run(*args: str, expect: int = 0) -> Result:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+def run(*args: str, expect: int = 0, env: dict[str, str] | None = None) -> Result:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False, env=env)
     assert result.exit_code == expect, result.output
     assert "Traceback" not in result.output
     return result
@@ -65,7 +65,13 @@ def test_hint_on_the_rulebook_example() -> None:
     assert all(m["figures"]["this_turn"] == 1.0 for m in data["moves"][1:])
     assert best["figures"]["this_turn"] == 0.0
     text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
-    assert "play 2 return 2" in text and "before next" in text and "this turn" in text
+    assert "play 2 return 2" in text and "before" in text and "this turn" in text
+    # no play has a long run here (sampled deals): no game-end column
+    assert "game end" not in text
+    # the table fits 80 columns: every row on one line, the reasons under them
+    fitted = run("hint", str(EXAMPLES["default"]), env={"COLUMNS": "80"}).stdout
+    rows = [line for line in fitted.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
+    assert len(rows) == 3 and all("[" in row and len(row) <= 80 for row in rows)
 
 
 def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
