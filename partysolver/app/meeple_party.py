@@ -493,6 +493,9 @@ class MeeplePartyCommands(GameCommands):
                 raise InputError(document.source, None, "a party that is not over, to play "
                                  "games from")
             budget = options.extra.get("hint_nodes", policies.SIMULATION_NODES) or None
+            # each game takes a while (the hint at every decision): say so before the first
+            options.tell(f"playing {plural(games, 'game')} from this position with the hint "
+                         "policy")
             result = simulate(policies.FromPosition(state), [policies.HintPolicy(budget)],
                               games, seed=options.rng_seed, stats=policies.party_figures,
                               progress=counting(games, "games played"))

@@ -106,9 +106,12 @@ def test_verify_reports_problems_and_plays_games(tmp_path: Path) -> None:
     data = json.loads(out)
     assert code == 1 and not data["valid"]
     assert data["problems"][0]["code"] == "supply" and "flirt" in data["problems"][0]["message"]
-    code, out = run("verify", str(EXAMPLES["last-photo"]), "--games", "2", "--json")
-    data = json.loads(out)
+    played = CliRunner().invoke(cli, ["verify", str(EXAMPLES["last-photo"]), "--games", "2",
+                                      "--json"])
+    data = json.loads(played.stdout)
     assert data["simulation"]["games"] == 2 and data["solvable"] == "solvable"
+    # the games take a while: one line on stderr says what the reader waits for
+    assert played.stderr.strip() == "playing 2 games from this position with the hint policy"
 
 
 def test_simulate_random_parties_with_a_plot(tmp_path: Path) -> None:
