@@ -168,8 +168,8 @@ class PartyTimeCommands(GameCommands):
             else:
                 head.append(f"unknown at depth {found.asked}: the budget ran out before depth "
                             f"{found.depth + 1} finished; {shown}")
-        # the game-end column only where some play has its long run (80 columns hold the
-        # rest, the expected loss with its interval included)
+        # the game-end column only where some play has its long run; short headers, so that
+        # 80 columns hold every column, the expected loss with its interval included
         long_runs = any(m.long_run is not None for m in moves)
         lines = [(rank, move_text(m.play), _value_text(m), _strip_text(m.this_turn),
                   percent(m.before_next), percent(m.next_play), m.tokens_kept,
@@ -180,15 +180,15 @@ class PartyTimeCommands(GameCommands):
                   "its play" + (" (with its 95% interval over the sampled deals)"
                                 if estimated else "")
                   + "; this turn: strips the play itself costs you; before: the chance you "
-                  "lose a strip between this turn and your next (a black square); next turn: "
-                  "the chance your next turn costs you one (no safe card in your hand, or a "
-                  "card a question mark makes you carry out); kept: the tokens you keep")
+                  "lose a strip between this turn and your next (a black square); next: the "
+                  "chance your next turn costs you one (no safe card in your hand, or a card a "
+                  "question mark makes you carry out); kept: the tokens you keep")
         if long_runs:
-            legend += (f"; game end: the strips you lose by the end of the game, on average "
+            legend += (f"; end: the strips you lose by the end of the game, on average "
                        f"over {found.playouts:,} playouts (everyone greedy after the play, you "
                        "by the habits)")
-        headers = ["#", "play", "exp. loss", "this turn", "before", "next turn", "kept",
-                   *(["game end"] if long_runs else []), "why"]
+        headers = ["#", "play", "exp. loss", "this turn", "before", "next", "kept",
+                   *(["end"] if long_runs else []), "why"]
         text = table(headers, lines, right=tuple(range(len(headers) - 1))[2:] + (0,),
                      legend=legend)
         return Report(data, "\n".join(head) + "\n" + text)

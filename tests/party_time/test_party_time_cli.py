@@ -65,13 +65,22 @@ def test_hint_on_the_rulebook_example() -> None:
     assert all(m["figures"]["this_turn"] == 1.0 for m in data["moves"][1:])
     assert best["figures"]["this_turn"] == 0.0
     text = run("hint", str(EXAMPLES["default"]), "--top", "2").stdout
-    assert "play 2 return 2" in text and "before" in text and "this turn" in text
-    # no play has a long run here (sampled deals): no game-end column
-    assert "game end" not in text
-    # the table fits 80 columns: every row on one line, the reasons under them
-    fitted = run("hint", str(EXAMPLES["default"]), env={"COLUMNS": "80"}).stdout
-    rows = [line for line in fitted.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
+    assert "play 2 return 2" in text and "before:" in text and "this turn" in text
+    # no play has its long run here (no near-equal plays to order): no game-end column
+    assert "end: the strips you lose" not in text
+
+
+@pytest.mark.parametrize("example, long_run", [("default", False), ("near-the-star", True)])
+def test_the_hint_table_fits_80_columns(example: str, long_run: bool) -> None:
+    """Every row on one line within 80 columns, its reason under it; the game-end column
+    (plays with their long run) included."""
+    fitted = run("hint", str(EXAMPLES[example]), env={"COLUMNS": "80"}).stdout
+    lines = fitted.splitlines()
+    header = next(line for line in lines if line.startswith("#  play"))
+    assert header.split()[-1] == ("end" if long_run else "kept")
+    rows = [line for line in lines if line[:3] in ("1  ", "2  ", "3  ")]
     assert len(rows) == 3 and all("[" in row and len(row) <= 80 for row in rows)
+    assert all(len(line) <= 80 for line in lines)
 
 
 def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
@@ -86,7 +95,7 @@ def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
         low, high = long_run["interval"]
         assert 0 <= low <= long_run["mean"] <= high <= 4
     assert json.loads(run("hint", item, "--json", "--seed", "4").stdout) == data
-    assert "game end" in run("hint", item).stdout
+    assert "end: the strips you lose by the end of the game" in run("hint", item).stdout
     plain = report_data("hint", item, playouts=0)
     assert plain["search"]["playouts"] == 0
     assert all(m["figures"]["long_run"] is None for m in plain["moves"])
