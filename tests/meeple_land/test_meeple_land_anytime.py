@@ -206,10 +206,19 @@ def test_the_default_threads_follow_the_model_size() -> None:
     assert DEFAULT_SETTINGS.for_model(LARGE_MODEL, budget=True).linearization_level is None
     seeded = search_settings(seed=4).for_model(LARGE_MODEL - 1, budget=True)
     assert (seeded.workers, seeded.linearization_level) == (1, 2)
+    # several threads given explicitly keep CP-SAT's own mix
+    assert search_settings(workers=2).for_model(10, budget=True).linearization_level is None
     plain = SearchSettings("one worker", interleave=False)
     assert plain.for_model(10, budget=True).linearization_level is None
     small = load("05")
     assert solve_layout(small).usage["workers"] == 1
+    # solve_layout passes the budget: the tight-budget puzzle is solved with max_lp, 05
+    # (no budget) without
+    tight = load("04")
+    assert tight.budget is not None and small.budget is None
+    assert solve_layout(tight).usage["max_lp"] is True
+    assert solve_layout(small).usage["max_lp"] is False
+    assert solve_layout(tight, workers=2).usage["max_lp"] is False
     assert solve_layout(small, workers=3).usage["workers"] == 3
     assert solve_layout(small, workers=3, seed=1).usage["workers"] == 1
 

@@ -647,15 +647,16 @@ class SearchSettings:
 
     def for_model(self, placements: int, budget: bool = False) -> SearchSettings:
         """These settings for a model of ``placements`` placement literals, ``budget`` saying
-        whether it has a budget constraint: with ``workers`` unset, one thread below
-        :data:`LARGE_MODEL` placements, two from there; with ``budget_lp``, CP-SAT's full
-        linear relaxation below :data:`LARGE_MODEL` when a budget is set."""
+        whether it has a budget constraint to optimise under: with ``workers`` unset, one
+        thread below :data:`LARGE_MODEL` placements, two from there; with ``budget_lp``, on one
+        thread below :data:`LARGE_MODEL` with a budget, CP-SAT's full linear relaxation (what
+        was measured; several threads keep CP-SAT's own mix)."""
         chosen = self
-        if chosen.budget_lp and budget and placements < LARGE_MODEL \
-                and chosen.linearization_level is None:
-            chosen = replace(chosen, linearization_level=2)
         if chosen.workers is None:
             chosen = replace(chosen, workers=1 if placements < LARGE_MODEL else 2)
+        if chosen.budget_lp and budget and placements < LARGE_MODEL and chosen.workers == 1 \
+                and chosen.linearization_level is None:
+            chosen = replace(chosen, linearization_level=2)
         return chosen
 
     def apply(self, params: Any, seed: int | None, time_limit: float | None) -> None:
@@ -847,7 +848,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
         built.add_hint(warm.placements)
     tracker.offer(None, max(built.objective.proto.domain), "bound")
     chosen = chosen.for_model(len(built.candidates), puzzle.budget is not None)
-    usage.update(workers=chosen.workers,
+    usage.update(workers=chosen.workers, max_lp=chosen.linearization_level == 2,
                  build_seconds=round(time.perf_counter() - started - usage["greedy_seconds"], 3),
                  variables=len(built.model.proto.variables),
                  constraints=len(built.model.proto.constraints),
@@ -946,8 +947,8 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
     built = LayoutModel(puzzle)
     built.model.clear_objective()
     solver = cp_model.CpSolver()
-    search_settings(None, workers, seed).for_model(
-        len(built.candidates), puzzle.budget is not None).apply(
+    # no objective here: the budget_lp rule (measured on optimisations) does not apply
+    search_settings(None, workers, seed).for_model(len(built.candidates)).apply(
         solver.parameters, seed,
         None if time_limit is None else time_limit - (time.perf_counter() - started))
     code = solver.solve(built.model)
