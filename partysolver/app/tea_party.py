@@ -109,8 +109,9 @@ def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
     moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
     from ..solvers import tea_party as solver
 
-    if hint.exact and hint.result.usage.get("nodes", 0) <= solver.EXACT_FRACTIONS // 4:
-        fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4)
+    if hint.exact:
+        fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4,
+                                           searched=hint.result.usage.get("nodes", 0))
         if fractions is not None:
             player = hint.state.player
             moves = [replace(m, exact=fractions[move.move][player])
@@ -230,9 +231,9 @@ class TeaPartyCommands(GameCommands):
         mine = None if result.values is None else result.values[state.player]
         left = None if options.time_limit is None else \
             max(0.0, options.time_limit - (time.perf_counter() - started))
-        small = result.usage.get("nodes", 0) <= solver.EXACT_FRACTIONS  # else surely too big
-        fractions = solver.exact_fractions(state, seconds=left) \
-            if result.status == "optimal" and small else None
+        fractions = solver.exact_fractions(state, seconds=left,
+                                           searched=result.usage.get("nodes", 0)) \
+            if result.status == "optimal" else None
         exact = None
         if fractions:
             exact = (max(fractions.values(), key=lambda v: v[state.player])[state.player]

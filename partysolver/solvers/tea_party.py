@@ -539,14 +539,17 @@ class _TooBig(Exception):
 
 
 def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS,
-                    seconds: float | None = None
+                    seconds: float | None = None, searched: int = 0
                     ) -> dict[Hashable, tuple[Fraction, ...]] | None:
     """Every option's exact value for every monster, as fractions, at a decision (or the
     position's own value under the key ``None`` when chance acts first): a memoised expectimax
     over the rules engine with its exact chance probabilities, each monster maximising its own
     chance to win (ties between options kept in the rules' order, as the float searches do).
     ``None`` when it would visit more than ``limit`` distinct positions, or take more than
-    ``seconds`` (what is left of a time limit)."""
+    ``seconds`` (what is left of a time limit); at once when the float search of the same
+    position visited more than ``limit`` nodes (``searched``: these would surely not fit)."""
+    if searched > limit:
+        return None
     memo: dict[Hashable, tuple[Fraction, ...]] = {}
     deadline = None if seconds is None else time.perf_counter() + seconds
 

@@ -180,6 +180,9 @@ def test_discarding_a_wizard_on_an_empty_teacup_can_be_best() -> None:
     assert {move: values[1] for move, values in fractions.items()} == oracle
     assert all(sum(values) == 1 for values in fractions.values())
     assert solver.exact_fractions(state, limit=3) is None  # past its limit it says so
+    # a float search that visited more than the limit: not even tried
+    assert solver.exact_fractions(state, limit=10**6, searched=10**6 + 1) is None
+    assert solver.exact_fractions(state, searched=10) == fractions
 
 
 def test_hint_and_solve_print_exact_fractions_on_small_positions(tmp_path: Path) -> None:
