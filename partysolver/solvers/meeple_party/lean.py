@@ -154,7 +154,7 @@ class LeanBruteForce:
         sets: dict[tuple[int, ...], tuple[int, ...]] = {}
         ends: dict[tuple[object, ...], tuple[Value, bool]] = {}
         """The ends scored in this mingle, by the changed rooms and their contents."""
-        node = self.meter.node
+        count = self._count
         roommate_rooms = [r for r, room in enumerate(board) if room & ROOMMATE_FIELDS]
         for src, piece in self.movers(board):
             targets = [r for r in roommate_rooms if r != src] if piece == DOG \
@@ -186,8 +186,7 @@ class LeanBruteForce:
                         end = (changed, *[board[r] for r in changed])
                         known = ends.get(end)
                         if known is not None:
-                            self.raw += 1
-                            node()
+                            count()
                             value, self.exact = known
                         else:
                             rest = rests.get(changed)
