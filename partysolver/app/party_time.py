@@ -171,11 +171,14 @@ class PartyTimeCommands(GameCommands):
         # the game-end column only where some play has its long run; short headers, so that
         # 80 columns hold every column, the expected loss with its interval included
         long_runs = any(m.long_run is not None for m in moves)
-        lines = [(rank, move_text(m.play), _value_text(m), _strip_text(m.this_turn),
-                  percent(m.before_next), percent(m.next_play), m.tokens_kept,
-                  *(["-" if m.long_run is None else f"{m.long_run.mean:.2f}"]
-                    if long_runs else []), m.reason)
-                 for rank, m in enumerate(moves, 1)]
+        lines = []
+        for rank, m in enumerate(moves, 1):
+            row: list[object] = [rank, move_text(m.play), _value_text(m),
+                                 _strip_text(m.this_turn), percent(m.before_next),
+                                 percent(m.next_play), m.tokens_kept]
+            if long_runs:
+                row.append("-" if m.long_run is None else f"{m.long_run.mean:.2f}")
+            lines.append((*row, m.reason))
         legend = ("exp. loss: the strips you are expected to lose before your next turn and on "
                   "its play" + (" (with its 95% interval over the sampled deals)"
                                 if estimated else "")
@@ -189,8 +192,8 @@ class PartyTimeCommands(GameCommands):
                        "by the habits)")
         headers = ["#", "play", "exp. loss", "this turn", "before", "next", "kept",
                    *(["end"] if long_runs else []), "why"]
-        text = table(headers, lines, right=tuple(range(len(headers) - 1))[2:] + (0,),
-                     legend=legend)
+        # every column right-aligned but the play and the reason
+        text = table(headers, lines, right=(0, *range(2, len(headers) - 1)), legend=legend)
         return Report(data, "\n".join(head) + "\n" + text)
 
     # -- verify -------------------------------------------------------------------------------
