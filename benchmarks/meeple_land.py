@@ -74,9 +74,9 @@ class Candidate:
 INTERLEAVED = ("default_lp", "max_lp")
 CANDIDATES = [
     Candidate("auto", DEFAULT_SETTINGS),
-    Candidate("auto-nolp", SearchSettings("the default until 2 December: as auto, without "
-                                          "max_lp on small budget models", workers=None,
-                                          interleave=False)),
+    Candidate("auto-nolp", replace(DEFAULT_SETTINGS, budget_lp=False,
+                                   name="the default until 2 December: as auto, without "
+                                        "max_lp on small budget models")),
     Candidate("1w", SearchSettings("1 worker, CP-SAT's default_lp, warm start",
                                    interleave=False)),
     Candidate("1w-cold", SearchSettings("1 worker, default_lp, no warm start",
