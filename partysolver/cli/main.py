@@ -154,8 +154,13 @@ class DocumentOrFolder(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> Document | Path:
-        if isinstance(value, str | Path) and str(value) != "-" and Path(value).is_dir():
-            return Path(value)
+        if isinstance(value, str | Path) and str(value) != "-":
+            if Path(value).is_dir():
+                return Path(value)
+            from ..app import catalog
+
+            if not Path(value).exists() and catalog.reference(str(value)) is None:
+                raise BadInput(f"bad input: {value}: expected an existing file or folder")
         return DocumentFile().convert(value, param, ctx)
 
 

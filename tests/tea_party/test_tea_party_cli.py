@@ -213,6 +213,12 @@ def test_bad_input_in_json_names_the_line(tmp_path: Path) -> None:
 def test_a_missing_file_exits_2() -> None:
     result = run("hint", "no-such-file.toml", expect=2)
     assert "no-such-file.toml: expected an existing file" in result.output
+    # verify and solve also take a folder: they say so
+    for verb in ("verify", "solve"):
+        result = run(verb, "no-such-folder/", expect=2)
+        assert "no-such-folder/: expected an existing file or folder" in result.output
+        assert "Traceback" not in result.output
+    assert run("verify", "tea-party:midgame").exit_code == 0  # a shipped position still is
 
 
 @pytest.mark.parametrize("args", [
