@@ -445,3 +445,28 @@ def test_white_meeples_are_pruned_and_the_answer_is_unchanged(monkeypatch: pytes
     assert pruned.value is not None and plain.value is not None
     assert rank_key(pruned.value) == rank_key(plain.value)
     assert pruned.options[0].plan == plain.options[0].plan
+
+
+@pytest.mark.parametrize("name", ["04-easy-jerk-30", "17-hard-wallflower-32"])
+def test_remembered_ends_equal_ends_evaluated_afresh(name: str) -> None:
+    """The evaluator remembers an end's value by what it reads (the cards' costs, the stress,
+    the Hot Tub, the deck cards met and, for a photo refresh, the deck's costs on the board):
+    every end of a mingle, remembered, is the value evaluated afresh on the whole board."""
+    state = shipped(name)
+    checked = hits = 0
+    for root in mingle_roots(state, 2):
+        remembered = Evaluator(root)
+        afresh = Evaluator(root, memo=False)
+        near = remembered.terms.near(root.board)
+        for code, board in list(mingle_boards(root.board, root.setup.house))[:3000]:
+            if code[4] is None and code[2] >= 0:
+                continue  # a white meeple: its surprise follows
+            before = len(remembered.summaries)
+            value, refresh = remembered.end(board, root.stress, None, near, touched(code))
+            hits += len(remembered.summaries) == before
+            fresh_value, fresh_refresh = afresh.end(board, root.stress)
+            assert (rank_key(value), refresh) == (rank_key(fresh_value), fresh_refresh)
+            checked += 1
+        # ends whose answer weighed a photo refresh are remembered with the deck's costs
+        assert any(isinstance(key[-1], tuple) for key in remembered.summaries)
+    assert checked > 500 and hits > 100

@@ -722,7 +722,8 @@ class Evaluator:
              ) -> tuple[Value, Slot | None]:
         extra = self._hot_tub(board)
         # The memo key holds everything the answer reads: the cards' costs, the stress, the
-        # Hot Tub, and (only when they matter) how many deck cards this board meets.
+        # Hot Tub, and (only when they matter) how many deck cards this board meets and, for a
+        # photo refresh, how many deck photos cost each cost here.
         photo_count = self.photo_met_count(board) if self._photo_gate(stress, m) else -1
         key: tuple[object, ...] = (tuple(m), stress, extra, photo_count)
         if not self.memo:
@@ -771,7 +772,14 @@ class Evaluator:
                 bound = rank_key(mean([part for part in parts if part[0] > 0]))
                 if bound < best_key or (bound == best_key and rank > best_order):
                     continue
-            board_dependent = board_dependent or deck_name == "photo"
+            if deck_name == "photo" and not board_dependent:
+                # a photo refresh reads the board through the deck's costs on it: with their
+                # histogram in the key, the answer is remembered again
+                board_dependent = True
+                key = key + (tuple(sorted(self._photo_costs(board).items())),)
+                found = self.summaries.get(key)
+                if found is not None:
+                    return found
             value = self.refresh_value(board, stress, m, i, deck_name,
                                        best_key if rank > best_order else None)
             if value is None:
@@ -779,8 +787,7 @@ class Evaluator:
             key2 = rank_key(value)
             if key2 > best_key or (key2 == best_key and rank < best_order):
                 best, best_key, best_order, choice = value, key2, rank, slot
-        if not board_dependent:
-            self.summaries[key] = (best, choice)
+        self.summaries[key] = (best, choice)
         return best, choice
 
     # -- an upper bound of the end of a turn, cheaply ----------------------------------------------
@@ -987,18 +994,23 @@ class Evaluator:
                     changed[term] = cost
                     parts.append((k / n, self.assemble(board, stress, changed, True)))
             return mean(parts)
-        if self._deck_counts[0] is board:
-            counts = self._deck_counts[1]
-        else:
-            counts = {}
-            for c in self.deck_table("photo").values(board):
-                counts[c] = counts.get(c, 0) + 1
-            self._deck_counts = (board, counts)
+        counts = self._photo_costs(board)
         parts = []
         for cost in sorted(counts):
             changed[term] = cost
             parts.append((counts[cost] / n, self.assemble(board, stress, changed, True)))
         return mean(parts)
+
+    def _photo_costs(self, board: Board) -> dict[int, int]:
+        """How many cards of the photo deck cost each cost on ``board`` (kept for the last
+        board asked)."""
+        if self._deck_counts[0] is board:
+            return self._deck_counts[1]
+        counts: dict[int, int] = {}
+        for c in self.deck_table("photo").values(board):
+            counts[c] = counts.get(c, 0) + 1
+        self._deck_counts = (board, counts)
+        return counts
 
     def deck_table(self, deck: str) -> Any:
         table = self.deck_tables.get(deck)
