@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -231,9 +231,8 @@ def simulate_games(commands: GameCommands, settings: RunSettings, players: int |
                   "policies": list(policies), "options": dict(options.extra)}
     with watched_run(settings, "playing", "games", parameters) as (plan, view):
         extra = {**options.extra, "workers": plan}
-        report = commands.simulate(players, count, policies,
-                                   Options(options.json, options.seed, options.time_limit,
-                                           options.top, extra), None)
+        report = commands.simulate(players, count, policies, replace(options, extra=extra),
+                                   None)
     return with_failures(report, view.failures, count, "games")
 
 

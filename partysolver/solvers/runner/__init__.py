@@ -39,6 +39,14 @@ def executor_for(workers: int = 1, scheduler: str | None = None,
     return LocalProcesses(workers) if workers > 1 else InProcess()
 
 
+def runs_elsewhere(workers: int | RunPlan) -> bool:
+    """Whether units run outside this process (worker processes or a Dask cluster), as
+    :func:`~partysolver.solvers.simulate.simulate`'s ``workers`` says."""
+    if isinstance(workers, RunPlan):
+        return workers.executor is not None and not isinstance(workers.executor, InProcess)
+    return workers > 1
+
+
 __all__ = ["Chunks", "DaskCluster", "Executor", "InProcess", "Journal", "LocalProcesses",
            "Outcome", "Progress", "RunPlan", "RunResult", "Task", "executor_for", "run",
-           "run_chunk"]
+           "run_chunk", "runs_elsewhere"]
