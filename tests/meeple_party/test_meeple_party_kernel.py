@@ -12,10 +12,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from meeple_party_helpers import place, random_small, small_cards
+from meeple_party_helpers import SMALL_CARDS, place, random_small, small_cards
 
+from partysolver.models.documents import Fields, parse_document
 from partysolver.models.meeple_party import MeeplePartyState, new_game
 from partysolver.models.meeple_party.board import mingle_boards
+from partysolver.models.meeple_party.cards import load_cards
 from partysolver.models.meeple_party.game import LAID, WHITE
 from partysolver.models.meeple_party.state import (
     MINGLE,
@@ -27,8 +29,8 @@ from partysolver.solvers.budget import Budget
 from partysolver.solvers.meeple_party.brute import brute_force
 from partysolver.solvers.meeple_party.compiled import Kernel, decode, encode, needs_compile
 from partysolver.solvers.meeple_party.evaluate import Evaluator, rank_key
-from partysolver.solvers.meeple_party.lean import lean_brute_force
-from partysolver.solvers.meeple_party.turn import TurnSearch, turn_hint
+from partysolver.solvers.meeple_party.lean import LeanBruteForce, lean_brute_force
+from partysolver.solvers.meeple_party.turn import TurnSearch, touched, turn_hint
 
 
 def crowded(seed: int, players: int, difficulty: str = "hard", house: str | None = None
@@ -208,3 +210,55 @@ def test_the_kernel_is_compiled_once_and_says_so() -> None:
     state = crowded(0, 1)
     TurnSearch(state, compiled=True).value(state)
     assert not needs_compile()
+
+
+SEVERAL_CARDS = SMALL_CARDS.replace(
+    'clauses = [{ room = "outside", party_animal = 1 }, { room = "door", jerk = 1 }]',
+    'rooms = "same"\nclauses = [{ room = "any", flirt = 1 }, { room = "any", cool = 1 }]',
+).replace(
+    'clauses = [{ room = "any", flirt = 2 }]',
+    'clauses = [{ room = "any", flirt = 1 }, { room = "any", cool = 1 }, '
+    '{ room = "any", wallflower = 1 }]',
+)
+"""The small decks with a photo in the same room and one of three clauses in different rooms."""
+
+
+def several_positions() -> list[MeeplePartyState]:
+    """Mingles whose cards at the table include both kinds of several-clause photo."""
+    cards = load_cards(Fields(parse_document(SEVERAL_CARDS, "several.toml"), "several.toml"))
+    found = []
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = new_game(3, rng, cards=cards)
+        for _ in range(10):
+            kind = rng.choice([k for k in range(6) if state.bag[k] > 0])
+            state = place(state, rng.randrange(state.setup.house.size), kind)
+        state = replace(state, phase=MINGLE)
+        kinds = {kind for _, kind, _ in Evaluator(state).terms.several}
+        if {"same", "different"} <= kinds:
+            found.append(state)
+        if len(found) == 3:
+            return found
+    raise AssertionError("no position with both kinds of several-clause card")
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_the_lean_baselines_several_clause_costs_are_the_whole_boards(index: int) -> None:
+    """The baseline costs a several-clause card from the changed rooms and what the others
+    bring (:meth:`LeanBruteForce.reduce`): on every end of a mingle, the cost the evaluator
+    computes on the whole board."""
+    state = several_positions()[index]
+    search = LeanBruteForce(state)
+    table = search.evaluator.terms
+    vectors = [table.vector(r, content) for r, content in enumerate(state.board)]
+    search.base, search.reduced = vectors, {}
+    checked = 0
+    for code, board in mingle_boards(state.board, state.setup.house):
+        if code[4] is None and code[2] >= 0:
+            continue  # a white meeple: its surprise follows
+        mins, _ = table._columns(board)
+        fresh = None if checked % 2 else [table.vector(r, board[r]) for r in touched(code)]
+        assert search.several(list(board), mins, touched(code), vectors, fresh) == \
+            table.values(board)
+        checked += 1
+    assert checked > 100 and search.reduced

@@ -26,6 +26,7 @@ this baseline's best values with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...models.meeple_party.board import UNIT, Board, counted
 from ...models.meeple_party.cards import CAP
@@ -51,7 +52,7 @@ from ...models.meeple_party.state import (
 from ...models.protocol import CHANCE
 from ..budget import Budget, Meter
 from .brute import effect_choices, naive_value
-from .evaluate import W_DISASTER, Evaluator, TermTable, Value, mean, rank_key
+from .evaluate import W_DISASTER, Evaluator, TermTable, Value, _different_rooms, mean, rank_key
 from .turn import in_turn
 
 FLIRT, PARTY_ANIMAL, COOL, WALLFLOWER, JERK, DOG_KIND = range(6)
@@ -83,9 +84,9 @@ class LeanBruteForce:
         self.plain = self.make_plain()
         self.base: list[tuple[int, ...]] = []
         """The per-room costs of the board the current mingle started from."""
-        self.columns: list[list[list[int]]] = []
-        """Per several-clause card in the same or different rooms, its clauses' per-room costs
-        on that board (copied and patched for each end)."""
+        self.reduced: dict[tuple[int, ...], list[Any]] = {}
+        """Per set of changed rooms of the current mingle, what the other rooms bring to each
+        several-clause card (:meth:`reduce`)."""
         self.exact = True
         """The last end scored had no refresh worth trying: its value is a sum of whole
         numbers, exact (compared without rounding)."""
@@ -142,8 +143,7 @@ class LeanBruteForce:
         vectors = [vector(r, content) for r, content in enumerate(base)]
         if not self.simple:
             self.base = vectors
-            self.columns = [[[v[k] for v in vectors] for k in ks] if kind in ("same", "different")
-                            else [] for _, kind, ks in table.several]
+            self.reduced = {}
         rests: dict[tuple[int, ...], tuple[int, ...]] = {}
         stress = state.stress
         score = self.score_costs
@@ -323,27 +323,64 @@ class LeanBruteForce:
                 vectors: list[tuple[int, ...]], fresh: list[tuple[int, ...]] | None
                 ) -> list[int]:
         """The cards' costs when some card has several clauses (in any rooms: the sum of their
-        least costs; in the same or different rooms: their per-room costs combined, the
-        columns of the mingle's first board copied and patched in the ``changed`` rooms, whose
-        per-room costs are ``fresh`` when given)."""
+        least costs; in the same or different rooms: their per-room costs combined).  On a
+        board of the current mingle (``vectors`` its first board's per-room costs) the rooms
+        that did not change count through :meth:`reduce`, the ``changed`` ones through their
+        per-room costs (``fresh`` when given)."""
         table = self.evaluator.terms
         m = [mins[k] for k in self.firsts]
-        kept = vectors is self.base
+        plans = None
+        if vectors is self.base and changed:
+            if fresh is None:
+                fresh = [table.vector(r, board[r]) for r in changed]
+            plans = self.reduced.get(changed)
+            if plans is None:
+                plans = self.reduced[changed] = self.reduce(changed)
         for i, (t, kind, ks) in enumerate(table.several):
             if kind == "impossible":
                 m[t] = CAP
             elif kind == "any":
                 total = sum(mins[k] for k in ks)
                 m[t] = total if total < CAP else CAP
+            elif plans is not None and kind == "same":
+                low = plans[i]
+                for costs in fresh:  # type: ignore[union-attr]
+                    total = sum(costs[k] for k in ks)
+                    if total < low:
+                        low = total
+                m[t] = low if low < CAP else CAP
+            elif plans is not None:
+                m[t] = min(CAP, _different_rooms([column + [costs[k] for costs in fresh]
+                                                  for column, k in zip(plans[i], ks, strict=True)]))
             else:
-                columns = [column[:] for column in self.columns[i]] if kept \
-                    else [[v[k] for v in vectors] for k in ks]
-                for j, r in enumerate(changed):
-                    costs = fresh[j] if fresh is not None else table.vector(r, board[r])
+                columns = [[v[k] for v in vectors] for k in ks]
+                for r in changed:
+                    costs = table.vector(r, board[r])
                     for column, k in zip(columns, ks, strict=True):
                         column[r] = costs[k]
                 m[t] = TermTable._combine_one(kind, columns)
         return m
+
+    def reduce(self, changed: tuple[int, ...]) -> list[Any]:
+        """Per several-clause card, what the rooms of the mingle's first board outside
+        ``changed`` bring to its cost: in the same room, their least sum of its clauses'
+        costs; in different rooms, each clause's costs in the rooms that may take a clause
+        (for each clause, its ``len(ks)`` cheapest rooms: a clause in another room could move
+        to one of those left free by the others, at no more cost)."""
+        rest = [(r, v) for r, v in enumerate(self.base) if r not in changed]
+        plans: list[Any] = []
+        for _, kind, ks in self.evaluator.terms.several:
+            if kind == "same":
+                plans.append(min((sum(v[k] for k in ks) for _, v in rest), default=CAP))
+            elif kind == "different":
+                rooms: set[int] = set()
+                for k in ks:
+                    rooms.update(r for r, _ in sorted(rest, key=lambda item: item[1][k])[:len(ks)])
+                kept = [v for r, v in rest if r in rooms]
+                plans.append([[v[k] for v in kept] for k in ks])
+            else:
+                plans.append(None)
+        return plans
 
     def make_plain(self) -> Callable[[list[int], tuple[int, ...], list[int]], Value | None]:
         """Steps 3 and 4 on the cards' costs ``m`` (:meth:`Evaluator.assemble` without a
