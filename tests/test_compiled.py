@@ -217,3 +217,59 @@ def test_compiling_the_meeple_party_kernel_is_announced(monkeypatch: pytest.Monk
         assert meeple_compiled.announce()
     assert told == [compiled.compile_notice("the Meeple Party turn search",
                                             meeple_compiled.COMPILE_SECONDS)]
+
+
+@pytest.mark.parametrize(("game", "module", "compile"), [
+    ("tea-party", "partysolver.solvers.tea_party", "load_compiled"),
+    ("party-time", "partysolver.solvers.party_time.playouts", "warm_up"),
+])
+def test_simulate_compiles_the_hint_once_before_its_workers_start(
+        game: str, module: str, compile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an empty numba cache, what the hint policy runs is compiled in this process
+    before worker processes start (they load it from the cache instead of each compiling
+    it); with the games here, or without the hint policy, nothing is compiled up front."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from partysolver.cli.main import cli
+    from partysolver.solvers import simulate as simulation_module
+    from partysolver.solvers.runner import runs_elsewhere
+
+    events: list[str] = []
+    kernel = importlib.import_module(module)
+    monkeypatch.setattr(kernel, "needs_compile", lambda: True)
+    monkeypatch.setattr(kernel, compile, lambda *args: events.append("compile") or 0.0)
+    real = simulation_module.simulate
+
+    def simulate(*args, **kwargs):
+        events.append(f"games {'elsewhere' if runs_elsewhere(kwargs['workers']) else 'here'}")
+        return real(*args, **(kwargs | {"workers": 1}))  # played here all the same
+
+    monkeypatch.setattr(simulation_module, "simulate", simulate)
+
+    def before_the_games(*args: str) -> list[str]:
+        events.clear()
+        result = CliRunner().invoke(cli, ["simulate", game, "--games", "1", "--players", "2",
+                                          *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return events[:next(i for i, e in enumerate(events) if e.startswith("games")) + 1]
+
+    assert before_the_games("--policy", "hint", "--policy", "greedy", "--workers", "2") == \
+        ["compile", "games elsewhere"]
+    assert before_the_games("--policy", "hint", "--policy", "greedy") == ["games here"]
+    assert before_the_games("--policy", "greedy", "--workers", "2") == ["games elsewhere"]
+
+
+def test_party_time_playouts_warm_up_runs_one_paired_playout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from partysolver.app.party_time import NewGame
+    from partysolver.models.party_time.game import HOUSE_RULES
+    from partysolver.solvers.party_time import playouts
+
+    calls = []
+    monkeypatch.setattr(playouts, "long_run",
+                        lambda view, plays, samples: calls.append((view, plays, samples)))
+    playouts.warm_up(NewGame(3, HOUSE_RULES))
+    [(view, plays, samples)] = calls
+    assert samples == 1 and len(plays) >= 2 and view.player == view.turn

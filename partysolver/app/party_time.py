@@ -210,6 +210,7 @@ class PartyTimeCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
+        from ..solvers.party_time import playouts
         from ..solvers.party_time.hint import HintPolicy
         from ..solvers.simulate import simulate
         from . import simulated
@@ -220,6 +221,9 @@ class PartyTimeCommands(GameCommands):
         chosen = [make_policy(name, options.extra.get("hint_depth", 1),
                               options.extra.get("hint_playouts", PLAYOUTS)) for name in names]
         rotate = options.extra.get("rotate", False)
+        if any(isinstance(p, HintPolicy) and p.playouts for p in chosen) and \
+                playouts.needs_compile():
+            simulated.compile_first(options, lambda _: playouts.warm_up(NewGame(n, rules)))
         result = simulate(NewGame(n, rules), chosen, games, seed=options.rng_seed,
                           rotate=rotate, stats=figures,
                           workers=options.extra.get("workers", 1), progress=progress,
@@ -244,7 +248,7 @@ class PartyTimeCommands(GameCommands):
                  _rate_text(seats[i]["win"])) for i in range(n)]
         text = [f"{games} games, {n} players ({'house' if rules.is_house() else 'custom'} "
                 f"board and deck, R card: {rules.r_card}); 95% intervals of the expected values "
-                "over games like these (Wilson for rates, Student's t for strips)"
+                "over games like these (Wilson for rates, Student's t for strips, cut to 0-4)"
                 + (f"; the hint at depth {hinted[0].depth} with {hinted[0].playouts:,} "
                    "playouts per play" if hinted else ""),
                 table(["seat", "policy", "strips lost", "first out", "win (ties share)"], rows)]
@@ -376,12 +380,14 @@ def figures(state: PartyTimeState) -> dict[str, float]:
 
 
 def _summary(lost: list[float], out: list[float], win: list[float]) -> dict[str, Any]:
+    from ..models.party_time.game import STRIPS
     from ..solvers.simulate import rate_of
     from ..solvers.stats import student_interval
 
     n = len(lost)
     mean = sum(lost) / n
-    spread = student_interval(sum(lost), sum(v * v for v in lost), n)
+    # no seat loses fewer than none or more than all its strips
+    spread = student_interval(sum(lost), sum(v * v for v in lost), n).within(0.0, STRIPS)
     out_rate = sum(out) / n
     return {"strips_lost": {"mean": round(mean, 6),
                             "interval": [round(spread.low, 6), round(spread.high, 6)]},

@@ -13,11 +13,13 @@ changes neither the games nor the figures.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..models.documents import format_document
 from ..models.errors import InputError
+from ..solvers.runner import runs_elsewhere
 from ..solvers.simulate import GameRecord, Notation, SimulationResult
 from . import paths
 from .base import Options, Report, commands_for, document
@@ -51,6 +53,14 @@ def check_folder(folder: Path, games: int) -> None:
             raise InputError("--records", None, "a folder without the records of this run "
                              f"({taken[0]} exists; records are never replaced)", text)
         paths.check_output(folder / record_name(0, games), "--records", ".toml")
+
+
+def compile_first(options: Options, compile: Callable[[Callable[[str], None]], object]) -> None:
+    """Before the games go to worker processes (or a cluster): ``compile`` what their policies
+    run, here and once, telling the user through the notice it is given; the workers then load
+    it from numba's cache instead of each compiling it (some ten seconds of every core)."""
+    if runs_elsewhere(options.extra.get("workers", 1)):
+        compile(options.tell)
 
 
 def notation(game: str, options: Options) -> Notation | None:

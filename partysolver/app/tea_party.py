@@ -284,7 +284,6 @@ class TeaPartyCommands(GameCommands):
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
         from ..solvers import tea_party as solver
-        from ..solvers.runner import runs_elsewhere
         from ..solvers.simulate import simulate
         from . import simulated
 
@@ -292,15 +291,12 @@ class TeaPartyCommands(GameCommands):
         names = policies or ("greedy",)
         chosen = [make_policy(name) for name in names]
         seat_policies = [names[seat % len(names)] for seat in range(n)]
-        workers = options.extra.get("workers", 1)
-        if n == 2 and "hint" in names and runs_elsewhere(workers) and solver.needs_compile():
-            # compiled once here, before the workers start, which then load it from the cache
-            # (each would compile it again: some ten seconds of every core)
-            solver.load_compiled(options.tell)
+        if n == 2 and "hint" in names and solver.needs_compile():
+            simulated.compile_first(options, solver.load_compiled)
 
         result = simulate(solver.NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
                           rotate=options.extra.get("rotate", False), stats=final_scores,
-                          workers=workers, progress=progress,
+                          workers=options.extra.get("workers", 1), progress=progress,
                           notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
         scores = result.figures()

@@ -112,6 +112,11 @@ class Interval:
     def __str__(self) -> str:
         return f"[{self.low:.3f}, {self.high:.3f}]"
 
+    def within(self, low: float, high: float) -> Interval:
+        """The part of this interval inside the values the quantity can take (it covers a
+        quantity in [low, high] whenever the whole interval does)."""
+        return Interval(max(self.low, low), min(self.high, high))
+
 
 @dataclass(frozen=True, slots=True)
 class MoveValue:

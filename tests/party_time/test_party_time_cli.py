@@ -173,6 +173,13 @@ def test_simulate_with_the_hint_policy_and_the_reverse_variant() -> None:
                          "--policy", "hint", "--hint-playouts", "20", "--json").stdout)
     assert few["games"] == 2 and few["hint"] == {"depth": 1, "playouts": 20,
                                                   "max_nodes": 20_000}
+    # two games are too few for Student's t to stay within the 0-4 strips a seat can lose:
+    # the interval is cut there
+    for seat in data["seats"] + few["seats"]:
+        low, high = seat["figures"]["strips_lost"]["interval"]
+        assert 0 <= low <= seat["figures"]["strips_lost"]["mean"] <= high <= 4
+    assert any(seat["figures"]["strips_lost"]["interval"] in ([0, 4], [0.0, 4.0])
+               for seat in data["seats"] + few["seats"])
     assert "hint" not in json.loads(run("simulate", "party-time", "--games", "1",
                                         "--json").stdout)
     refused = run("simulate", "party-time", "--policy", "hint", "--hint-playouts", "1",

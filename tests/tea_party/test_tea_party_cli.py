@@ -163,41 +163,6 @@ def test_simulate_reports_rates_with_intervals() -> None:
     assert json.loads(again.stdout)["seats"] == data["seats"]
 
 
-def test_simulate_compiles_the_hint_once_before_its_workers_start(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """With an empty numba cache, the hint policy's search is compiled in this process, with
-    its notice, before the worker processes start (they load it from the cache); with one
-    worker, or without the hint policy, nothing is compiled up front."""
-    from partysolver.solvers import simulate as simulation_module
-    from partysolver.solvers import tea_party as solver
-    from partysolver.solvers.runner import runs_elsewhere
-
-    events: list[str] = []
-    monkeypatch.setattr(solver, "needs_compile", lambda: True)
-    monkeypatch.setattr(solver, "load_compiled",
-                        lambda notice=None: events.append("compile") or (notice and notice(
-                            solver.COMPILE_NOTICE)) or 0.0)
-    real = simulation_module.simulate
-
-    def simulate(*args, **kwargs):
-        events.append(f"simulate {'elsewhere' if runs_elsewhere(kwargs['workers']) else 'here'}")
-        return real(*args, **(kwargs | {"workers": 1}))  # the games here (compile patched)
-
-    def before_the_games(*args: str) -> list[str]:
-        events.clear()
-        result = run("simulate", "tea-party", "--games", "1", *args)
-        first = events[:next(i for i, e in enumerate(events) if e.startswith("simulate")) + 1]
-        if first[0] == "compile":
-            assert solver.COMPILE_NOTICE in result.stderr
-        return first
-
-    monkeypatch.setattr(simulation_module, "simulate", simulate)
-    assert before_the_games("--policy", "hint", "--policy", "greedy", "--workers", "2") == \
-        ["compile", "simulate elsewhere"]
-    assert before_the_games("--policy", "hint", "--policy", "greedy") == ["simulate here"]
-    assert before_the_games("--policy", "greedy", "--workers", "2") == ["simulate elsewhere"]
-
-
 def test_render_writes_an_svg_with_the_hint(default: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.svg"
     run("render", str(default), "-o", str(out), "--hint")

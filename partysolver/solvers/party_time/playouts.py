@@ -19,6 +19,8 @@ policies are not restated: their orders are read from :func:`~.policies.greedy_o
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,9 +28,9 @@ import numpy as np
 from numba import njit
 
 from ...models.party_time.game import CARDS, GAIN, MAX_TOKENS, RETURN, STRIPS, Card, Play, Rules
-from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeView, plays_for
+from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeState, PartyTimeView, plays_for
+from ...models.protocol import CHANCE, sample_chance
 from .. import compiled, notices
-from ..budget import Interval
 from ..simulate import Figure
 from ..stats import mean_interval
 from .deals import Deals
@@ -409,7 +411,7 @@ class LongRun:
         row = self.lost[index, :used].astype(np.float64)
         spread = mean_interval(float(row.sum()), float((row * row).sum()), used)
         if used > 1:
-            spread = Interval(max(spread.low, 0.0), min(spread.high, float(self.strips)))
+            spread = spread.within(0.0, float(self.strips))
         return Figure(float(row.mean()), spread)
 
 
@@ -458,6 +460,22 @@ def needs_compile() -> bool:
     """Whether the next :func:`long_run` compiles the playouts first (no machine code for them
     in this process or numba's cache): the first run after an install."""
     return compiled.needs_compile(_long_run)
+
+
+def warm_up(new_game: Callable[[random.Random], PartyTimeState]) -> None:
+    """Compile the playouts now (or load them from numba's cache), announced when they
+    compile: one paired playout from the first decision with a choice of a new game."""
+    rng = random.Random(0)
+    state = new_game(rng)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        elif len(state.legal_actions()) < 2:
+            state = state.apply(state.legal_actions()[0])
+        else:
+            view = state.view(state.turn)
+            long_run(view, view.legal_actions(), 1)
+            return
 
 
 def announce_compile() -> None:
