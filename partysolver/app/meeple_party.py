@@ -660,7 +660,7 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
                        names: Sequence[str]) -> Report:
     from ..solvers.meeple_party import policies
 
-    figures = result.figures()
+    figures = result.figures(policies.FIGURE_BOUNDS)
     rate = result.seat_rates()[0]
     games = result.games
     hot_tub = factory.variant == "hot-tub"
@@ -680,6 +680,7 @@ def _simulation_report(result: SimulationResult, factory: policies.NewParty,
         INFO.key, result, DEFAULT_NAMES[:factory.players], names, False, house=house,
         difficulty=factory.difficulty, length=factory.length, variant=factory.variant,
         win=rate.as_json(), categories=counts,
+        figures={name: figure.as_json() for name, figure in figures.items()},
         decisions_per_game=round(sum(r.decisions for r in result.records) / games, 2))
     data_out["interval_text"] += ("; the party is cooperative: every seat shares the same "
                                   "win")

@@ -299,7 +299,7 @@ class TeaPartyCommands(GameCommands):
                           workers=options.extra.get("workers", 1), progress=progress,
                           notation=simulated.notation(INFO.key, options))
         seats = result.seat_rates()
-        scores = result.figures()
+        scores = result.figures({f"score_{i + 1}": (0.0, math.inf) for i in range(n)})
         rotate = bool(options.extra.get("rotate", False))
         data = simulation_data(
             INFO.key, result, DEFAULT_SEATS[:n], names, rotate,

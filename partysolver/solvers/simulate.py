@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -267,12 +267,18 @@ class SimulationResult:
                 rates[name] = rate_of(shares)
         return rates
 
-    def figures(self) -> dict[str, Figure]:
+    def figures(self, bounds: Mapping[str, tuple[float, float]] | None = None
+                ) -> dict[str, Figure]:
+        """Each game figure's mean with its interval, cut to the figure's ``bounds`` (the
+        values it can take, when given: an interval that covered still covers)."""
         names = list(self.records[0].figures) if self.records else []
         result = {}
         for name in names:
             values = [r.figures[name] for r in self.records]
-            result[name] = Figure(sum(values) / len(values), figure_interval(values))
+            interval = figure_interval(values)
+            if bounds and name in bounds:
+                interval = interval.within(*bounds[name])
+            result[name] = Figure(sum(values) / len(values), interval)
         return result
 
 

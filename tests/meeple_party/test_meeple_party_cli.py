@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -125,6 +126,9 @@ def test_simulate_random_parties_with_a_plot(tmp_path: Path) -> None:
     data = json.loads(out[out.index("{"):])
     assert data["games"] == 4 and data["house"] == "hard" and 0 <= data["win"]["rate"] <= 1
     assert sum(data["categories"].values()) == 4
+    for name, figure in data["figures"].items():  # cut to what each figure can be
+        low, high = figure["interval"]
+        assert 0 <= low <= figure["mean"] <= high <= (3 if "stress" in name else math.inf)
     assert plot.read_bytes()[:4] == b"\x89PNG"
     code, again = run("simulate", "meeple-party", "--games", "4", "--policy", "random",
                       "--players", "2", "--difficulty", "easy", "--house", "hard", "--json",

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,6 +121,12 @@ class FromPosition:
 
     def __call__(self, rng: random.Random) -> MeeplePartyState:
         return self.state
+
+
+FIGURE_BOUNDS = {"photos": (0.0, math.inf), "turns": (0.0, math.inf),
+                 "max_stress": (0.0, float(MAX_STRESS)), "mean_stress": (0.0, float(MAX_STRESS)),
+                 "hot_tub": (0.0, math.inf)}
+"""The values each figure of :func:`party_figures` can take (the others lie within [0, 1])."""
 
 
 def party_figures(state: MeeplePartyState) -> dict[str, float]:
