@@ -74,6 +74,9 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
 
     if position.turn != position.me:
         me, turn = position.name(position.me), position.name(position.turn)
+        if "turn" not in document.data:  # left out, the turn is the first player's
+            raise InputError(document.source, "turn", f"the seat to act, {me!r} for a hint of "
+                             f"{me}'s (left out, the turn is {turn}'s, the first player's)")
         raise InputError(document.source, "me", f"the seat to act ({turn}) for a hint", me)
     if position.phase not in (PLAY, CARRY_OUT):
         raise InputError(document.source, "step", "\"play\" or \"carry-out\" for a hint (the "

@@ -132,6 +132,13 @@ def test_hint_needs_the_seat_to_act(tmp_path: Path) -> None:
     text = EXAMPLES["default"].read_text().replace('turn = "Ann"', 'turn = "Ben"')
     result = run("hint", str(write(tmp_path, text)), expect=2)
     assert "me: expected the seat to act" in result.output
+    # the turn left out is the first player's: the message names the field left out
+    text = EXAMPLES["default"].read_text().replace('turn = "Ann"\n', "").replace(
+        '["Ann", "Ben", "Cat", "Dan"]', '["Ben", "Ann", "Cat", "Dan"]')
+    assert "turn =" not in text
+    result = run("hint", str(write(tmp_path, text)), expect=2)
+    assert "turn: expected the seat to act, 'Ann' for a hint of Ann's (left out, the turn " \
+        "is Ben's, the first player's)" in result.output
 
 
 def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
