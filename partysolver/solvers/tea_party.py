@@ -599,7 +599,7 @@ def describe_line(state: TeaPartyState, line: tuple[Hashable, ...]) -> tuple[str
         state = state.apply(action)
     if state.current_player() == TERMINAL:
         scores = ", ".join(f"{state.name(i)} {p}" for i, p in enumerate(state.scores()))
-        steps.append(f"final stomachs: {scores}")
+        steps.append(f"final stomachs (points): {scores}")
     return tuple(steps)
 
 

@@ -191,4 +191,4 @@ def test_solve_gives_the_value_and_a_line_to_the_end() -> None:
     assert solution.result.values == pytest.approx((1.0, 0.0))
     assert solution.line[0] == "(likeliest) Blue draws a Fighter"
     assert solution.line[1] == "Blue: put the Fighter in your teacup"
-    assert solution.line[-1].startswith("final stomachs: Blue 5")
+    assert solution.line[-1].startswith("final stomachs (points): Blue 5")
