@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.errors import InputError
@@ -46,7 +47,7 @@ from .text import plural, problems_text, table, top
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
     from ..models.meeple_land.park import Layout, Piece, Score
     from ..models.meeple_land.position import ParkPosition
-    from ..models.meeple_land.puzzle import Puzzle
+    from ..models.meeple_land.puzzle import Answer, Puzzle
     from ..models.meeple_land.state import MeepleLandState
     from ..solvers.meeple_land.layout import Progress
 
@@ -212,54 +213,15 @@ class MeepleLandCommands(GameCommands):
     def _puzzle_step(self, document: Document, options: Options) -> Report:
         """A layout puzzle's next single step: the first tile, in a legal build order, of the
         best layout found (the rest of the answer stays hidden: ``solve`` shows it)."""
-        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
-        from ..solvers.meeple_land.layout import solve_layout
-
-        puzzle = _puzzle(document)
-        result = solve_layout(puzzle, time_limit=options.time_limit,
-                              workers=options.extra.get("search_workers"), seed=options.seed,
-                              progress=_progress())
-        goal = OBJECTIVE_TEXT[puzzle.objective]
-        value_text = f"the puzzle's objective ({goal}) of the best layout found"
-        search = {"method": "CP-SAT layout model", **result.usage}
-        if result.layout is None:
-            note = ("no layout meets every requirement: "
-                    + "; ".join(r.text for r in result.conflict) + " cannot all hold together"
-                    if result.status == "infeasible" else
-                    "no layout found within the budget: no step to suggest")
-            status: HintStatus = "exact" if result.status == "infeasible" else "unknown"
-            return Report(hint_data(INFO.key, "you", status, value_text, [], note=note,
-                                    search=search, puzzle=True), note)
-        layout = result.layout
-        order = [k for k in result.build_order if k >= len(puzzle.placed)]
-        if not order:
-            if result.status == "optimal":
-                note = "nothing to place: the pre-placed tiles are already the best layout"
-                status = "exact"
-            else:
-                note = (f"no step to suggest: the best layout found within the budget places "
-                        f"no tile ({goal} {result.objective}; no layout beats {result.bound}, "
-                        "not proven: give it more time)")
-                status = "unknown"
-            return Report(hint_data(INFO.key, "you", status, value_text, [], note=note,
-                                    search=search, puzzle=True), note)
-        piece = layout.pieces[order[0]]
-        p = piece.placement
-        turned = f" turned {p.rotation}" if p.rotation else ""
-        proven = result.status == "optimal"
-        reason = (f"the first of {plural(len(order), 'tile')} to place, in a build order where "
-                  f"each connects, of a layout reaching {goal} {result.objective} "
-                  + ("(proven optimal)" if proven else f"(the best found; no layout beats "
-                                                       f"{result.bound})")
-                  + "; partysolver solve shows the whole layout")
-        move = Move(f"place {p.tile} at {p.at[0]},{p.at[1]}{turned}", result.objective, reason,
-                    {"tiles_to_place": len(order), "bound": result.bound},
-                    text=f"place {piece.tile.label} at column {p.at[0]}, row {p.at[1]}"
-                         + (f", turned {p.rotation}° clockwise" if p.rotation else ""))
-        data = hint_data(INFO.key, "you", "exact" if proven else "estimate", value_text, [move],
-                         search=search, puzzle=True)
-        text = (f"puzzle: next step (1 of {len(order)}): {move.text}\n"
-                f"  {reason}")
+        step = _next_step(_puzzle(document), options)
+        if step.move is None:
+            return Report(hint_data(INFO.key, "you", step.status, step.value_text, [],
+                                    note=step.note, search=step.search, puzzle=True),
+                          step.note)
+        data = hint_data(INFO.key, "you", step.status, step.value_text, [step.move],
+                         search=step.search, puzzle=True)
+        text = (f"puzzle: next step (1 of {step.tiles}): {step.move.text}\n"
+                f"  {step.move.reason}")
         return Report(data, text)
 
     # -- solve --------------------------------------------------------------------------------
@@ -303,7 +265,7 @@ class MeepleLandCommands(GameCommands):
                                         for r in result.conflict])
             lines = [f"infeasible ({how}): these requirements cannot all hold together:"]
             lines += [f"  - {r.text}" for r in result.conflict]
-            return Report(data, "\n".join(lines))
+            return _recorded_report(puzzle.answer, data, lines, "infeasible")
         if result.layout is None:
             verdict = f"unknown: no layout found within the budget ({how}); nothing is claimed"
             return Report(solve_data(INFO.key, "unknown", objective, verdict, None,
@@ -333,13 +295,7 @@ class MeepleLandCommands(GameCommands):
             verdict = f"a layout reaches {OBJECTIVE_TEXT[puzzle.objective]} " \
                       f"{result.objective}; no layout can beat {result.bound} (not proven " \
                       "optimal: out of time)"
-        extra: dict[str, Any] = {}
-        if puzzle.answer is not None:
-            extra["recorded"] = {"status": puzzle.answer.status,
-                                 "objective": puzzle.answer.objective,
-                                 "layouts": puzzle.answer.layouts}
-        data = solve_data(INFO.key, result.status, objective, verdict, solution, search=search,
-                          **extra)
+        data = solve_data(INFO.key, result.status, objective, verdict, solution, search=search)
         lines = [head, ascii_picture(layout, names), *legend(layout, names),
                  "build order: " + _order_text(result.build_order, names),
                  f"spent: ${solution['spent']}"
@@ -348,15 +304,8 @@ class MeepleLandCommands(GameCommands):
         if result.count is not None:
             exact = "" if result.count_complete else " at least (stopped by the limit or time)"
             lines.append(f"distinct optimal layouts: {result.count}{exact}")
-        if puzzle.answer is not None and puzzle.answer.objective is not None \
-                and result.status == "optimal":
-            same = puzzle.answer.objective == result.objective
-            data["recorded"]["matches"] = same
-            lines.append(f"recorded optimum: {puzzle.answer.objective} "
-                         f"({'matches' if same else 'DIFFERS'})")
-            if not same:  # the file claims something false: say so in the exit code too
-                return Report(data, "\n".join(lines), exit_code=1)
-        return Report(data, "\n".join(lines))
+        return _recorded_report(puzzle.answer, data, lines, result.status, result.objective,
+                                result.count, result.count_complete)
 
     def _seat_park(self, document: Document, options: Options) -> Report:
         from ..models.meeple_land.position import load_park
@@ -535,27 +484,16 @@ class MeepleLandCommands(GameCommands):
 
         puzzle = _puzzle(document)
         layout = puzzle.layout_of([])
-        caption = ""
-        if options.extra.get("hint"):
-            from ..solvers.meeple_land.layout import solve_layout
-
-            result = solve_layout(puzzle, time_limit=options.time_limit,
-                                  workers=options.extra.get("search_workers"), seed=options.seed,
-                                  progress=_progress())
-            if result.layout is not None:
-                layout = result.layout
-                caption = f"{result.status}: {OBJECTIVE_TEXT[puzzle.objective]} " \
-                          f"{result.objective}"
-            elif result.conflict:
-                caption = (f"{result.status}: these cannot all hold together: "
-                           + "; ".join(r.text for r in result.conflict))
-            else:
-                caption = f"{result.status}: no layout found" + (
-                    " within the time limit" if result.status == "unknown" else "")
+        suggestion, caption = None, ""
+        if options.extra.get("hint"):  # what 'hint' gives: the next placement, not the answer
+            step = _next_step(puzzle, options)
+            suggestion = step.piece
+            caption = (f"hint: {step.move.text} ({step.move.reason})" if step.move else
+                       f"hint: {step.note}")
         order = layout.build_order() if numbered else None
         pool = Shelf("Pool: the tiles the puzzle offers", [("tiles", puzzle.pool)])
         return render_parks([Picture(layout, puzzle.visitors, puzzle.name or "puzzle", order,
-                                     caption=caption)],
+                                     suggestion, caption)],
                             f"Meeple Land puzzle — objective: "
                             f"{OBJECTIVE_TEXT[puzzle.objective]}",
                             describe_park(layout, puzzle.visitors), pool,
@@ -596,6 +534,69 @@ class MeepleLandCommands(GameCommands):
 # -- helpers ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Step:
+    """A layout puzzle's next single step, as ``hint`` gives it (and ``render --hint`` draws
+    it): ``move`` and the ``piece`` it places, or ``None`` with a ``note`` saying why not."""
+
+    status: HintStatus
+    value_text: str
+    search: dict[str, Any]
+    note: str = ""
+    move: Move | None = None
+    piece: Piece | None = None
+    tiles: int = 0
+    """How many tiles the best layout found places (the step is the first of them)."""
+
+
+def _next_step(puzzle: Puzzle, options: Options) -> _Step:
+    """The first tile, in a legal build order, of the best layout found for ``puzzle``."""
+    from ..models.meeple_land.park import Piece
+    from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
+    from ..solvers.meeple_land.layout import solve_layout
+
+    result = solve_layout(puzzle, time_limit=options.time_limit,
+                          workers=options.extra.get("search_workers"), seed=options.seed,
+                          progress=_progress())
+    goal = OBJECTIVE_TEXT[puzzle.objective]
+    value_text = f"the puzzle's objective ({goal}) of the best layout found"
+    search = {"method": "CP-SAT layout model", **result.usage}
+    if result.layout is None:
+        note = ("no layout meets every requirement: "
+                + "; ".join(r.text for r in result.conflict) + " cannot all hold together"
+                if result.status == "infeasible" else
+                "no layout found within the budget: no step to suggest")
+        return _Step("exact" if result.status == "infeasible" else "unknown", value_text,
+                     search, note)
+    layout = result.layout
+    order = [k for k in result.build_order if k >= len(puzzle.placed)]
+    if not order:
+        if result.status == "optimal":
+            return _Step("exact", value_text, search, "nothing to place: the pre-placed "
+                         "tiles are already the best layout")
+        return _Step("unknown", value_text, search,
+                     f"no step to suggest: the best layout found within the budget places "
+                     f"no tile ({goal} {result.objective}; no layout beats {result.bound}, "
+                     "not proven: give it more time)")
+    piece = layout.pieces[order[0]]
+    p = piece.placement
+    turned = f" turned {p.rotation}" if p.rotation else ""
+    proven = result.status == "optimal"
+    reason = (f"the first of {plural(len(order), 'tile')} to place, in a build order where "
+              f"each connects, of a layout reaching {goal} {result.objective} "
+              + ("(proven optimal)" if proven else f"(the best found; no layout beats "
+                                                   f"{result.bound})")
+              + "; partysolver solve shows the whole layout")
+    move = Move(f"place {p.tile} at {p.at[0]},{p.at[1]}{turned}", result.objective, reason,
+                {"tiles_to_place": len(order), "bound": result.bound},
+                text=f"place {piece.tile.label} at column {p.at[0]}, row {p.at[1]}"
+                     + (f", turned {p.rotation}° clockwise" if p.rotation else ""))
+    # on the puzzle as given (its pre-placed tiles), the step is the next piece
+    return _Step("exact" if proven else "estimate", value_text, search, move=move,
+                 piece=Piece.make(len(puzzle.placed), p, piece.tile), tiles=len(order))
+
+
+
 def _game(document: Document) -> MeepleLandState:
     """A legal game state (rule problems are bad input, with a pointer to ``verify``)."""
     from ..models.meeple_land.position import game_problems, load_state
@@ -619,6 +620,60 @@ def _puzzle(document: Document) -> Puzzle:
         raise InputError(document.source, None, f"a well-posed puzzle ({listed}); run "
                          "'partysolver verify' for the full list")
     return puzzle
+
+
+def _recorded_report(answer: Answer | None, data: dict[str, Any], lines: list[str],
+                     status: str, optimum: int | None = None, count: int | None = None,
+                     complete: bool = False) -> Report:
+    """A puzzle's solve report, with its recorded answer (``recorded`` in the JSON) compared to
+    what the search proved: exit code 1 when the file claims something false."""
+    if answer is None:
+        return Report(data, "\n".join(lines))
+    data["recorded"] = {"status": answer.status, "objective": answer.objective,
+                        "layouts": answer.layouts}
+    differs, said = _compare_recorded(answer, status, optimum, count, complete)
+    if said:
+        data["recorded"] |= {"matches": not differs, "differs": differs}
+    return Report(data, "\n".join(lines + said), exit_code=1 if differs else 0)
+
+
+def _compare_recorded(answer: Answer, status: str, optimum: int | None = None,
+                      count: int | None = None, complete: bool = False
+                      ) -> tuple[list[str], list[str]]:
+    """What the search proved (``status``: a layout found, ``optimal`` or ``feasible``, or
+    ``infeasible``; a proven optimum and, with ``--count``, its count of distinct optimal
+    layouts) against the puzzle's recorded answer: the fields that differ (``status``,
+    ``objective``, ``layouts``) and a line for each field compared (none when nothing recorded
+    could be compared)."""
+    differs: list[str] = []
+    lines: list[str] = []
+    if (answer.status == "infeasible") != (status == "infeasible"):
+        found = "no layout meets every requirement" if status == "infeasible" \
+            else "a layout meets every requirement"
+        return ["status"], [f"recorded answer: {answer.status} (DIFFERS: {found})"]
+    if status == "infeasible":
+        return [], ["recorded answer: infeasible (matches)"]
+    if status != "optimal":
+        return [], []
+    if answer.objective is not None:
+        same = answer.objective == optimum
+        lines.append(f"recorded optimum: {answer.objective} "
+                     f"({'matches' if same else 'DIFFERS'})")
+        if not same:
+            differs.append("objective")
+    if answer.layouts is not None and count is not None:
+        if complete:
+            same = answer.layouts == count
+            lines.append(f"recorded optimal layouts: {answer.layouts} ("
+                         + ("matches" if same else f"DIFFERS: {count} counted") + ")")
+        else:  # counting stopped: only fewer layouts than already counted is known false
+            same = answer.layouts >= count
+            lines.append(f"recorded optimal layouts: {answer.layouts} ("
+                         + (f"not checked: the count stopped at {count}" if same else
+                            f"DIFFERS: at least {count} counted") + ")")
+        if not same:
+            differs.append("layouts")
+    return differs, lines
 
 
 def _standings(state: MeepleLandState) -> list[dict[str, Any]]:

@@ -205,3 +205,101 @@ def test_games_lists_the_tiles_by_code(tmp_path: Path) -> None:
     assert code == 2 and str(own) in text and "name" in text and "Traceback" not in text
     code, text = cli_run("games", "tea-party", "--tiles")
     assert code == 2 and "no tile codes" in text
+
+
+def test_solve_count_exits_1_when_the_recorded_layouts_differ(tmp_path: Path) -> None:
+    """The recorded answer's `layouts` is compared too, once `--count` has counted them: a
+    wrong count is a difference in the text and the JSON, and exit code 1 (as a wrong
+    optimum is); without `--count` the count is unknown and nothing is claimed about it."""
+    text = Path(EXAMPLES["puzzle"]).read_text(encoding="utf-8")
+    assert "layouts = 111" in text
+    wrong = tmp_path / "cafe_wrong2.toml"
+    wrong.write_text(text.replace("layouts = 111", "layouts = 5"), encoding="utf-8")
+    result = run("solve", str(wrong), "--count", "--json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert data["solution"]["count"] == {"layouts": 111, "complete": True}
+    assert data["recorded"] == {"status": "optimal", "objective": 8, "layouts": 5,
+                                "matches": False, "differs": ["layouts"]}
+    result = run("solve", str(wrong), "--count")
+    assert result.exit_code == 1, result.output
+    assert "recorded optimum: 8 (matches)" in result.output
+    assert "recorded optimal layouts: 5 (DIFFERS: 111 counted)" in result.output
+    # without --count the layouts are not counted: only the optimum is compared
+    uncounted = run("solve", str(wrong), "--json")
+    assert uncounted.exit_code == 0, uncounted.output
+    recorded = json.loads(uncounted.stdout)["recorded"]
+    assert recorded["matches"] is True and recorded["differs"] == []
+    # the true count matches
+    right = run("solve", EXAMPLES["puzzle"], "--count")
+    assert right.exit_code == 0, right.output
+    assert "recorded optimal layouts: 111 (matches)" in right.output
+    # a wrong optimum and a wrong count: both named
+    both = tmp_path / "both.toml"
+    both.write_text(text.replace("objective = 8, layouts = 111", "objective = 9, layouts = 5"),
+                    encoding="utf-8")
+    data = json.loads(run("solve", str(both), "--count", "--json").stdout)
+    assert data["recorded"]["matches"] is False
+    assert data["recorded"]["differs"] == ["objective", "layouts"]
+
+
+def test_solve_exits_1_when_the_recorded_status_differs(tmp_path: Path) -> None:
+    """A puzzle recorded infeasible that has a layout, or recorded optimal that has none, is a
+    difference (status) and exit code 1; an infeasible puzzle recorded so matches."""
+    impossible = PUZZLES["08-impossible-promise"]
+    right = run("solve", impossible)
+    assert right.exit_code == 0 and "recorded answer: infeasible (matches)" in right.output
+    text = Path(impossible).read_text(encoding="utf-8")
+    claimed = tmp_path / "claimed.toml"
+    claimed.write_text(text.replace('status = "infeasible"',
+                                    'status = "optimal"\nobjective = 3'), encoding="utf-8")
+    result = run("solve", str(claimed), "--json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "infeasible"
+    assert data["recorded"] == {"status": "optimal", "objective": 3, "layouts": None,
+                                "matches": False, "differs": ["status"]}
+    assert "recorded answer: optimal (DIFFERS: no layout meets every requirement)" in \
+        run("solve", str(claimed)).output
+    cafe = Path(EXAMPLES["puzzle"]).read_text(encoding="utf-8")
+    denied = tmp_path / "denied.toml"
+    denied.write_text(cafe.replace('answer = { status = "optimal", objective = 8, layouts = 111 }',
+                                   'answer = { status = "infeasible" }'), encoding="utf-8")
+    result = run("solve", str(denied))
+    assert result.exit_code == 1, result.output
+    assert "recorded answer: infeasible (DIFFERS: a layout meets every requirement)" in \
+        result.output
+
+
+def test_render_hint_on_a_puzzle_shows_the_next_placement_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`render --hint` on a puzzle draws what `hint` gives, the next placement (the legend's
+    hint marker, with its caption), on the puzzle as given: not the whole optimal layout."""
+    from partysolver.models.meeple_land import render as render_module
+
+    drawn: list[Any] = []
+    original = render_module.render_parks
+
+    def capture(pictures: Any, *args: Any, **kwargs: Any) -> str:
+        drawn.extend(pictures)
+        return original(pictures, *args, **kwargs)
+
+    monkeypatch.setattr(render_module, "render_parks", capture)
+    out = tmp_path / "cafe.svg"
+    result = run("render", EXAMPLES["puzzle"], "-o", str(out), "--hint", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    hint = report_data("hint", EXAMPLES["puzzle"], seed=1)
+    step = hint["moves"][0]
+    (picture,) = drawn
+    puzzle = load_puzzle(parse_document(Path(EXAMPLES["puzzle"]).read_text(), "p.toml"),
+                         "p.toml")
+    # the park as given: the pre-placed fountain only, and the hinted tile as the suggestion
+    assert [p.placement for p in picture.layout.pieces] == puzzle.pre_placed()
+    assert picture.suggestion is not None
+    p = picture.suggestion.placement
+    assert f"place {p.tile} at {p.at[0]},{p.at[1]}" + (
+        f" turned {p.rotation}" if p.rotation else "") == step["move"]
+    assert picture.caption.startswith(f"hint: {step['text']}")
+    svg = out.read_text(encoding="utf-8")
+    assert 'id="suggestion"' in svg and f'id="market-{p.tile}"' in svg  # marker and arrow
+    assert "optimal: final reputation" not in svg
