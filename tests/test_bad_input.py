@@ -113,6 +113,16 @@ def test_simulate_plot_path_is_refused_before_any_game(tmp_path: Path, no_work: 
                 says=("--plot", expected), folder=tmp_path)
 
 
+def test_simulate_plot_never_replaces_a_file_that_is_not_a_picture(
+        tmp_path: Path, no_work: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short names: the line shows them whole
+    for name in ("keep.svg", "keep.png"):
+        Path(name).write_text("keep me")
+        refused("simulate", "meeple-party", "--games", "2", "--plot", name,
+                says=("--plot", "a new file", repr(name)), folder=tmp_path)
+        assert Path(name).read_text() == "keep me"
+
+
 def test_write_atomically_leaves_nothing_behind_on_failure(tmp_path: Path) -> None:
     target = tmp_path / "x.svg"
     target.write_text("old")

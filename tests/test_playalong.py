@@ -70,6 +70,23 @@ def test_apply_never_writes_over_its_input_unless_forced(tmp_path: Path) -> None
     assert path.read_text() != before and "pending" in path.read_text()
 
 
+def test_apply_output_never_replaces_an_existing_file_unless_forced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short names: the message shows them whole
+    path = example("tea-party", Path())
+    move = "squish king as rogue on Green take rogue"
+    keep = Path("keep.toml")
+    keep.write_text("unrelated = 1\n")
+    result = CliRunner().invoke(cli, ["apply", str(path), move, "-o", str(keep)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "--output" in result.stderr and "'keep.toml'" in result.stderr
+    assert "--force" in result.stderr and keep.read_text() == "unrelated = 1\n"
+    run("apply", str(path), move, "-o", str(keep), "--force")
+    assert keep.read_text() == run("apply", str(path), move).output  # what stdout gets
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.toml", "tea-party.toml"]
+
+
 def test_a_seat_enters_what_it_sees_and_random_draws_the_rest(tmp_path: Path) -> None:
     path = example("pool-party-stars", tmp_path)
     seen = json.loads(run("apply", str(path), "guess ben robot", "right", "--json").output)
@@ -131,6 +148,21 @@ def test_review_marks_each_decision_against_the_hint(tmp_path: Path) -> None:
     assert "no decision of the chosen players" in text
     result = run("review", "pool-party-stars:default", expect=2)
     assert "game record" in result.output
+
+
+@pytest.mark.parametrize(("start", "moves", "players"), [
+    ("pool-party-stars:default", ("guess ben robot", "right"), "Dani, Lari, Ana, Ben"),
+    ("tea-party:default", ("squish king as rogue on Green take rogue",), "Blue, Green")])
+def test_review_refuses_a_player_not_in_the_record(start: str, moves: tuple[str, ...],
+                                                   players: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.toml"
+    run("apply", start, *moves, "--record", str(record))
+    for chosen in ("Zed", f"{players.split(', ')[0].lower()},Zed"):
+        result = CliRunner().invoke(cli, ["review", str(record), "--players", chosen])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        assert "--players" in result.stderr and f"({players})" in result.stderr
+        assert "'Zed'" in result.stderr
 
 
 def playalong_label(game: str, lost: float) -> str | None:

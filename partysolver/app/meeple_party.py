@@ -35,7 +35,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
-from .pictures import expected_picture_file, figure_bytes, picture_format
+from .pictures import expected_picture_file, figure_bytes, is_picture, picture_format
 from .text import percent, plural, problems_text, table
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -76,7 +76,7 @@ HINT_NODES = OptionSpec("hint_nodes", "int", minimum=0, default=SIMULATION_NODES
                              "games (nodes; 0: the exact hint every time, slow).")
 PLOT = OptionSpec("plot", "text", metavar="FILE", check=expected_picture_file,
                   help="meeple-party: draw the distribution of photos and stress to FILE.svg "
-                       "(SVG) or FILE.png (PNG).")
+                       "(SVG) or FILE.png (PNG): a new file, or a picture it replaces.")
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
@@ -542,7 +542,8 @@ class MeeplePartyCommands(GameCommands):
         n = players or self.players
         extra = options.extra
         if extra.get("plot") is not None:  # before any game, not after all of them
-            paths.check_output(Path(extra["plot"]), "--plot", (".svg", ".png"))
+            paths.check_output(Path(extra["plot"]), "--plot", (".svg", ".png"),
+                               replaceable=is_picture, forcible=False)
         house: Any = extra.get("house")
         if house is not None:
             house = data.house_option(house)

@@ -7,8 +7,9 @@ line and exit code 2), so that every front end can use it.
 or lose something, *before* a command solves or simulates anything: a missing folder, a folder
 we cannot write into (``/proc``), a name too long for the file system, a NUL character, the
 input itself, a folder, the wrong suffix, or (without ``--force``) an existing file of another
-kind.  :func:`write_atomically` then writes through a temporary file in the same folder, so a
-failure leaves the old file as it was.
+kind, or any existing file for an output that only writes new files (:func:`nothing`).
+:func:`write_atomically` then writes through a temporary file in the same folder, so a failure
+leaves the old file as it was.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ that fits, fits)."""
 def check_output(path: Path, option: str, suffix: str | tuple[str, ...],
                  source: str | None = None, force: bool = False,
                  replaceable: Callable[[bytes], bool] | None = None,
-                 input_when_forced: bool = False) -> None:
+                 input_when_forced: bool = False, forcible: bool = True) -> None:
     """Refuse ``path`` as the output of ``option`` (see the module's text): its name must end
     in ``suffix`` (one of them, when several).  ``replaceable`` tells, from its first 512 bytes,
-    a file this command may replace without ``force`` (by default: any).  The input file itself
-    is refused, unless ``force`` and ``input_when_forced`` (a command that may replace its
-    input when told to)."""
+    a file this command may replace without ``force`` (by default: any; :func:`nothing`: none,
+    only a new file).  The input file itself is refused, unless ``force`` and
+    ``input_when_forced`` (a command that may replace its input when told to).  ``forcible``:
+    the command has a ``--force`` that the message may suggest."""
     text = str(path)
     suffixes = (suffix,) if isinstance(suffix, str) else suffix
 
@@ -56,9 +58,18 @@ def check_output(path: Path, option: str, suffix: str | tuple[str, ...],
     if path.suffix.lower() not in suffixes:
         raise refuse(f"a file name ending in {' or '.join(suffixes)}")
     if path.exists() and not force and replaceable and not replaceable(_head(path)):
-        raise refuse(f"a new file or a {suffixes[0]} file to replace (--force replaces any "
-                     "file)")
+        if replaceable is nothing:
+            raise refuse("a new file, not an existing one"
+                         + (" (--force replaces it)" if forcible else ""))
+        raise refuse(f"a new file or a {path.suffix.lower()} file to replace"
+                     + (" (--force replaces any file)" if forcible else ""))
     _probe(directory, refuse)
+
+
+def nothing(head: bytes) -> bool:
+    """For :func:`check_output`'s ``replaceable``: no existing file may be replaced (without
+    ``force``), the output must be a new file."""
+    return False
 
 
 def same_file(path: Path, source: str) -> bool:

@@ -48,6 +48,15 @@ def expected_picture_file(value: str) -> str | None:
     return None  # the folder and the name's length: paths.check_output, before any work
 
 
+def is_picture(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is a picture (PNG or SVG) that a picture output
+    (``render -o``, ``simulate --plot``) may replace (for ``paths.check_output``)."""
+    if head.startswith(PNG_SIGNATURE):
+        return True
+    head = head.lstrip()
+    return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
+
+
 @cache
 def _font_dir() -> str | None:
     """The folder of the TrueType fonts matplotlib ships (found without importing it)."""

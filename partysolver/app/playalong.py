@@ -25,8 +25,9 @@ from typing import Any
 from ..models.documents import Fields
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable
+from ..models.playable import StatePlayable
 from ..models.registry import get_game
-from .base import BadRequest, Document, Report, Thresholds, document
+from .base import BadRequest, Document, Report, Thresholds, commands_for, document
 from .catalog import reference
 from .text import plural
 
@@ -300,20 +301,52 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],
-           thresholds: Thresholds, progress: Any = None) -> Report:
-    """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
-    the hint at that point: the best move, the value given up and a label."""
-    from .base import run
-
+def to_review(doc: Document, players: Sequence[str] | None
+              ) -> tuple[Record, Playable, set[str] | None]:
+    """The record ``doc`` to review: the record, its start position and the chosen players
+    (casefolded; ``None``: all).  Bad input: ``doc`` is no record, or a name in ``players`` is
+    none of the record's players (``--players``, one line listing them)."""
     if not is_record(doc):
         raise BadRequest(f"bad input: {doc.source}: expected a game record (kind = \"record\"; "
                          "partysolver apply --record writes one)")
     record = load_record(doc)
     position = playable(start_document(record, doc.source))
+    if players is None:
+        return record, position, None
+    known = players_of(position, doc.game)
+    if known is not None:
+        folded = {name.casefold() for name in known}
+        unknown = [name for name in players if name.casefold() not in folded]
+        if unknown:
+            raise BadRequest(f"bad input: --players: expected players of {doc.source} "
+                             f"({', '.join(known)}), separated by commas, got {unknown[0]!r}")
+    return record, position, {name.casefold() for name in players}
+
+
+def players_of(position: Playable, game: str) -> tuple[str, ...] | None:
+    """The players at the table of ``position`` in seat order (a full state's seats, or those
+    a seat's view names); ``None`` when the position does not tell."""
+    if isinstance(position, StatePlayable):
+        found = commands_for(game)
+        try:
+            return tuple(found.seat_names(position.state)) if found else None
+        except BadRequest:
+            return None
+    view = getattr(position, "view", position)  # a Party-Time view, a Pool Party Stars seat
+    names = getattr(view, "names", None)
+    return tuple(names) if names else None
+
+
+def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],
+           thresholds: Thresholds, progress: Any = None) -> Report:
+    """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
+    the hint at that point: the best move, the value given up and a label (bad input: see
+    :func:`to_review`)."""
+    from .base import run
+
+    record, position, chosen = to_review(doc, players)
     judged: list[Judged] = []
     value_text = ""
-    chosen = None if players is None else {p.casefold() for p in players}
     for item in record.steps:
         decides = not position.awaits_chance() and not position.is_over()
         if decides and (chosen is None or item.actor.casefold() in chosen):

@@ -477,7 +477,8 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
            seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
     """Draw the position in FILE as an SVG or PNG picture, by OUTPUT's suffix (written only
     when it succeeds)."""
-    paths.check_output(output, "--output", (".svg", ".png"), file.source, force, is_picture)
+    paths.check_output(output, "--output", (".svg", ".png"), file.source, force,
+                       pictures.is_picture)
     fmt = pictures.picture_format(output, "--output")
     commands = adapter(file.game, "render")
     options = options_for("render", commands, as_json, seed, time_limit, top, extra,
@@ -523,8 +524,9 @@ def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
 @click.argument("file", type=DocumentFile())
 @click.argument("moves", nargs=-1)
 @click.option("-o", "--output", "output", type=click.Path(path_type=Path), default=None,
-              help="Write the new position here (atomically) instead of to stdout.")
-@click.option("--force", is_flag=True, help="Allow --output to replace the input file.")
+              help="Write the new position to this new file (atomically) instead of to stdout.")
+@click.option("--force", is_flag=True,
+              help="Allow --output to replace an existing file (the input file too).")
 @click.option("--random", "draw", is_flag=True,
               help="Draw the chance outcomes the moves leave out (reproducible with --seed).")
 @click.option("--record", "record", type=click.Path(path_type=Path), default=None,
@@ -543,7 +545,7 @@ def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, for
     log (Pool Party Stars, Party-Time), enter what that seat sees."""
     if output is not None:
         paths.check_output(output, "--output", DOCUMENT_SUFFIXES, file.source, force,
-                           input_when_forced=True)
+                           paths.nothing, input_when_forced=True)
     existing = None
     if record is not None:
         paths.check_output(record, "--record", DOCUMENT_SUFFIXES, file.source, True,
@@ -586,7 +588,7 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
 
     commands = adapter(record.game, "hint")
     names = [name.strip() for name in players.split(",")] if players else None
-    steps = len(playalong.load_record(record).steps) if playalong.is_record(record) else 0
+    steps = len(playalong.to_review(record, names)[0].steps)  # bad input before the bar
     given = {"time_limit": time_limit, "seed": seed}
     with click.progressbar(length=steps, label="reviewing", file=sys.stderr) as bar:
         report = playalong.review(record, names, given, commands.review, bar.update)
@@ -671,14 +673,6 @@ def check_folder(path: Path) -> None:
     if not path.exists() and not parent.is_dir():
         raise BadInput(f"bad input: --out: expected a folder in an existing folder, got "
                        f"{str(path)!r}")
-
-
-def is_picture(head: bytes) -> bool:
-    """Whether a file starting with ``head`` is a picture (PNG or SVG) render may replace."""
-    if head.startswith(pictures.PNG_SIGNATURE):
-        return True
-    head = head.lstrip()
-    return head.startswith((b"<svg", b"<?xml")) and b"<svg" in head
 
 
 DOCUMENT_SUFFIXES = (".toml", ".json")
