@@ -150,6 +150,44 @@ def test_review_marks_each_decision_against_the_hint(tmp_path: Path) -> None:
     assert "game record" in result.output
 
 
+def test_a_review_of_chances_speaks_in_percentage_points(tmp_path: Path) -> None:
+    """Tea Party's values are chances to win: the text shows what a move gives up in
+    percentage points (the JSON keeps the chance), and a loss measured on an estimated hint
+    says 'about'."""
+    record = tmp_path / "game.toml"
+    run("apply", "tea-party:default", "squish king as rogue on Green take rogue", "cup",
+        "--random", "--seed", "2", "--record", str(record))
+    data = json.loads(run("review", str(record), "--json").stdout)
+    cup = data["decisions"][1]
+    assert cup["move"] == "cup" and cup["label"] == "blunder" and 0.5 < cup["lost"] < 1
+    text = run("review", str(record)).output
+    assert f"gives up {100 * cup['lost']:.3g} percentage points of the chance to win" in text
+    assert "thresholds (percentage points of the chance to win given up): inaccuracy 2, " \
+        "mistake 5, blunder 15" in text
+    assert "about" not in text  # the endgame is solved exactly
+    midgame = tmp_path / "midgame.toml"
+    run("apply", "tea-party:midgame", "cup", "--random", "--seed", "1", "--record",
+        str(midgame))
+    [decision] = json.loads(run("review", str(midgame), "--json", "--seed", "1",
+                                "--time-limit", "1").stdout)["decisions"]
+    assert decision["status"] == "estimate" and decision["lost"] > 0.02  # a 3-monster MCTS
+    estimated = run("review", str(midgame), "--seed", "1", "--time-limit", "1").output
+    assert "cup?" in estimated and "gives up about " in estimated
+    assert "'about': the hint's values there are estimates" in estimated
+
+
+def test_random_with_nothing_to_draw_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "game.toml"
+    run("apply", "tea-party:default", "squish king as rogue on Green take rogue", "--record",
+        str(record))
+    before = record.read_text()
+    result = run("apply", str(record), "--random", "--record", str(record), expect=2)
+    assert result.output.strip().endswith("bad input: --random: expected a chance outcome to "
+                                          "draw, but the next step is Blue's decision (give "
+                                          "it as a move)")
+    assert record.read_text() == before
+
+
 @pytest.mark.parametrize(("start", "moves", "players"), [
     ("pool-party-stars:default", ("guess ben robot", "right"), "Dani, Lari, Ana, Ben"),
     ("tea-party:default", ("squish king as rogue on Green take rogue",), "Blue, Green")])

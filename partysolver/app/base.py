@@ -293,6 +293,18 @@ class Thresholds:
     mistake: float
     blunder: float
     unit: str
+    percent: bool = False
+    """Values are chances (0 to 1): the text shows them in percentage points."""
+
+    def shown(self, value: float) -> str:
+        """``value`` as the review's text shows it, with its unit."""
+        if self.percent:
+            return f"{100 * value:.3g} percentage points {self.unit}"
+        return f"{value:.3g} {self.unit}"
+
+    @property
+    def shown_unit(self) -> str:
+        return f"percentage points {self.unit}" if self.percent else self.unit
 
     def label(self, lost: float) -> str | None:
         if lost >= self.blunder:

@@ -141,6 +141,10 @@ def apply(doc: Document, texts: Sequence[str], seed: int | None = None, draw: bo
                          "position)", upto)
     position, history = position_after(doc, upto)
     rng = random.Random(0 if seed is None else seed) if draw else None
+    if draw and not texts and not position.awaits_chance():
+        step = "the game is over" if position.is_over() else \
+            f"the next step is {position.actor()}'s decision (give it as a move)"
+        raise BadRequest(f"bad input: --random: expected a chance outcome to draw, but {step}")
     position, new = advance(position, texts, rng, first=len(history) + 1)
     record = Record(record.game, record.start, tuple(history) + tuple(new))
     return Applied(record, position, tuple(new))
@@ -417,19 +421,27 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         elif item.lost <= 1e-9 and not item.at_least:
             verdict = "best"
         else:
-            verdict = (f"{item.label or 'fine'}: gives up {'at least ' if item.at_least else ''}"
-                       f"{item.lost:.3g} {thresholds.unit}; best was {item.best}")
+            how = "at least " if item.at_least else "about " if item.status != "exact" else ""
+            verdict = (f"{item.label or 'fine'}: gives up {how}{thresholds.shown(item.lost)}; "
+                       f"best was {item.best}")
         lines.append(f"{item.step.number}. {item.step.actor}: {item.step.move}{mark}  "
                      f"({verdict})")
-    lines.append(f"thresholds ({thresholds.unit} given up): inaccuracy {thresholds.inaccuracy:g}"
-                 f", mistake {thresholds.mistake:g}, blunder {thresholds.blunder:g}")
+    scale = 100 if thresholds.percent else 1
+    lines.append(f"thresholds ({thresholds.shown_unit} given up): inaccuracy "
+                 f"{scale * thresholds.inaccuracy:g}, mistake {scale * thresholds.mistake:g}, "
+                 f"blunder {scale * thresholds.blunder:g}")
+    if any(item.lost is not None and item.status != "exact" for item in judged):
+        lines.append("'about': the hint's values there are estimates (its search did not "
+                     "finish: see hint's status), so are the losses")
     for player, mine in summary.items():
         biggest = mine["biggest"]
-        worst = (f"; biggest loss {biggest['lost']:.3g} at step {biggest['number']} "
-                 f"({biggest['move']})" if biggest and biggest["lost"] > 0 else "")
+        worst = (f"; biggest loss {thresholds.shown(biggest['lost'])} at step "
+                 f"{biggest['number']} ({biggest['move']})"
+                 if biggest and biggest["lost"] > 0 else "")
         lines.append(f"{player}: {plural(mine['decisions'], 'decision')}, accuracy "
                      f"{100 * mine['accuracy']:.0f}% (the best move), mean loss "
-                     f"{mine['mean_lost']:.3g}; {plural(mine['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
+                     f"{thresholds.shown(mine['mean_lost'])}; "
+                     f"{plural(mine['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
                      f"{plural(mine['mistake'], 'mistake')}, {plural(mine['blunder'], 'blunder')}"
                      f"{worst}")
     if not judged:

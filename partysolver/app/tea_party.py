@@ -141,7 +141,7 @@ class TeaPartyCommands(GameCommands):
         "solve": [SOLVE_NODES],
     }
     policies = ("random", "greedy", "hint")
-    review = Thresholds(0.02, 0.05, 0.15, "of the chance to win")
+    review = Thresholds(0.02, 0.05, 0.15, "of the chance to win", percent=True)
     players = 2
 
     # -- hint ---------------------------------------------------------------------------------
