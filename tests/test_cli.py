@@ -73,6 +73,19 @@ def test_an_unknown_game_is_one_line_listing_the_games() -> None:
         assert "game: expected one of" in result.output and "tea-party" in result.output
 
 
+def test_top_is_taken_only_by_the_verbs_that_rank_moves(tmp_path: Path) -> None:
+    """`--top` cuts a ranking: hint and solve take it; verify and render, which print no
+    ranking, refuse it (it did nothing there) and keep `--time-limit`."""
+    for verb in ("hint", "solve"):
+        assert "--top K" in run(verb, "--help").output
+    for verb in ("verify", "render"):
+        help_text = run(verb, "--help").output
+        assert "--top" not in help_text and "--time-limit" in help_text
+    result = run("verify", "pool-party-stars:lie", "--top", "1", expect=2)
+    assert "No such option '--top'" in result.output and result.output.count("\n") == 1
+    run("verify", "pool-party-stars:default", "--time-limit", "5")
+
+
 def test_simulate_refuses_policies_that_would_never_play() -> None:
     result = run("simulate", "tea-party", "--players", "2", "--games", "1", "--policy",
                  "random", "--policy", "greedy", "--policy", "hint", expect=2)

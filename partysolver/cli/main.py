@@ -211,13 +211,17 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def common_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The output options, and the search budget and list length of the verbs that search."""
-    decorators = [
-        click.option("--time-limit", type=Spec(TIME_LIMIT), default=None, help=TIME_LIMIT.help),
-        click.option("--top", type=Spec(TOP), default=None, help=TOP.help),
-    ]
-    for decorator in reversed(decorators):
-        func = decorator(func)
+    """The output options, and the search budget and list length of the verbs that rank
+    moves (``hint``, ``solve``)."""
+    return budget_options(click.option("--top", type=Spec(TOP), default=None,
+                                       help=TOP.help)(func))
+
+
+def budget_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The output options and the search budget (``verify`` and ``render`` search, but list
+    no ranking that ``--top`` could cut)."""
+    func = click.option("--time-limit", type=Spec(TIME_LIMIT), default=None,
+                        help=TIME_LIMIT.help)(func)
     return output_options(func)
 
 
@@ -410,13 +414,13 @@ def solve(file: Document | Path, as_json: bool, seed: int | None, time_limit: fl
 
 @cli.command(cls=GameVerb, verb="verify")
 @click.argument("file", type=DocumentOrFolder())
-@common_options
+@budget_options
 @run_options
 def verify(file: Document | Path, as_json: bool, seed: int | None, time_limit: float | None,
-           top: int | None, run: RunSettings, **extra: Any) -> None:
+           run: RunSettings, **extra: Any) -> None:
     """List every problem of the setup or log in FILE (exit 1 when there is any).  With a
     folder DIR, every file in it, one unit of work each (--json: one line a file)."""
-    _verb_on("verify", file, as_json, seed, time_limit, top, run, extra)
+    _verb_on("verify", file, as_json, seed, time_limit, None, run, extra)
 
 
 def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
@@ -472,16 +476,16 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
 @click.option("--hint", "with_hint", is_flag=True, help="Draw the suggested move as arrows.")
 @click.option("--force", is_flag=True,
               help="Replace OUTPUT even when it is an existing file other than a picture.")
-@common_options
+@budget_options
 def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: bool,
-           seed: int | None, time_limit: float | None, top: int | None, **extra: Any) -> None:
+           seed: int | None, time_limit: float | None, **extra: Any) -> None:
     """Draw the position in FILE as an SVG or PNG picture, by OUTPUT's suffix (written only
     when it succeeds)."""
     paths.check_output(output, "--output", (".svg", ".png"), file.source, force,
                        pictures.is_picture)
     fmt = pictures.picture_format(output, "--output")
     commands = adapter(file.game, "render")
-    options = options_for("render", commands, as_json, seed, time_limit, top, extra,
+    options = options_for("render", commands, as_json, seed, time_limit, None, extra,
                            {"hint": with_hint})
     with working("render"):
         picture = pictures.encode(commands.render(position_of(file), options), fmt)
