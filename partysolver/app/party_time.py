@@ -77,7 +77,9 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
         if "turn" not in document.data:  # left out, the turn is the first player's
             raise InputError(document.source, "turn", f"the seat to act, {me!r} for a hint of "
                              f"{me}'s (left out, the turn is {turn}'s, the first player's)")
-        raise InputError(document.source, "me", f"the seat to act ({turn}) for a hint", me)
+        raise InputError(document.source, "me", f"the seat to act for a hint, but it is {turn}'s "
+                         f"turn (enter what {turn} plays: the position is seen from {me}, and "
+                         f"the hint answers {me}'s turns)", me)
     if position.phase not in (PLAY, CARRY_OUT):
         raise InputError(document.source, "step", "\"play\" or \"carry-out\" for a hint (the "
                          "other steps leave the player no choice to make)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -185,6 +186,8 @@ class PoolPartyStarsCommands(GameCommands):
         if record.hand_sizes[log.table.turn_of(len(log.events))] == 0:
             return _game_over(names, record, me)
         advice = hints.hint(knowledge, post)
+        if log.pending is not None:
+            return _waiting(me, log.pending, advice, names, post.total)
         to_act = names[log.table.turn_of(len(log.events))]
         exposures, onlooker = hints.exposure(knowledge, post)
         moves, lines = [], []
@@ -490,6 +493,30 @@ def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:
         if explanation is not None and explanation.events:
             found[target] = ", ".join(str(i + 1) for i in explanation.events)
     return found
+
+
+def _waiting(me: str, pending: Any, advice: Any, names: Sequence[str], total: int) -> Report:
+    """The hint while the seat's own proposal or guess waits for its answer: nothing is
+    for the seat to choose; what the answer may be, with the chances the hint gave it."""
+    from ..models.pool_party_stars.notation import move_text
+
+    text = move_text(pending, names)
+    option = next((o for o in advice.options if o.move == pending), None)
+    kind = "proposal" if isinstance(pending, Propose) else "guess"
+    answer = "who bars it (or nobody)" if kind == "proposal" else "whether it is right"
+    head = (f"{me}'s move '{text}' waits for its answer: there is nothing for {me} to "
+            f"choose until it is given; enter {answer}")
+    waiting: dict[str, Any] = {"move": text, "kind": "propose" if kind == "proposal" else
+                               "guess"}
+    lines = [head]
+    if option is not None:
+        waiting |= {"value": round(option.value, 6), "probability": round(option.probability, 6),
+                    "reason": option.reason}
+        lines.append(f"expected VIPs from it: {option.value:.2f} ({total:,} consistent "
+                     f"assignments of the others' rules; exact): {option.reason}")
+    data = hint_data(INFO.key, me, "exact", f"{me}'s expected VIPs from the action", [],
+                     note=head, waiting=waiting)
+    return Report(data, "\n".join(lines))
 
 
 def _game_over(names: tuple[str, ...], record: Public, me: str) -> Report:

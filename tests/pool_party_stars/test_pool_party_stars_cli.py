@@ -65,6 +65,26 @@ def test_hint_on_the_default_example() -> None:
     assert {e["player"] for e in data["exposure"]["players"]} == {"Lari", "Ana", "Ben"}
 
 
+def test_hint_while_the_seats_own_proposal_waits_for_its_answer(tmp_path: Path) -> None:
+    """Once the seat has proposed, nothing is for it to choose until the others answer: the
+    hint ranks no action again (it ranked the same proposal second) and says what the answer
+    may be, with the chances it gave the proposal."""
+    before = run_json("hint", "pool-party-stars:default")
+    proposal = next(m for m in before["moves"] if m["move"] == "propose Plant-Swimsuit-Drink")
+    waiting = tmp_path / "waiting.toml"
+    run("apply", "pool-party-stars:default", "propose Plant-Swimsuit-Drink", "-o", str(waiting))
+    data = run_json("hint", str(waiting))
+    assert data["moves"] == [] and data["status"] == "exact"
+    assert data["waiting"] == {"move": "propose Plant-Swimsuit-Drink", "kind": "propose",
+                               "value": proposal["value"],
+                               "probability": proposal["figures"]["probability"],
+                               "reason": proposal["reason"]}
+    text = run("hint", str(waiting))
+    assert text.startswith("Dani's move 'propose Plant-Swimsuit-Drink' waits for its answer: "
+                           "there is nothing for Dani to choose until it is given; enter who "
+                           "bars it (or nobody)")
+
+
 def test_hint_from_any_seat_of_an_omniscient_log() -> None:
     data = report_data("hint", EXAMPLES / "full-state.toml", from_seat="Lari")
     assert data["to_move"] == "Lari" and data["moves"]
