@@ -104,6 +104,42 @@ VALUE_TEXT = ("minus the stress the turn is expected to add to the roommates (mo
               "fewer expected party fouls, more photos and the table score)")
 
 
+def _played_value(state: MeeplePartyState, move: str, budget: Budget) -> float | None:
+    """The exact ``value`` of the turn ``move`` (a plan of the hint's notation) from
+    ``state``: its steps played up to its refresh decision, then that refresh (or none) valued
+    on the board, or the rest of the turn searched when chance comes first; ``None`` when the
+    budget runs out."""
+    from ..models.meeple_party.game import Refresh
+    from ..models.meeple_party.state import REFRESH
+    from ..models.playable import Line, StatePlayable
+    from ..solvers.budget import BudgetExhausted
+    from ..solvers.meeple_party.turn import TurnSearch
+
+    parsed = StatePlayable(GAME, state).parse(move)
+    steps = list(parsed.steps) if isinstance(parsed, Line) else [parsed]
+    search = TurnSearch(state, budget)
+    here = state
+    for step in steps[:-1]:
+        here = here.apply(step)
+    last = steps[-1]
+    try:
+        if isinstance(last, Refresh) and here.phase == REFRESH:
+            evaluator = search.evaluator
+            value = evaluator.plain(here.board, here.stress) if last.slot is None else \
+                evaluator.refresh_slot_value(here.board, here.stress, last.slot)
+        else:
+            value, _ = search.value(here.apply(last))
+    except BudgetExhausted:
+        return None
+    return _value(_figures(value))
+
+
+def _value(figures: dict[str, float]) -> float:
+    """A move's ``value`` in the contract (higher is better): minus the stress the turn is
+    expected to add (:data:`VALUE_TEXT`)."""
+    return 0.0 - figures["stress"]
+
+
 def _figures(value: Value) -> dict[str, float]:
     from ..solvers.meeple_party.evaluate import figures
 
@@ -256,6 +292,10 @@ class MeeplePartyCommands(GameCommands):
 
     # -- hint ---------------------------------------------------------------------------------
 
+    def played_value(self, document: Document, move: str, options: Options) -> float | None:
+        _, state = _load(document)
+        return _played_value(state, move, _budget(options))
+
     def hint(self, document: Document, options: Options) -> Report:
         from ..models.meeple_party.state import OVER, PHASES
         from ..solvers.meeple_party import policies
@@ -299,7 +339,7 @@ class MeeplePartyCommands(GameCommands):
             steps = describe_plan(state, option.plan)
             figures: dict[str, Any] = _figures(option.value)
             moves.append(Move(StatePlayable(GAME, state).format(Line(option.plan)),
-                              figures["stress"],
+                              _value(figures),
                               reason, figures if fouls is None else figures | {"fouls": fouls}, text="; ".join(steps),
                               extra={"steps": steps, "certain": option.certain}))
             rows.append((rank, _short(state, option.plan), f"{figures['stress']:+.2f}",
@@ -403,7 +443,7 @@ class MeeplePartyCommands(GameCommands):
             expected = None
             head = (f"{who} has not drawn yet: the best turn for each draw; unknown: the budget "
                     "ran out before every draw was searched (no expectation over the draws)")
-        draw = Move("draw", None if expected is None else expected["stress"],
+        draw = Move("draw", None if expected is None else _value(expected),
                     "nothing to decide before the draw: the best turn for each draw (see "
                     "draws)", expected or {}, text="draw a meeple from the bag")
         data = hint_data(INFO.key, who, "exact" if exact else "unknown", VALUE_TEXT, [draw],
@@ -423,7 +463,7 @@ class MeeplePartyCommands(GameCommands):
             value = Evaluator(ahead).plain(child.board, child.stress)
             ranked.append((rank_key(value), action, value))
         ranked.sort(key=lambda item: item[0], reverse=True)
-        moves = [Move(GAME.notation.format(state, a), _figures(v)["stress"],
+        moves = [Move(GAME.notation.format(state, a), _value(_figures(v)),
                       "the next player's fouls, photos and "
                       "table score before moving", _figures(v), text=state.describe_action(a))
                  for _, a, v in ranked[:options.top or 5]]

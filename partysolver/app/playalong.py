@@ -17,8 +17,9 @@ extracts the position after ``N`` steps.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..models.errors import InputError
 from ..models.notation import NotationError, Playable
 from ..models.playable import StatePlayable
 from ..models.registry import get_game
-from .base import BadRequest, Document, Report, Thresholds, commands_for, document
+from .base import BadRequest, Document, Options, Report, Thresholds, commands_for, document
 from .catalog import reference
 from .text import plural
 
@@ -349,6 +350,8 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
     from .base import run
 
     record, position, chosen = to_review(doc, players)
+    commands = commands_for(doc.game)
+    assert commands is not None
     judged: list[Judged] = []
     value_text = ""
     for item in record.steps:
@@ -357,15 +360,20 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
             here = document(position.to_document(), f"{doc.source}: before step {item.number}")
             hint = run("hint", here, dict(given) | {"top": None}).data
             value_text = hint.get("value_text", value_text)
-            judged.append(_judge(position, item, hint, thresholds))
+            judged.append(_judge(position, item, hint, thresholds, functools.partial(
+                commands.played_value, here, item.move,
+                Options(seed=given.get("seed"), time_limit=given.get("time_limit")))))
         position = position.apply(position.parse(item.move))
         if progress is not None:
             progress(1)
     return _review_report(doc.game, judged, thresholds, value_text)
 
 
-def _judge(position: Playable, item: Step, hint: Mapping[str, Any],
-           thresholds: Thresholds) -> Judged:
+def _judge(position: Playable, item: Step, hint: Mapping[str, Any], thresholds: Thresholds,
+           value_of: Callable[[], float | None] | None = None) -> Judged:
+    """The played move against the hint's best; one the hint did not list is valued alone
+    (``value_of``) where the game can, else its loss is the lower bound of the gap to the
+    last move listed."""
     moves = hint.get("moves", [])
     played = position.parse(item.move)
     valued = [m for m in moves if m.get("value") is not None]
@@ -373,9 +381,10 @@ def _judge(position: Playable, item: Step, hint: Mapping[str, Any],
         return Judged(item, "", None, None, None, False, None, str(hint.get("status")))
     best = valued[0]
     mine = next((m for m in valued if _names(position, m["move"]) == played), None)
-    if mine is not None:
-        lost = max(0.0, best["value"] - mine["value"])
-        return Judged(item, best["move"], best["value"], mine["value"], lost, False,
+    value = mine["value"] if mine is not None else value_of() if value_of else None
+    if value is not None:
+        lost = max(0.0, best["value"] - value)
+        return Judged(item, best["move"], best["value"], value, lost, False,
                       thresholds.label(lost), str(hint.get("status")))
     floor = max(0.0, best["value"] - valued[-1]["value"])
     return Judged(item, best["move"], best["value"], None, floor, True,

@@ -46,7 +46,9 @@ def test_hint_json_follows_the_conventions() -> None:
     for move in data["moves"]:
         assert {"move", "value", "reason", "steps", "figures"} <= set(move)
         assert set(move["figures"]) == {"win", "loss", "stress", "photos", "table", "fouls"}
-        assert move["value"] == move["figures"]["stress"]
+        # the value is minus the stress the turn adds (higher is better, as value_text says)
+        assert move["value"] == -move["figures"]["stress"]
+        assert data["value_text"].startswith("minus the stress")
     assert data["best"]["steps"] == data["moves"][0]["steps"]
     assert data["moves"][0]["figures"]["win"] == 1.0
     code, text = run("hint", str(EXAMPLES["last-photo"]))
@@ -187,3 +189,22 @@ def test_hint_before_a_draw_that_can_end_the_party() -> None:
     ends = [draw for draw in json.loads(out)["draws"]
             if draw["best"] == ["the party ends at once: lost"]]
     assert ends and all(draw["value"]["loss"] == 1.0 for draw in ends)
+
+
+def test_review_values_a_turn_the_hint_did_not_list(tmp_path: Path) -> None:
+    """The hint lists the 5 best turns; a review of a turn further down values that turn
+    alone, exactly (not a lower bound of 0): the worst turn of the position gives up what the
+    full ranking says, and is a blunder."""
+    everything = report_data("hint", str(EXAMPLES["last-photo"]), top=10_000)
+    best, worst = everything["moves"][0], everything["moves"][-1]
+    assert best["value"] - worst["value"] >= 0.5
+    record = tmp_path / "game.toml"
+    code, out = run("apply", str(EXAMPLES["last-photo"]), worst["move"], "--record",
+                    str(record))
+    assert code == 0, out
+    code, out = run("review", str(record), "--json")
+    assert code == 0, out
+    [decision] = json.loads(out[out.index("{"):])["decisions"]
+    assert decision["at_least"] is False and decision["label"] == "blunder"
+    assert decision["value"] == worst["value"]
+    assert decision["lost"] == round(best["value"] - worst["value"], 6)
