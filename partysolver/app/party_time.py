@@ -72,6 +72,11 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
     from ..solvers.budget import Budget
     from ..solvers.party_time.hint import hint
 
+    if position.drawing >= 0 and position.phase not in (PLAY, CARRY_OUT):
+        me, drawer = position.name(position.me), position.name(position.drawing)
+        raise InputError(document.source, "drawing", f"a step where {me} chooses a play for a "
+                         f"hint, but {drawer} draws a card first (enter what is drawn; the "
+                         f"hint answers {me}'s plays)", drawer)
     if position.turn != position.me:
         me, turn = position.name(position.me), position.name(position.turn)
         if "turn" not in document.data:  # left out, the turn is the first player's

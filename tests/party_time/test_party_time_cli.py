@@ -139,6 +139,16 @@ def test_hint_needs_the_seat_to_act(tmp_path: Path) -> None:
     result = run("hint", str(write(tmp_path, text)), expect=2)
     assert "turn: expected the seat to act, 'Ann' for a hint of Ann's (left out, the turn " \
         "is Ben's, the first player's)" in result.output
+    # after Ann's play she draws back first: the hint says so (it named Ben's turn)
+    after = tmp_path / "after.toml"
+    run("apply", str(EXAMPLES["default"]), "play 2 return 2", "-o", str(after))
+    result = run("hint", str(after), expect=2)
+    assert "drawing: expected a step where Ann chooses a play for a hint, but Ann draws a " \
+        "card first (enter what is drawn" in result.output
+    # once she has drawn it is Ben's turn: enter what Ben plays
+    run("apply", str(after), "draw 5", "-o", str(tmp_path / "ben.toml"))
+    result = run("hint", str(tmp_path / "ben.toml"), expect=2)
+    assert "it is Ben's turn (enter what Ben plays" in result.output
 
 
 def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
