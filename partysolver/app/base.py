@@ -198,7 +198,8 @@ SEED_MAX = 2**64 - 1
 SEED = OptionSpec("seed", "int", minimum=0, maximum=SEED_MAX, metavar="N",
                   expects=f"a whole number from 0 to {SEED_MAX}",
                   help="Seed every source of chance: same input and seed, same output "
-                       "(wall-clock times are then left out).")
+                       "(wall-clock times are then left out), unless a --time-limit cuts a "
+                       "search (how far it gets depends on the machine).")
 
 
 @dataclass(frozen=True)
@@ -316,6 +317,10 @@ class Thresholds:
         return None
 
 
+PLAY_ALONG = ("apply", "play", "review")
+"""The verbs every game takes through its notation (``app/playalong.py``), besides its own."""
+
+
 class GameCommands:
     """Base class of the game commands; a subclass overrides the verbs it offers."""
 
@@ -370,8 +375,12 @@ class GameCommands:
         ``policy(state, rng) -> action`` on full states, to take a seat in ``play``."""
         raise self.unsupported("simulate")
 
+    def offered(self) -> list[str]:
+        """Every verb the game takes: its own and the play-along verbs every game has."""
+        return sorted(set(self.verbs) | set(PLAY_ALONG))
+
     def unsupported(self, verb: str) -> BadRequest:
-        offered = ", ".join(sorted(self.verbs)) or "none"
+        offered = ", ".join(self.offered())
         return BadRequest(f"{self.info.key} does not support '{verb}' (it supports: {offered})")
 
 
@@ -412,7 +421,7 @@ def commands(game: str, verb: str) -> GameCommands:
                            "this is a bug in partysolver")
     found = commands_for(game)
     if found is None or verb not in found.verbs:
-        offered = ", ".join(sorted(found.verbs)) if found else "none yet"
+        offered = ", ".join(found.offered()) if found else "none yet"
         raise BadRequest(f"{game} does not support '{verb}' (it supports: {offered})")
     return found
 

@@ -122,7 +122,7 @@ def games_report(only: str | None = None) -> Report:
         if only is not None and key != only:
             continue
         commands = all_commands().get(key)
-        verbs = sorted(commands.verbs) if commands else []
+        verbs = commands.offered() if commands else []
         info = game.info
         rows.append({"game": key, "title": info.title,
                      "players": [info.min_players, info.max_players], "chance": info.chance,

@@ -25,7 +25,8 @@ def test_games_lists_meeple_party_with_its_house_data() -> None:
     code, out = run("games", "--json")
     assert code == 0
     row = next(g for g in json.loads(out)["games"] if g["game"] == "meeple-party")
-    assert set(row["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render"}
+    assert set(row["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render", "apply",
+                                 "play", "review"}
     assert "house data" in row["house_data"] and "default" in row["examples"]
 
 

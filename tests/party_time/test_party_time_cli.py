@@ -264,7 +264,8 @@ def test_options_of_other_verbs_are_refused() -> None:
 def test_games_lists_the_verbs_and_house_data() -> None:
     data = json.loads(run("games", "--json").stdout)
     game = next(g for g in data["games"] if g["game"] == "party-time")
-    assert set(game["verbs"]) == {"example", "hint", "verify", "simulate", "render"}
+    assert set(game["verbs"]) == {"example", "hint", "verify", "simulate", "render", "apply", "play",
+                                  "review"}
     assert "house data" in game["house_data"]
 
 

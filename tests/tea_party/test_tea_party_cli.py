@@ -235,7 +235,8 @@ def test_bad_options_exit_2(args) -> None:
 def test_games_lists_the_verbs_and_house_data() -> None:
     data = json.loads(run("games", "--json").stdout)
     tea = next(g for g in data["games"] if g["game"] == "tea-party")
-    assert set(tea["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render"}
+    assert set(tea["verbs"]) == {"example", "hint", "solve", "verify", "simulate", "render", "apply",
+                                 "play", "review"}
     assert tea["house_data"] is None
     assert "house data: none" in run("games").stdout
 
