@@ -540,11 +540,11 @@ class MeeplePartyCommands(GameCommands):
                               games, seed=options.rng_seed, stats=policies.party_figures,
                               progress=counting(games, "games played"))
             rate = result.seat_rates()[0]
-            wins = [i for i, r in enumerate(result.records) if r.figures["won"]]
+            wins = [i for i, r in enumerate(result.records, 1) if r.figures["won"]]
             out["simulation"] = {"games": games, "policy": "hint", "win": rate.as_json()}
             out["solvable"] = "solvable" if wins else "unknown"
             if wins:
-                out["witness"] = {"game": wins[0], "seed": options.rng_seed}
+                out["witness"] = {"game": wins[0], "seed": options.rng_seed}  # from 1
             lines.append(f"hint policy from this position: win {rate} over {plural(games, 'game')} "
                          "(95% interval of its chance to win from here); "
                          + (f"solvable (game {wins[0]} won with --seed {options.rng_seed})"

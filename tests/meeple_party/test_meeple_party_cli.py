@@ -115,6 +115,7 @@ def test_verify_reports_problems_and_plays_games(tmp_path: Path) -> None:
     assert played.exit_code == 0 and "Traceback" not in played.output, played.output
     data = json.loads(played.stdout)
     assert data["simulation"]["games"] == 2 and data["solvable"] == "solvable"
+    assert data["witness"] == {"game": 1, "seed": 0}  # games are counted from 1
     # the games take a while: a line on stderr says what the reader waits for
     assert "playing 2 games from this position with the hint policy" in \
         played.stderr.splitlines()
