@@ -189,7 +189,7 @@ class MeepleLandCommands(GameCommands):
                                     standings=_standings(state)), note)
         if state.pending:
             note = f"chance must act first ({state.pending[0]}): nothing to decide"
-            return Report(hint_data(INFO.key, who, "unknown", value_text, [], note=note,
+            return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note,
                                     pending=list(state.pending)), note)
         ranked = rank_moves(state)
         shown = top(ranked, options.top)

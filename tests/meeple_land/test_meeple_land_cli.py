@@ -303,3 +303,14 @@ def test_render_hint_on_a_puzzle_shows_the_next_placement_only(
     svg = out.read_text(encoding="utf-8")
     assert 'id="suggestion"' in svg and f'id="market-{p.tile}"' in svg  # marker and arrow
     assert "optimal: final reputation" not in svg
+
+
+def test_hint_when_chance_acts_first_ranks_nothing_and_says_why(tmp_path: Path) -> None:
+    """After a purchase the pile refills first: nothing is for the player to decide, which is
+    not a budget running out ('unknown'): status exact, no moves, a note."""
+    best = report_data("hint", EXAMPLES["default"], top=1)["moves"][0]["move"]
+    after = tmp_path / "after.toml"
+    assert run("apply", EXAMPLES["default"], best, "-o", str(after)).exit_code == 0
+    data = report_data("hint", str(after))
+    assert data["status"] == "exact" and data["moves"] == []
+    assert data["note"].startswith("chance must act first") and data["pending"]
