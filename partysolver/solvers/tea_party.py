@@ -37,6 +37,7 @@ from ..models.tea_party.state import (
     size,
     unpack,
 )
+from ..models.words import plural
 from .budget import Budget, BudgetExhausted, MoveValue, SearchResult
 from .compiled import compile_notice
 from .expectimax import Expectimax, expectimax
@@ -91,14 +92,15 @@ def _effect(state: TeaPartyState, move: Hashable) -> str:
         if held == Hero.RANGER:
             return "a Ranger cannot be squished: it must go in your teacup"
         cup = points(state.cups[me]) + held.points
-        return f"+{held.points} points in your teacup ({cup} there, not yet safe)"
+        return f"+{plural(held.points, 'point')} in your teacup ({cup} there, not yet safe)"
     assert isinstance(move, Squish)
     ability = move.ability
     if not state.has_effect(move):
         return f"nothing changes: the {held.label} is just discarded"
     if ability == Hero.FIGHTER:
         cup = state.cups[me]
-        text = f"{points(cup)} points go safely into your stomach"
+        gone = points(cup)
+        text = f"{plural(gone, 'point')} go{'es' if gone == 1 else ''} safely into your stomach"
         if count(cup, RANGER):
             text += "; the Ranger makes you throw up 2 heroes at random"
         return text
@@ -108,7 +110,7 @@ def _effect(state: TeaPartyState, move: Hashable) -> str:
     name = state.name(move.target)
     if ability == Hero.ROGUE:
         assert move.take is not None
-        return f"takes {move.take.points} points from {name}, then cup or use it"
+        return f"takes {plural(move.take.points, 'point')} from {name}, then cup or use it"
     if ability == Hero.WIZARD:
         cup = state.cups[move.target]
         whose = "your" if move.target == me else f"{name}'s"
@@ -119,7 +121,7 @@ def _effect(state: TeaPartyState, move: Hashable) -> str:
         return (f"the {amount} point{'s' if amount != 1 else ''} in {whose} teacup "
                 f"return{'s' if amount == 1 else ''} to the bag{extra}")
     mine, theirs = points(state.cups[me]), points(state.cups[move.target])
-    return f"your teacup ({mine} points) for {name}'s ({theirs} points)"
+    return f"your teacup ({plural(mine, 'point')}) for {name}'s ({plural(theirs, 'point')})"
 
 
 # -- hints ------------------------------------------------------------------------------------

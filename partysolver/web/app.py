@@ -292,13 +292,18 @@ def create_app(workers: int | None = None, queue: int | None = None,
         if verb not in API_VERBS:
             raise ApiError(404, f"no verb {verb!r} here (POST /api/{game}/VERB takes "
                            f"{', '.join(API_VERBS)})")
+        answer_format = request.query_params.get("format")
+        formats = ("json", "svg") if verb == "render" else ("json",)
+        if answer_format is not None and answer_format not in formats:
+            raise ApiError(400, f"bad input: format: expected {' or '.join(formats)}, got "
+                           f"{answer_format!r}", "format")
         fields = await read_request(request)
         args: dict[str, Any] = {"game": game, "document": document_args(fields)}
         option_verb = verb if verb in (*REPORT_VERBS, "render") else "solve"
         try:
             args["options"], limit = jobs.options(game, option_verb, fields["options"])
         except jobs.BadRequest as error:
-            raise ApiError(400, str(error)) from None
+            raise ApiError(400, *jobs.api_wording(str(error))) from None
         if verb in REPORT_VERBS:
             args["verb"] = verb
             data = await board.job(request, "verb", args, limit)
@@ -327,11 +332,16 @@ def create_app(workers: int | None = None, queue: int | None = None,
 
     async def get_example(request: Request) -> Response:
         game = game_of(request)
+        from . import jobs
+
         name = request.path_params["name"]
         try:
+            await asyncio.to_thread(jobs.find_example, game, name)
             data = await asyncio.to_thread(pages.example_data, game, name)
+        except jobs.NotFound as error:
+            raise ApiError(404, str(error), jobs.NotFound.field) from None
         except catalog.BadRequest as error:
-            raise ApiError(404, str(error)) from None
+            raise ApiError(400, str(error)) from None
         return JSONResponse(data)
 
     async def get_schema(request: Request) -> Response:
@@ -359,6 +369,13 @@ def create_app(workers: int | None = None, queue: int | None = None,
     async def not_found(request: Request, exc: Exception) -> Response:
         return error_response(ApiError(404, f"nothing at {request.url.path}"))
 
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        allowed = dict(getattr(exc, "headers", None) or {}).get("Allow", "")
+        takes = f": it takes {allowed}" if allowed else ""
+        return error_response(ApiError(405, f"{request.method} is not allowed at "
+                                       f"{request.url.path}{takes}",
+                                       headers={"allow": allowed} if allowed else None))
+
     static = resources.files(__package__).joinpath("static")
     routes = [
         Route("/", api(start_page)),
@@ -373,7 +390,7 @@ def create_app(workers: int | None = None, queue: int | None = None,
         Route("/api/{game}/{verb}", api(post_verb), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed})
     app.state.board = board
     app.add_middleware(Limits)
     return app
@@ -381,5 +398,7 @@ def create_app(workers: int | None = None, queue: int | None = None,
 
 def _wants_svg(request: Request) -> bool:
     accept = request.headers.get("accept", "")
+    if request.query_params.get("format") == "json":
+        return False
     return request.query_params.get("format") == "svg" or (
         "image/svg+xml" in accept and "application/json" not in accept)

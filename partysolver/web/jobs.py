@@ -36,6 +36,51 @@ WEB_TIME_LIMIT = OptionSpec("time_limit", "float", minimum=0.0, maximum=60.0,
                             if v <= 0 else None)
 
 HINT = OptionSpec("hint", "flag", help="Draw the hint's move as arrows.")
+
+COMMON_OPTIONS = ("time_limit", "top", "seed")
+"""The options every verb takes on the web (each game's own come on top)."""
+
+
+class NotFound(BadRequest):
+    """A shipped position that does not exist: the web answers 404."""
+
+    field = "example"
+
+
+def find_example(game: str, name: str) -> catalog.Shipped:
+    """The shipped position ``name`` of ``game``; :class:`NotFound` (pointing at the route that
+    lists them) when there is none by that name."""
+    items = catalog.shipped(game)
+    if not any(name in (item.name, item.qualified) for item in items):
+        close = [item.name for item in items if name and item.name.startswith(name)]
+        hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
+        raise NotFound(f"no shipped {game} position {name!r}{hint} (GET /api/{game}/examples "
+                       "lists them)")
+    return catalog.find(game, name)
+
+
+_FLAG = re.compile(r"^(?:bad input: )?--([a-z][a-z0-9-]*)(?=[: ])")
+_ELSEWHERE = re.compile(r"^ does not apply to (\S+) (\S+)$")
+
+
+def api_wording(message: str) -> tuple[str, str | None]:
+    """A message of the app layer as the API says it: an option by its field name in the
+    request (``time_limit``, not the CLI's ``--time-limit``), after ``bad input:``, and that
+    field.  Other messages are unchanged (and name no field)."""
+    found = _FLAG.match(message)
+    if found is None:
+        return message, None
+    name = found.group(1).replace("-", "_")
+    rest = message[found.end():]
+    if (other := _ELSEWHERE.match(rest)) is not None:
+        game, verb = other.groups()
+        commands = app.commands_for(game)
+        own = [spec.name for spec in (commands.options.get(verb, []) if commands else [])
+               if not (spec.metavar and "FILE" in spec.metavar)]
+        takes = [*own, *COMMON_OPTIONS]
+        rest = (f": not an option of {game} {verb} (it takes {', '.join(takes[:-1])} and "
+                f"{takes[-1]})")
+    return f"bad input: {name}{rest}", name
 RANDOM = OptionSpec("random", "flag", help="Draw the chance outcomes the moves leave out.")
 
 
@@ -84,7 +129,7 @@ def load(game: str, given: Mapping[str, Any]) -> Document:
         if not isinstance(example, str):
             raise BadRequest(f"bad input: example: expected the name of a shipped {game} "
                              f"position, got {example!r}")
-        found = catalog.find(game, example).document()
+        found = find_example(game, example).document()
         return found
     if text is not None:
         if not isinstance(text, str):
@@ -174,9 +219,13 @@ def run_job(kind: str, args: dict[str, Any]) -> dict[str, Any]:
     try:
         return {"status": 200, "data": JOBS[kind](args)}
     except InputError as error:
-        return {"status": 400, "error": f"bad input: {error}", "field": error.field}
+        message, field = api_wording(f"bad input: {error}")
+        return {"status": 400, "error": message, "field": error.field or field}
+    except NotFound as error:
+        return {"status": 404, "error": str(error), "field": NotFound.field}
     except BadRequest as error:
-        return {"status": 400, "error": str(error), "field": None}
+        message, field = api_wording(str(error))
+        return {"status": 400, "error": message, "field": field}
     except Exception as error:  # a bug: one line for the client, the trace for the server log
         traceback.print_exc()
         line = f"{type(error).__name__}: {error}".splitlines()[0][:300]
@@ -266,10 +315,15 @@ def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
         playalong.start_of(document)
         playable, why = True, None
     except (InputError, BadRequest) as error:
-        playable, why = False, str(error)
+        # Bad input, or a good file that is no game to play on (a park, a catalogue, a log
+        # no rules fit)?  Verify tells: it reads any good file and refuses bad input.
+        commands = app.commands_for(document.game)
+        if commands is not None and "verify" in commands.verbs:
+            app.run("verify", document, {"time_limit": 2.0})
+        playable, why = False, not_playable(document, error)
     given = args["document"]
     if given.get("example") is not None:
-        text = catalog.find(document.game, given["example"]).text(reveal=False)
+        text = find_example(document.game, given["example"]).text(reveal=False)
     elif given.get("text") is not None:
         text = given["text"]
     else:
@@ -279,10 +333,41 @@ def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
             "puzzle": answers.kind(document), "playable": playable, "not_playable": why}
 
 
+KINDS = {"park": "a park on its own (a layout to verify, solve or draw), not a game in progress",
+         "catalogue": "a catalogue of tiles, not a game",
+         "puzzle": "a layout puzzle, not a game in progress",
+         "record": "a game record whose start is no game to play on"}
+"""What a file of another ``kind`` than a game is, in words (Meeple Land's parks, catalogues
+and puzzles, for one)."""
+
+
+def not_playable(document: Document, error: Exception) -> str:
+    """Why moves cannot be played on ``document`` (a good file, but no game position), in
+    plain words rather than the loader's message."""
+    field = getattr(error, "field", None)
+    kind = document.data.get("kind")
+    if field == "kind" and isinstance(kind, str):
+        return f"this file is {KINDS.get(kind, f'a {kind} file, not a game')}"
+    if field == "complete":
+        return ("this log is an excerpt (a puzzle's clues): without the whole game from the "
+                "deal there is no turn order to play on")
+    if field == "events":
+        return ("no assignment of the secret rules fits these events, so no game can go on "
+                "from them: Verify names the events that conflict")
+    if field == "seat":
+        return ("this log is seen from no seat: play along needs a seat log (seat = NAME and "
+                "that player's rules) or a log that shows every rule and hand")
+    if isinstance(error, InputError) and error.expected.startswith("a legal position"):
+        return "the file breaks the game's rules: Verify lists the problems"
+    if isinstance(error, InputError):
+        return f"play along needs {error.expected}"
+    return str(error).removeprefix("bad input: ")
+
+
 def example_job(args: dict[str, Any]) -> dict[str, Any]:
     """A shipped position's text (answers hidden) and what it is."""
     game, name = args["game"], args["name"]
-    item = catalog.find(game, name)
+    item = find_example(game, name)
     document = item.document()
     return {"game": game, "set": item.set, "name": item.name,
             "description": item.description(), "text": item.text(reveal=False),

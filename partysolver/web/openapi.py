@@ -89,14 +89,22 @@ def openapi() -> dict[str, Any]:
             answer = {"$ref": f"#/components/schemas/{verb}"}
         errors = {str(code): {"description": what, "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/error"}}}} for code, what in (
-            (400, "bad input: one line, and the field at fault"),
-            (404, "no such game, verb or shipped position"), (413, "a body over 1 MB"),
+            (400, "bad input: one line, and the field at fault (an option by its name "
+                  "here: time_limit, not --time-limit)"),
+            (404, "no such game, verb or shipped position (GET /api/GAME/examples lists "
+                  "the shipped positions)"),
+            (405, "a method other than POST"), (413, "a body over 1 MB"),
             (503, "the pool is full: try again after Retry-After seconds"),
             (504, "the job ran past its time limit and was stopped"))}
         paths[f"/api/{{game}}/{verb}"] = {"post": {
             "summary": f"{verb} on a document of GAME",
             "parameters": [{"name": "game", "in": "path", "required": True,
-                            "schema": {"enum": games}}],
+                            "schema": {"enum": games}},
+                           {"name": "format", "in": "query", "required": False,
+                            "description": "the answer's format: json (the default)" + (
+                                ", or svg for the picture itself" if verb == "render" else
+                                ""), "schema": {"enum": ["json", "svg"] if verb == "render"
+                                                else ["json"]}}],
             "requestBody": {"required": True, "content": {
                 "application/json": {"schema": request_schema(verb)},
                 "text/plain": {"schema": {"type": "string", "description": "the document "

@@ -78,6 +78,10 @@ def example_data(game: str, name: str) -> dict[str, Any]:
             "puzzle": answers.kind(item.document())}
 
 
+BOARD_VERBS = ("hint", "solve", "verify")
+"""What a board's buttons offer (the picture is always drawn): the start page lists these, not
+the CLI's other verbs (simulate, generate)."""
+
 SET_TITLES = {"examples": "Examples", "puzzles": "Puzzles", "scenarios": "Scenarios",
               "positions": "Benchmark positions"}
 
@@ -100,10 +104,13 @@ def start_page() -> str:
             blocks.append(f'<details{open_}><summary>{_e(SET_TITLES.get(name, name))} '
                           f'({len(entries)})</summary><ul class="shipped">{links}</ul></details>')
         players = item["players"]
+        offered = [verb for verb in BOARD_VERBS if verb in item["verbs"]]
+        if item["playable"]:
+            offered.append("play along")
         cards.append(
             f'<section class="game card" id="game-{_e(key)}"><h2><a href="/board/{_e(key)}">'
             f'{_e(item["title"])}</a></h2><p>{_e(item["summary"])} <span class="muted">'
-            f'({players[0]}–{players[1]} players; {_e(", ".join(item["verbs"]))})</span></p>'
+            f'({players[0]}–{players[1]} players; {_e(", ".join(offered))})</span></p>'
             f'<p><a class="button" href="/board/{_e(key)}">Open the board</a></p>'
             f'{"".join(blocks)}</section>')
     body = (f'<main class="start"><h1>Analysis boards</h1><p>Pick a game, set up a position '
@@ -195,6 +202,7 @@ def board_page(game: str) -> str:
         <datalist id="legal-list"></datalist>
         <button type="submit" id="play-move">Play</button>
       </form>
+      <p id="move-message" class="message" role="status" aria-live="polite"></p>
       <div class="row buttons">
         <button type="button" id="undo">Undo</button>
         <button type="button" id="redo">Redo</button>
@@ -266,8 +274,11 @@ curl -s 'localhost:8000/api/tea-party/render?format=svg&amp;hint=true' --data-bi
 <li><b>200</b>: the report in the JSON contract (plus <code>text</code>, what the CLI prints);
 a verification that finds problems is still a 200, with <code>valid: false</code>.</li>
 <li><b>400</b>: bad input, <code>{{"error": "...", "field": "..."}}</code>: the same one-line
-message and field as the CLI.</li>
-<li><b>404</b>: no such game, verb or shipped position. <b>413</b>: a body over 1 MB.</li>
+message and field as the CLI, but for an option, named as in the request
+(<code>bad input: time_limit: ...</code>, not <code>--time-limit</code>).</li>
+<li><b>404</b>: no such game, verb or shipped position (<code>GET /api/GAME/examples</code>
+lists the shipped positions). <b>405</b>: a method the route does not take (the verbs take
+POST). <b>413</b>: a body over 1 MB.</li>
 <li><b>503</b> with <code>Retry-After</code>: every worker is busy and the queue is full (or no
 worker came free within the request's time limit).</li>
 <li><b>504</b>: the job ran past its time limit and was stopped.</li>

@@ -65,8 +65,8 @@ def test_solve_answers_in_the_contract(client: TestClient, game: str) -> None:
 def test_a_game_without_solve_says_so_in_one_line(client: TestClient) -> None:
     answer = post(client, "party-time", "solve", example="default")
     assert answer.status_code == 400
-    assert answer.json()["error"] == ("party-time does not support 'solve' (it supports: hint, "
-                                      "render, simulate, verify)")
+    assert answer.json()["error"] == ("party-time does not support 'solve' (it supports: "
+                                      "apply, hint, play, render, review, simulate, verify)")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -207,6 +207,24 @@ def test_check_refuses_a_position_that_is_no_puzzle(client: TestClient) -> None:
     assert answer.status_code == 400 and "expected a puzzle" in answer.json()["error"]
 
 
+def test_inspect_refuses_bad_input_and_says_in_words_why_a_file_is_not_playable(
+        client: TestClient) -> None:
+    broken = post(client, "tea-party", "inspect", filename="pasted.toml",
+                  document='game = "tea-party"\nplayers = ["Blue", "Green"]\ncurrent = "Red"\n')
+    assert broken.status_code == 400 and broken.json()["field"] == "current"
+    assert broken.json()["error"].startswith("bad input: pasted.toml: current: expected")
+    for game, name, said in (("meeple-land", "park", "a park on its own"),
+                             ("meeple-land", "my-catalogue", "a catalogue of tiles"),
+                             ("pool-party-stars", "conflict", "no assignment of the secret "
+                                                              "rules fits these events"),
+                             ("pool-party-stars", "lie", "breaks the game's rules")):
+        data = post(client, game, "inspect", example=name).json()
+        assert data["playable"] is False, (name, data)
+        assert said in data["not_playable"], (name, data["not_playable"])
+        assert "expected" not in data["not_playable"] and ":examples/" not in \
+            data["not_playable"]
+
+
 def test_inspect_says_what_a_document_is(client: TestClient) -> None:
     puzzle = post(client, "meeple-land", "inspect", example="puzzle").json()
     assert puzzle["puzzle"] == "layout" and puzzle["playable"] is False
@@ -265,29 +283,61 @@ def cli_error(*args: str) -> str:
     return printed.output.strip().removeprefix("Error: ")
 
 
-def test_bad_options_get_the_clis_line(client: TestClient) -> None:
-    # Given as text, as on the command line, the value is quoted the same way.
+def test_bad_options_get_the_clis_line_naming_the_api_field(client: TestClient) -> None:
+    # Given as text, as on the command line, the value is quoted the same way; the option is
+    # named as the request names it (top, not --top), and the answer names that field.
     top = post(client, "tea-party", "hint", example="default", options={"top": "0"})
     assert top.status_code == 400
-    assert top.json()["error"] == cli_error("hint", "tea-party:default", "--top", "0")
+    assert top.json() == {"error": cli_error("hint", "tea-party:default", "--top", "0").replace(
+        "--top", "top"), "status": 400, "field": "top"}
     number = post(client, "tea-party", "hint", example="default", options={"top": 0})
     assert number.json()["error"].endswith("got 0")
     unknown = post(client, "tea-party", "hint", example="default", options={"depth": 2})
     assert unknown.status_code == 400
-    assert unknown.json()["error"] == cli_error("hint", "tea-party:default", "--depth", "2")
+    assert unknown.json()["field"] == "depth"
+    assert unknown.json()["error"].startswith("bad input: depth: not an option of tea-party hint")
+    assert "exact_nodes" in unknown.json()["error"] and "--" not in unknown.json()["error"]
     limit = post(client, "tea-party", "hint", example="default", options={"time_limit": 61})
     assert limit.status_code == 400
     message = limit.json()["error"]
-    assert message.startswith("bad input: --time-limit: expected ") and "60" in message
-    assert message.endswith("got 61")
+    assert message.startswith("bad input: time_limit: expected ") and "60" in message
+    assert message.endswith("got 61") and limit.json()["field"] == "time_limit"
+    upto = post(client, "tea-party", "apply", example="default", upto=-1).json()
+    assert upto["error"].startswith("bad input: upto: ") and upto["field"] == "upto"
+    flag = post(client, "tea-party", "render", example="default", options={"hint": "maybe"})
+    assert flag.json()["error"].startswith("bad input: hint: expected true or false")
 
 
 def test_unknown_games_verbs_and_examples_are_404(client: TestClient) -> None:
     assert client.post("/api/chess/hint", json={"example": "default"}).status_code == 404
     assert client.post("/api/tea-party/simulate", json={}).status_code == 404
     missing = post(client, "tea-party", "hint", example="no-such-position")
-    assert missing.status_code == 400 and "no shipped example" in missing.json()["error"]
+    assert missing.status_code == 404, missing.text
+    assert missing.json()["field"] == "example"
+    assert "GET /api/tea-party/examples" in missing.json()["error"]
+    listed = client.get("/api/tea-party/examples/no-such-position")
+    assert listed.status_code == 404 and "GET /api/tea-party/examples" in listed.json()["error"]
     assert client.get("/nowhere").status_code == 404
+
+
+def test_a_method_a_route_does_not_take_is_405_as_json(client: TestClient) -> None:
+    answer = client.get("/api/tea-party/hint")
+    assert answer.status_code == 405
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.headers["allow"] == "POST"
+    assert answer.json()["status"] == 405 and "POST" in answer.json()["error"]
+
+
+def test_an_unknown_answer_format_is_400(client: TestClient) -> None:
+    gif = client.post("/api/tea-party/render?format=gif", json={"example": "default"})
+    assert gif.status_code == 400
+    assert gif.json() == {"error": "bad input: format: expected json or svg, got 'gif'",
+                          "status": 400, "field": "format"}
+    assert client.post("/api/tea-party/hint?format=svg",
+                       json={"example": "default"}).status_code == 400
+    json_asked = client.post("/api/tea-party/render?format=json", json={"example": "default"},
+                             headers={"accept": "image/svg+xml"})
+    assert json_asked.status_code == 200 and json_asked.json()["svg"].startswith("<svg")
 
 
 def test_a_body_that_is_not_json_is_one_line(client: TestClient) -> None:
@@ -322,7 +372,7 @@ def test_no_request_names_a_path_on_the_server(client: TestClient, tmp_path: Any
         "game": "meeple-land", "kind": "park", "catalogue": "/etc/passwd", "placed": []})
     assert catalogue.status_code == 400 and catalogue.json()["field"] == "catalogue"
     traversal = post(client, "tea-party", "hint", example="../../../../etc/passwd")
-    assert traversal.status_code == 400
+    assert traversal.status_code == 404  # a name no shipped position has, never a path
     # A file name is a label, never a path read.
     labelled = post(client, "tea-party", "verify", document="game = 1",
                     filename="/etc/passwd")
@@ -389,6 +439,27 @@ def test_the_start_page_lists_every_game_and_its_shipped_positions(client: TestC
         assert f'href="/board/{game["game"]}"' in page
         for item in game["shipped"]:
             assert f'example={item["qualified"]}"' in page
+
+
+def test_the_start_page_lists_only_what_a_board_offers(client: TestClient) -> None:
+    page = client.get("/").text
+    for game in pages.games_data()["games"]:
+        card = page.split(f'id="game-{game["game"]}"')[1]
+        offered = card.split(" players; ")[1].split(")")[0]
+        assert "simulate" not in offered and "generate" not in offered, offered
+        assert offered.startswith("hint, ") and offered.endswith("verify, play along")
+
+
+def test_texts_count_one_point_and_one_photo_in_the_singular(client: TestClient) -> None:
+    # Blue draws a Fighter (1 point) at the start: putting it in the teacup is "+1 point".
+    drawn = post(client, "tea-party", "apply", example="opening",
+                 moves=["draw fighter"]).json()["position"]
+    hint = post(client, "tea-party", "hint", document=drawn,
+                 options={"time_limit": 2, "top": 8}).json()
+    reasons = {move["move"]: move["reason"] for move in hint["moves"]}
+    assert reasons["cup"].startswith("+1 point in your teacup"), reasons["cup"]
+    solved = post(client, "meeple-party", "solve", example="01-last-photo").json()
+    assert "won (1 photo)" in solved["verdict"], solved["verdict"]
 
 
 def test_status_shows_the_pool(client: TestClient) -> None:

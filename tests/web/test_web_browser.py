@@ -7,6 +7,7 @@ one line saying why (``make test`` installs it where it can)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import EVIL, QUOTES, Server, evil_tea_party
+from web_helpers import EVIL, QUOTES, Server, evil_tea_party, start_server, stop_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -178,6 +179,15 @@ def test_a_problem_is_listed_and_marked_on_the_picture(page: Any, server: Server
     page.find_element(By.ID, "verify").click()
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ul.problems li"))
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg rect.mark"))
+    # A field counts list items from 1, as its message does: placed[5] is S13, the fifth.
+    first = page.find_element(By.CSS_SELECTOR, "#result ul.problems li")
+    assert "placed[5]" in first.text and "S13" in first.text
+    first.click()
+    marked = ("return Array.from(document.querySelectorAll('#picture svg rect.mark'))"
+              ".map(m => m.nextElementSibling.textContent)")
+    wait(page, lambda d: d.execute_script(marked))
+    assert all("S13" in label for label in page.execute_script(marked)), \
+        page.execute_script(marked)
 
 
 def test_the_board_fits_a_phone(page: Any, server: Server) -> None:
@@ -214,3 +224,140 @@ def test_hostile_player_names_stay_text(page: Any, server: Server) -> None:
         "return Array.from(document.querySelectorAll('#picture *'))"
         ".some(n => Array.from(n.attributes).some(a => a.name.startsWith('on')))")
     assert onload is False
+
+
+# -- what the review of the board found -------------------------------------------------------
+
+
+def open_any(driver: Any, server: Server, game: str, example: str) -> None:
+    """Open a board on a position that may have no picture (a catalogue, a bad log)."""
+    driver.get(f"{server.url}board/{game}?example={example}")
+    wait(driver, lambda d: d.execute_script(
+        "const s = window.partysolverBoard; return Boolean(s && s.doc) && "
+        "document.getElementById('message').textContent !== 'loading…';"))
+
+
+def paste(driver: Any, text: str) -> None:
+    driver.execute_script("document.getElementById('paste-box').open = true;")
+    driver.execute_script("arguments[0].value = arguments[1];",
+                          driver.find_element(By.ID, "paste"), text)
+    driver.find_element(By.ID, "load-paste").click()
+
+
+def test_a_hint_before_a_draw_lists_each_draw_and_offers_no_draw_move(page: Any,
+                                                                     server: Server) -> None:
+    open_board(page, server, "tea-party", "opening")
+    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result table.draws tbody tr"))
+    wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden") is not None)
+    rows = page.find_elements(By.CSS_SELECTOR, "#result table.draws tbody tr")
+    assert len(rows) == 8  # one a hero: its chance, the best answer and its value
+    cells = [cell.text for cell in rows[0].find_elements(By.TAG_NAME, "td")]
+    assert cells[0] == "Fighter" and cells[1] == "34.9%"
+    assert cells[2] and cells[3].endswith("% to win")
+    # The draw is entered under Play along (its outcome buttons): nothing here plays "draw".
+    assert not page.find_elements(By.CSS_SELECTOR, "#result button")
+    summary = page.find_element(By.CSS_SELECTOR, "#result .draw-summary").text
+    assert "% to win before the draw" in summary
+    assert "no arrows" not in page.find_element(By.ID, "caption").text
+
+
+def test_hint_values_say_what_they_are(page: Any, server: Server) -> None:
+    open_board(page, server, "tea-party", "default")
+    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    value = page.find_element(By.CSS_SELECTOR, "#result li.best .value").text
+    assert re.fullmatch(r"\d+\.\d% to win( \(exact\))?", value), value
+    open_board(page, server, "party-time", "near-the-star")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    value = page.find_element(By.CSS_SELECTOR, "#result li.best .value").text
+    # As the CLI's table: the expected loss and its interval, never the negated sort value.
+    assert re.fullmatch(r"exp\. loss \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]", value), value
+
+
+def test_an_illegal_move_is_told_beside_the_move_on_a_phone(page: Any, server: Server) -> None:
+    page.set_window_size(390, 844)
+    open_board(page, server, "tea-party", "default")
+    page.execute_script("document.getElementById('move').scrollIntoView({block: 'center'})")
+    page.find_element(By.ID, "move").send_keys("squish queen as bard on Purple")
+    page.find_element(By.ID, "play-move").click()
+    wait(page, lambda d: d.find_element(By.ID, "move-message").text)
+    told = page.find_element(By.ID, "move-message")
+    assert told.text.startswith("bad input: step 1: ") and "error" in told.get_attribute("class")
+    assert told.get_attribute("aria-live") == "polite"
+    top, bottom, height = page.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, "
+        "window.innerHeight];", told)
+    assert top >= 0 and bottom <= height, (top, bottom, height)
+    assert page.find_element(By.ID, "message").text == ""
+
+
+def test_a_broken_file_is_an_error_and_is_not_loaded(page: Any, server: Server) -> None:
+    open_board(page, server, "tea-party", "default")
+    paste(page, 'game = "tea-party"\nplayers = ["Blue", "Green"]\ncurrent = "Red"\n')
+    message = page.find_element(By.ID, "message")
+    wait(page, lambda d: "current: expected" in message.text)
+    assert "error" in message.get_attribute("class")
+    assert "Play along is not available" not in message.text
+    assert page.find_element(By.ID, "description").text != "your pasted file"
+    assert page.execute_script("return window.partysolverBoard.doc.source") == \
+        "tea-party:examples/default"
+    assert not page.find_element(By.ID, "caption").text.startswith("no picture")
+
+
+@pytest.mark.parametrize(("game", "example", "why"), [
+    ("meeple-land", "park", "a park on its own"),
+    ("meeple-land", "my-catalogue", "a catalogue of tiles"),
+    ("pool-party-stars", "conflict", "no assignment of the secret rules fits these events")])
+def test_a_good_file_without_play_along_says_why_in_words(page: Any, server: Server, game: str,
+                                                          example: str, why: str) -> None:
+    open_any(page, server, game, example)
+    message = page.find_element(By.ID, "message")
+    wait(page, lambda d: message.text.startswith("Play along is not available: "))
+    assert why in message.text and "expected" not in message.text
+    assert "error" not in message.get_attribute("class")
+    assert not page.find_element(By.ID, "play").is_displayed()
+    wait(page, lambda d: d.find_element(By.ID, "caption").text
+         or d.find_elements(By.CSS_SELECTOR, "#picture svg"))
+    assert "bad input" not in page.find_element(By.ID, "caption").text
+
+
+def test_an_unknown_shipped_position_leaves_nothing_to_press(page: Any, server: Server) -> None:
+    page.get(f"{server.url}board/tea-party?example=nope")
+    message = page.find_element(By.ID, "message")
+    wait(page, lambda d: "nope" in message.text)
+    assert "error" in message.get_attribute("class")
+    assert not page.find_element(By.ID, "play").is_displayed()  # no Undo, Redo, Random outcome
+    for button in ("hint", "solve", "verify", "undo", "redo", "random"):
+        assert not page.find_element(By.ID, button).is_enabled() or \
+            not page.find_element(By.ID, button).is_displayed()
+
+
+def test_verify_keeps_a_problems_lines_and_says_invalid_once(page: Any, server: Server) -> None:
+    open_any(page, server, "pool-party-stars", "conflict")
+    page.find_element(By.ID, "verify").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ul.problems li"))
+    problem = page.find_element(By.CSS_SELECTOR, "#result ul.problems .problem-text")
+    assert "\n" in problem.text and "event 1: " in problem.text.splitlines()[1]
+    status = page.find_element(By.CSS_SELECTOR, "#result p").text
+    assert status.startswith("invalid — ") and "invalid" not in status[len("invalid"):]
+
+
+def test_one_worker_serves_the_hint_and_then_its_arrows(page: Any,
+                                                        tmp_path_factory: Any) -> None:
+    lone = start_server(tmp_path_factory.mktemp("lone"), "--workers", "1")
+    try:
+        open_board(page, lone, "tea-party", "default")
+        Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
+        page.find_element(By.ID, "hint").click()
+        wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden")
+             is not None and d.find_element(By.ID, "result").text)
+        result = page.find_element(By.ID, "result").text
+        assert "no worker came free" not in result
+        assert page.find_elements(By.CSS_SELECTOR, "#result ol.moves li"), result
+        wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
+    finally:
+        stop_server(lone)

@@ -25,6 +25,7 @@ from typing import Any
 from ...models.meeple_party.game import Dealt
 from ...models.meeple_party.state import OVER, MeeplePartyState
 from ...models.protocol import CHANCE, Action
+from ...models.words import plural
 from ..budget import Budget, BudgetExhausted, Meter
 from .evaluate import rank_key
 from .turn import TurnSearch, searchable
@@ -54,7 +55,7 @@ class ScenarioResult:
     def text(self, timings: bool = True) -> str:
         """The verdict, the search's size (and time, unless ``timings`` is off: a seeded run's
         output must not change from run to run) and the line."""
-        head = {"solvable": f"solvable: the party is won ({self.photos} photos)",
+        head = {"solvable": f"solvable: the party is won ({plural(self.photos, 'photo')})",
                 "unsolvable": f"unsolvable: no line wins; the most photos any line takes is "
                               f"{self.photos} of {self.target}",
                 "unknown": f"unknown: the budget ran out; the best line found takes "

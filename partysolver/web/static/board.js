@@ -41,11 +41,15 @@
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
-  function say(text, isError) {
-    const box = $("message");
+  function say(text, isError, where) {
+    const box = $(where || "message");
     box.textContent = text || "";
     box.className = "message" + (isError ? " error" : "");
   }
+
+  // What a move played (or undone) went wrong with: beside the move's input, where the eye is
+  // (the page's top is far above it on a phone).
+  function sayMove(text, isError) { say(text, isError, "move-message"); }
 
   function fmt(value) {
     if (value === null || value === undefined) return "–";
@@ -54,6 +58,34 @@
   }
 
   function timeLimit() { return Number($("time-limit").value); }
+
+  // A chance (0 to 1) as people read it: 70.8%.
+  function percent(value) { return `${(100 * value).toFixed(1)}%`; }
+
+  function signed(value, digits) { return `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(digits)}`; }
+
+  // A hint's value as the CLI's table shows it, with what it is: "70.8% to win" (Tea Party),
+  // "exp. loss 0.005 [0.001, 0.014]" (Party-Time, whose value is that loss negated to sort).
+  function valueText(move) {
+    const f = move.figures || {};
+    if (move.value === null || move.value === undefined) return "not searched";
+    if (G.game === "tea-party") return `${percent(move.value)} to win${f.proved ? " (exact)" : ""}`;
+    if (G.game === "party-time" && typeof f.expected_loss === "number") {
+      const interval = f.intervals && f.intervals.expected_loss;
+      return `exp. loss ${f.expected_loss.toFixed(3)}` + (interval
+        ? ` [${Math.max(0, interval[0]).toFixed(3)}, ${interval[1].toFixed(3)}]` : "");
+    }
+    if (G.game === "pool-party-stars" && typeof f.information_bits === "number") {
+      return `${move.value.toFixed(2)} exp. VIPs`;
+    }
+    if (G.game === "meeple-party" && typeof f.stress === "number") {
+      return `${signed(f.stress, 2)} stress` + (f.win ? `, ${percent(f.win)} to win` : "");
+    }
+    if (G.game === "meeple-land") return `${move.value.toFixed(1)} est. reputation`;
+    return move.interval
+      ? `${fmt(move.value)} [${fmt(move.interval[0])}, ${fmt(move.interval[1])}]`
+      : fmt(move.value);
+  }
 
   class ApiError extends Error {
     constructor(message, status, field) { super(message); this.status = status; this.field = field; }
@@ -159,7 +191,11 @@
     drawPicture(current(), false).catch((error) => {
       if (error.name !== "AbortError") {
         clear($("picture"));
-        $("caption").textContent = "no picture: " + error.message;
+        // A good file that is no game position (a catalogue, a log no rules fit) may have no
+        // picture: say so in words, not with the renderer's message about what it draws.
+        const quiet = error.status === 400 && state.doc && !state.doc.playable;
+        $("caption").textContent = quiet ? "no picture of this file (Verify tells what it holds)"
+          : "no picture: " + error.message;
       }
     });
   }
@@ -178,12 +214,19 @@
     };
     // Walk the field's path through the document: the deepest table that names itself (a
     // placed tile, a player) names the piece; else a short text value, else the last key.
+    // A list item's index counts from 1, as in every message (placed[5] is the fifth tile).
     let value = current();
     let named = [];
     const keys = [];
-    for (const part of field.match(/[^.[\]]+/g) || []) {
-      value = value && typeof value === "object" ? value[/^\d+$/.test(part) ? Number(part) : part] : undefined;
-      if (!/^\d+$/.test(part)) keys.push(part);
+    for (const [, index, key] of field.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) {
+      if (!value || typeof value !== "object") {
+        value = undefined;
+      } else if (index !== undefined) {
+        value = Array.isArray(value) ? value[Number(index) - 1] : value[index];
+      } else {
+        value = value[key];
+        keys.push(key);
+      }
       if (naming(value).length) named = naming(value);
     }
     found.push(...named);
@@ -227,17 +270,25 @@
   // -- analysis jobs (hint, solve, verify) ---------------------------------------------------
 
   let ticker = null;
+  const progress = { label: "", began: 0 };
+
+  // A job's second part (the hint's arrows, searched once the hint has answered) starts its
+  // own clock under its own label.
+  function relabel(label) {
+    progress.label = label;
+    progress.began = performance.now();
+  }
 
   function startJob(label) {
     cancelJobs();
     const controller = new AbortController();
     state.jobs.push(controller);
-    const began = performance.now();
+    relabel(label);
     const limit = timeLimit();
     $("progress").hidden = false;
     const update = () => {
-      const seconds = (performance.now() - began) / 1000;
-      $("progress-text").textContent = `${label}: ${seconds.toFixed(1)} s (limit ${limit} s)`;
+      const seconds = (performance.now() - progress.began) / 1000;
+      $("progress-text").textContent = `${progress.label}: ${seconds.toFixed(1)} s (limit ${limit} s)`;
       $("progress-bar").style.width = `${Math.min(100, (100 * seconds) / limit)}%`;
     };
     update();
@@ -315,23 +366,51 @@
     return options;
   }
 
+  // Whether a second worker is free now, so that the picture's own hint search (for its
+  // arrows) may run beside the hint instead of after it: with a single worker (serve
+  // --workers 1), or with the others busy, the picture would hold the only free worker and the
+  // hint would wait for it past its time limit.
+  async function spareWorker(signal) {
+    try {
+      const response = await fetch("/api/status", { signal });
+      const status = await response.json();
+      return response.ok && status.idle >= 2;
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+      return false;
+    }
+  }
+
+  function awaitsChance() {
+    const here = state.positions[state.cursor];
+    return Boolean(here && here.awaits_chance);
+  }
+
   function hint() {
     runJob("Hint", async (signal, result) => {
       const options = optionValues("hint");
       state.lastTop = options.top;
       const body = { document: current(), options };
-      const drawn = state.puzzleMode ? null : drawPicture(current(), true, signal, "")
-        .catch((error) => {
-          if (error.name !== "AbortError") $("caption").textContent = "no arrows: " + error.message;
-        });
+      // At a chance step nobody decides: no arrows to draw (the hint answers each draw).
+      const arrows = !state.puzzleMode && !awaitsChance();
+      const picture = () => drawPicture(current(), true, signal, "").catch((error) => {
+        if (error.name !== "AbortError") $("caption").textContent = "no arrows: " + error.message;
+      });
+      const together = arrows && await spareWorker(signal);
+      const drawn = together ? picture() : null;
       const answer = await api("hint", body, signal);
       showHint(answer, result);
-      await drawn;
+      const pointed = arrows && answer.moves.length > 0 && !answer.draws;
+      if (drawn) {
+        await drawn;
+      } else if (pointed) {
+        relabel("Hint: drawing its arrows");
+        await picture();
+      }
       // The picture runs its own search: under a short limit on a busy machine it may end
       // without a move to draw; say so rather than leave the reader looking for arrows.
       const svg = $("picture").querySelector("svg");
-      if (!state.puzzleMode && answer.moves.length && svg && !svg.querySelector("[marker-end]") &&
-          !$("caption").textContent) {
+      if (pointed && svg && !svg.querySelector("[marker-end]") && !$("caption").textContent) {
         $("caption").textContent = "no arrows: the picture's own search found no move within " +
           "the time limit (or the move has nothing to point at)";
       }
@@ -339,25 +418,32 @@
   }
 
   function showHint(answer, result) {
+    // Where the list shows the figure a value negates (Party-Time's expected loss, Meeple
+    // Party's stress), the line says what that figure is, not "minus" it.
+    let valueSaid = answer.value_text || "";
+    if (["party-time", "meeple-party"].includes(G.game)) valueSaid = valueSaid.replace(/^minus /, "");
     const status = el("p", {}, el("span", { class: "status", text: `${answer.to_move}: ${answer.status}` }),
-                      " — ", answer.value_text || "");
+                      " — ", valueSaid);
     result.append(status);
     if (answer.note) result.append(el("p", { class: "muted", text: answer.note }));
     if (!answer.moves.length) {
       result.append(el("p", { class: "muted", text: "no move to rank here" }));
       return;
     }
+    if (Array.isArray(answer.draws)) {
+      showDraws(answer, result);
+      return;
+    }
     // One block a move (a table would squeeze the notation on a phone): its rank, the move
-    // (a button that plays it), its value, what it reads as, and why.
+    // (a button that plays it), its value, what it reads as, and why.  At a chance step
+    // nothing is played from here: the outcome buttons of Play along enter the draw.
+    const playable = state.doc.playable && !state.puzzleMode && !awaitsChance();
     const items = answer.moves.map((move, index) => {
-      const playable = state.doc.playable && !state.puzzleMode;
       const name = playable
         ? el("button", { type: "button", class: "move", title: "play this move",
                          onclick: () => play(move.move) }, move.move)
         : el("span", { class: "move", text: move.move });
-      const value = move.interval
-        ? `${fmt(move.value)} [${fmt(move.interval[0])}, ${fmt(move.interval[1])}]`
-        : fmt(move.value);
+      const value = valueText(move);
       const said = move.text && move.text !== move.move ? move.text : null;
       return el("li", { class: index === 0 ? "best" : "" },
         el("div", { class: "head" }, name, el("span", { class: "value", title: "value", text: value })),
@@ -370,6 +456,35 @@
         text: `the ${state.lastTop} best shown (Options: show more)` }));
     }
     if (answer.interval_text) result.append(el("p", { class: "muted small", text: answer.interval_text }));
+  }
+
+  // Before a draw (Tea Party): nothing to decide, so no move to play; the best answer to each
+  // possible draw instead, with the draw's chance and the answer's value.
+  function showDraws(answer, result) {
+    const move = answer.moves[0];
+    result.append(el("p", { class: "draw-summary" }, `${move.text || move.move}: `,
+                     el("b", { text: valueText(move) }), " before the draw"));
+    if (move.reason) {
+      result.append(el("p", { class: "muted small",
+        text: move.reason.replace(/\(see draws\)\s*$/, "(the table below)") }));
+    }
+    const rows = answer.draws.map((draw) => {
+      const best = draw.best || {};
+      const hero = String(draw.hero || "");
+      return el("tr", {},
+        el("td", { text: hero.charAt(0).toUpperCase() + hero.slice(1) }),
+        el("td", { class: "num", text: percent(draw.probability) }),
+        el("td", { title: best.reason || "" }, best.text || best.move || "",
+          best.move && best.text !== best.move
+            ? el("div", { class: "muted small", text: best.move }) : null),
+        el("td", { class: "num", text: valueText(best) }));
+    });
+    result.append(el("div", { class: "scroll" }, el("table", { class: "draws" },
+      el("thead", {}, el("tr", {}, el("th", { text: "draw" }), el("th", { text: "chance" }),
+                       el("th", { text: "best answer" }), el("th", { text: "win" }))),
+      el("tbody", {}, ...rows))));
+    result.append(el("p", { class: "muted small", text: "To play on, enter the draw under Play " +
+      "along (an outcome button, or Random outcome)." }));
   }
 
   function solve() {
@@ -437,16 +552,20 @@
   function verify() {
     runJob("Verify", async (signal, result) => {
       const answer = await api("verify", { document: current(), options: optionValues("verify") }, signal);
-      result.append(el("p", {}, el("span", { class: "status " + (answer.valid ? "good" : "bad"),
-                                             text: answer.valid ? "valid" : "invalid" }),
-                       " — ", answer.verdict));
+      // The verdict begins with the status word already shown ("invalid: 1 problem").
+      const word = answer.valid ? "valid" : "invalid";
+      let verdict = String(answer.verdict || "");
+      if (verdict.startsWith(word)) verdict = verdict.slice(word.length).replace(/^[:;,]?\s*/, "");
+      result.append(el("p", { class: "verdict-text" },
+                       el("span", { class: "status " + (answer.valid ? "good" : "bad"), text: word }),
+                       verdict ? " — " : "", verdict));
       state.problems = answer.problems || [];
       if (state.problems.length) {
         const items = state.problems.map((problem) => {
           const item = el("li", { tabindex: 0, title: "mark it in the picture" },
             el("code", { text: problem.code }), " ",
             problem.field ? el("span", { class: "muted", text: `${problem.field}: ` }) : null,
-            problem.message);
+            el("span", { class: "problem-text", text: problem.message }));
           item.addEventListener("click", () => {
             result.querySelectorAll("li.active").forEach((n) => n.classList.remove("active"));
             item.classList.add("active");
@@ -477,6 +596,7 @@
     if (!text && !random) return;
     cancelJobs();
     say("");
+    sayMove("");
     try {
       const body = { document: state.doc.data, moves: state.moves.slice(0, state.cursor) };
       if (text) body.moves = body.moves.concat([text]);
@@ -492,19 +612,20 @@
       $("move").value = "";
       afterMove();
     } catch (error) {
-      say(error.message, true);
+      sayMove(error.message, true);
     }
   }
 
   async function go(cursor) {
     cancelJobs();
     say("");
+    sayMove("");
     try {
       await position(cursor);
       state.cursor = cursor;
       afterMove();
     } catch (error) {
-      say(error.message, true);
+      sayMove(error.message, true);
     }
   }
 
@@ -667,12 +788,25 @@
 
   // -- loading a position ----------------------------------------------------------------------
 
-  async function load(body, description) {
+  // The Position list shows what is loaded: a shipped position, "(your own file)", or
+  // nothing when no position could be loaded.
+  function showSelected() {
+    const select = $("shipped");
+    if (state.doc) select.value = state.selected || "";
+    else select.selectedIndex = -1;
+  }
+
+  // Load a document: a file that is bad input is an error (red, its one line), and the
+  // position loaded before stays; a good file that is no game to play on (a Meeple Land
+  // park, a Pool Party Stars log no rules fit) loads, and says why there is no play along.
+  async function load(body, description, selected) {
     cancelJobs();
     say("loading…");
+    sayMove("");
     try {
       const inspected = await api("inspect", body);
       state.doc = inspected;
+      state.selected = selected || "";
       state.doc.description = description || "";
       state.moves = [];
       state.cursor = 0;
@@ -683,24 +817,30 @@
       clear($("result"));
       setupPuzzle();
       if (inspected.playable) await position(0);
-      say(inspected.playable || state.puzzleMode ? "" : "Play along is not available for this " +
-          "file (" + (inspected.not_playable || "").replace(/^bad input: /, "") + ")");
+      say(inspected.playable || state.puzzleMode ? "" : "Play along is not available: " +
+          (inspected.not_playable || "this file is no game to play on") + ".");
       showPosition();
       setBusy(false);
       refreshPicture();
     } catch (error) {
-      say(error.message, true);
+      say((state.doc ? "Not loaded — " : "") + error.message, true);
     }
+    showSelected();
   }
 
   function loadShipped(qualified) {
     const item = G.shipped.find((s) => s.qualified === qualified || s.name === qualified);
-    if (!item) { say(`no shipped position ${qualified}`, true); return; }
+    if (!item) {
+      say(`no shipped ${G.title} position "${qualified}": pick one from the Position list`, true);
+      showSelected();
+      if (!state.doc) $("caption").textContent = "no position loaded";
+      return;
+    }
     $("shipped").value = item.qualified;
     const url = new URL(window.location.href);
     url.searchParams.set("example", item.qualified);
     window.history.replaceState(null, "", url);
-    load({ example: item.qualified }, item.description);
+    load({ example: item.qualified }, item.description, item.qualified);
   }
 
   function buildControls() {
@@ -771,20 +911,19 @@
       if (file.size > 1024 * 1024) { say("the file is over 1 MB", true); return; }
       const reader = new FileReader();
       reader.onload = () => {
-        $("shipped").value = "";
         load({ document: String(reader.result), filename: file.name }, `your file ${file.name}`);
       };
       reader.readAsText(file);
       $("upload").value = "";
     });
     $("load-paste").addEventListener("click", () => {
-      $("shipped").value = "";
       load({ document: $("paste").value, filename: "pasted.toml" }, "your pasted file");
     });
   }
 
   buildControls();
   setBusy(false);
+  showPosition();  // no position yet: no play along (Undo, Redo, Random outcome) to offer
   const wanted = new URL(window.location.href).searchParams.get("example");
   const first = G.shipped.find((s) => s.set === "examples" && s.name === "default") ||
                 G.shipped.find((s) => s.set === "examples") || G.shipped[0];
