@@ -330,9 +330,11 @@ class LeanBruteForce:
         table = self.evaluator.terms
         m = [mins[k] for k in self.firsts]
         plans = None
+        costed: list[tuple[int, ...]] = []
+        """The changed rooms' per-room costs (with ``plans``)."""
         if vectors is self.base and changed:
-            if fresh is None:
-                fresh = [table.vector(r, board[r]) for r in changed]
+            costed = fresh if fresh is not None else [table.vector(r, board[r])
+                                                      for r in changed]
             plans = self.reduced.get(changed)
             if plans is None:
                 plans = self.reduced[changed] = self.reduce(changed)
@@ -344,13 +346,13 @@ class LeanBruteForce:
                 m[t] = total if total < CAP else CAP
             elif plans is not None and kind == "same":
                 low = plans[i]
-                for costs in fresh:  # type: ignore[union-attr]
+                for costs in costed:
                     total = sum(costs[k] for k in ks)
                     if total < low:
                         low = total
                 m[t] = low if low < CAP else CAP
             elif plans is not None:
-                m[t] = min(CAP, _different_rooms([column + [costs[k] for costs in fresh]
+                m[t] = min(CAP, _different_rooms([column + [costs[k] for costs in costed]
                                                   for column, k in zip(plans[i], ks, strict=True)]))
             else:
                 columns = [[v[k] for v in vectors] for k in ks]
