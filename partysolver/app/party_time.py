@@ -68,11 +68,11 @@ def _load(document: Document) -> Position:
 
 
 def _search(document: Document, position: Position, options: Options) -> Hint:
-    from ..models.party_time.state import CARRY_OUT, PHASE_NAMES, PLAY
+    from ..models.party_time.state import CARRY_OUT, DRAW, PHASE_NAMES, PLAY
     from ..solvers.budget import Budget
     from ..solvers.party_time.hint import hint
 
-    if position.drawing >= 0 and position.phase not in (PLAY, CARRY_OUT):
+    if position.phase == DRAW:
         me, drawer = position.name(position.me), position.name(position.drawing)
         raise InputError(document.source, "drawing", f"a step where {me} chooses a play for a "
                          f"hint, but {drawer} draws a card first (enter what is drawn; the "

@@ -303,7 +303,8 @@ class TeaPartyCommands(GameCommands):
         rotate = bool(options.extra.get("rotate", False))
         data = simulation_data(
             INFO.key, result, DEFAULT_SEATS[:n], names, rotate,
-            seat_figures=[{"score": scores[f"score_{i + 1}"].as_json()} for i in range(n)])
+            seat_figures=[{"score": scores[f"score_{i + 1}"].as_json()} for i in range(n)],
+            figures={name: figure.as_json() for name, figure in scores.items()})
         rows = [(DEFAULT_SEATS[i], "rotating" if options.extra.get("rotate") else
                  seat_policies[i], str(rate)) for i, rate in enumerate(seats)]
         text = [f"{games} games, {n} players ({WIN_RATE_HEADER})",

@@ -161,6 +161,11 @@ def test_simulate_reports_rates_with_intervals() -> None:
     again = run("simulate", "tea-party", "--games", "12", "--policy", "greedy",
                 "--policy", "random", "--seed", "2", "--json", "--workers", "2")
     assert json.loads(again.stdout)["seats"] == data["seats"]
+    # two games: Student's t would reach below 0 points; the intervals stop there
+    few = json.loads(run("simulate", "tea-party", "--games", "2", "--policy", "greedy",
+                         "--json").stdout)
+    for figure in [*few["figures"].values(), *(s["figures"]["score"] for s in few["seats"])]:
+        assert figure["interval"][0] == 0 <= figure["mean"] <= figure["interval"][1]
 
 
 def test_render_writes_an_svg_with_the_hint(default: Path, tmp_path: Path) -> None:
