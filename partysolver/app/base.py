@@ -360,10 +360,11 @@ class GameCommands:
         """The position of ``document`` in a few lines for people: what ``play`` shows."""
         raise self.unsupported("play")
 
-    def played_value(self, document: Document, move: str, options: Options) -> float | None:
-        """The hint's ``value`` of ``move`` in ``document``'s position, for a review whose
-        hint did not list it (``None``: the game cannot value one move alone; the review then
-        gives a lower bound of what it gave up)."""
+    def played_move(self, document: Document, move: str, options: Options
+                    ) -> dict[str, Any] | None:
+        """``move`` in ``document``'s position as the hint would list it (``move``, ``value``,
+        ``figures``), for a review whose hint did not list it (``None``: the game cannot value
+        one move alone; the review then gives a lower bound of what it gave up)."""
         return None
 
     def seat_names(self, state: Any) -> tuple[str, ...]:

@@ -104,8 +104,9 @@ VALUE_TEXT = ("minus the stress the turn is expected to add to the roommates (mo
               "fewer expected party fouls, more photos and the table score)")
 
 
-def _played_value(state: MeeplePartyState, move: str, budget: Budget) -> float | None:
-    """The exact ``value`` of the turn ``move`` (a plan of the hint's notation) from
+def _played_move(state: MeeplePartyState, move: str, budget: Budget) -> dict[str, Any] | None:
+    """The turn ``move`` (a plan of the hint's notation) as the hint lists it (its exact
+    ``value`` and ``figures``) from
     ``state``: its steps played up to its refresh decision, then that refresh (or none) valued
     on the board, or the rest of the turn searched when chance comes first; ``None`` when the
     budget runs out."""
@@ -131,7 +132,8 @@ def _played_value(state: MeeplePartyState, move: str, budget: Budget) -> float |
             value, _ = search.value(here.apply(last))
     except BudgetExhausted:
         return None
-    return _value(_figures(value))
+    figures = _figures(value)
+    return {"move": move, "value": _value(figures), "figures": figures}
 
 
 def _value(figures: dict[str, float]) -> float:
@@ -292,9 +294,10 @@ class MeeplePartyCommands(GameCommands):
 
     # -- hint ---------------------------------------------------------------------------------
 
-    def played_value(self, document: Document, move: str, options: Options) -> float | None:
+    def played_move(self, document: Document, move: str, options: Options
+                    ) -> dict[str, Any] | None:
         _, state = _load(document)
-        return _played_value(state, move, _budget(options))
+        return _played_move(state, move, _budget(options))
 
     def hint(self, document: Document, options: Options) -> Report:
         from ..models.meeple_party.state import OVER, PHASES

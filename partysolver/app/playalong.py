@@ -294,12 +294,21 @@ class Judged:
     only a lower bound (the gap to the worst move it valued)."""
     label: str | None
     status: str
+    missed: str = ""
+    """What the played move gives up that ranks above its value (a Meeple Party turn that
+    loses chances to win or not to lose the party), in words; a blunder then."""
+
+    @property
+    def is_best(self) -> bool:
+        return self.lost is not None and self.lost <= 1e-9 and not self.at_least and \
+            not self.missed
 
     def as_json(self) -> dict[str, Any]:
         return self.step.as_json() | {
             "best": self.best, "best_value": _round(self.best_value),
             "value": _round(self.value), "lost": _round(self.lost), "at_least": self.at_least,
-            "label": self.label, "status": self.status}
+            "label": self.label, "status": self.status} | (
+            {"missed": self.missed} if self.missed else {})
 
 
 def _round(value: float | None) -> float | None:
@@ -361,7 +370,7 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
             hint = run("hint", here, dict(given) | {"top": None}).data
             value_text = hint.get("value_text", value_text)
             judged.append(_judge(position, item, hint, thresholds, functools.partial(
-                commands.played_value, here, item.move,
+                commands.played_move, here, item.move,
                 Options(seed=given.get("seed"), time_limit=given.get("time_limit")))))
         position = position.apply(position.parse(item.move))
         if progress is not None:
@@ -370,7 +379,7 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
 
 
 def _judge(position: Playable, item: Step, hint: Mapping[str, Any], thresholds: Thresholds,
-           value_of: Callable[[], float | None] | None = None) -> Judged:
+           value_of: Callable[[], Mapping[str, Any] | None] | None = None) -> Judged:
     """The played move against the hint's best; one the hint did not list is valued alone
     (``value_of``) where the game can, else its loss is the lower bound of the gap to the
     last move listed."""
@@ -381,14 +390,33 @@ def _judge(position: Playable, item: Step, hint: Mapping[str, Any], thresholds: 
         return Judged(item, "", None, None, None, False, None, str(hint.get("status")))
     best = valued[0]
     mine = next((m for m in valued if _names(position, m["move"]) == played), None)
-    value = mine["value"] if mine is not None else value_of() if value_of else None
-    if value is not None:
-        lost = max(0.0, best["value"] - value)
-        return Judged(item, best["move"], best["value"], value, lost, False,
-                      thresholds.label(lost), str(hint.get("status")))
+    if mine is None and value_of is not None:
+        mine = value_of()
+    if mine is not None:
+        lost = max(0.0, best["value"] - mine["value"])
+        missed = _missed(best.get("figures") or {}, mine.get("figures") or {})
+        return Judged(item, best["move"], best["value"], mine["value"], lost, False,
+                      "blunder" if missed else thresholds.label(lost), str(hint.get("status")),
+                      missed)
     floor = max(0.0, best["value"] - valued[-1]["value"])
     return Judged(item, best["move"], best["value"], None, floor, True,
                   thresholds.label(floor), str(hint.get("status")))
+
+
+def _missed(best: Mapping[str, Any], mine: Mapping[str, Any]) -> str:
+    """What ranks above the value and the played move gives up, in words ("" for nothing):
+    where the hint ranks moves by the chance to win, then not to lose (Meeple Party's turns,
+    whose value, the stress, only comes next)."""
+    parts = []
+    if isinstance(best.get("win"), float | int) and isinstance(mine.get("win"), float | int) \
+            and mine["win"] < best["win"] - 1e-9:
+        parts.append(f"{100 * (best['win'] - mine['win']):.3g} percentage points of the chance "
+                     "to win")
+    if isinstance(best.get("loss"), float | int) and isinstance(mine.get("loss"), float | int) \
+            and mine["loss"] > best["loss"] + 1e-9:
+        parts.append(f"{100 * (mine['loss'] - best['loss']):.3g} percentage points more chance "
+                     "to lose")
+    return " and ".join(parts)
 
 
 def _names(position: Playable, text: str) -> Any:
@@ -407,7 +435,7 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
                                                     "blunder": 0, "biggest": None})
         mine["decisions"] += 1
         lost = item.lost or 0.0
-        if item.lost is not None and lost <= 1e-9 and not item.at_least:
+        if item.is_best:
             mine["best"] += 1
         mine["lost"] += lost
         if item.label:
@@ -427,19 +455,21 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         mark = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}.get(item.label or "", "")
         if item.lost is None:
             verdict = "not valued (the hint had no value here)"
-        elif item.lost <= 1e-9 and not item.at_least:
+        elif item.is_best:
             verdict = "best"
         else:
             how = "at least " if item.at_least else "about " if item.status != "exact" else ""
-            verdict = (f"{item.label or 'fine'}: gives up {how}{thresholds.shown(item.lost)}; "
-                       f"best was {item.best}")
+            given = f"{item.missed} (and {thresholds.shown(item.lost)})" if item.missed else \
+                thresholds.shown(item.lost)
+            verdict = (f"{item.label or 'fine'}: gives up {how}{given}; best was {item.best}")
         lines.append(f"{item.step.number}. {item.step.actor}: {item.step.move}{mark}  "
                      f"({verdict})")
     scale = 100 if thresholds.percent else 1
     lines.append(f"thresholds ({thresholds.shown_unit} given up): inaccuracy "
                  f"{scale * thresholds.inaccuracy:g}, mistake {scale * thresholds.mistake:g}, "
                  f"blunder {scale * thresholds.blunder:g}")
-    if any(item.lost is not None and item.status != "exact" for item in judged):
+    if any(not item.is_best and not item.at_least and item.lost is not None
+           and item.status != "exact" for item in judged):
         lines.append("'about': the hint's values there are estimates (its search did not "
                      "finish: see hint's status), so are the losses")
     for player, mine in summary.items():

@@ -210,3 +210,23 @@ def test_review_values_a_turn_the_hint_did_not_list(tmp_path: Path) -> None:
     assert decision["at_least"] is False and decision["label"] == "blunder"
     assert decision["value"] == worst["value"]
     assert decision["lost"] == round(best["value"] - worst["value"], 6)
+
+
+def test_review_calls_a_turn_that_gives_up_the_win_a_blunder(tmp_path: Path) -> None:
+    """Turns are ranked by the chance to win before the stress: a turn that adds no more
+    stress than the best but misses the winning photo is a blunder, not 'best'."""
+    everything = report_data("hint", str(EXAMPLES["last-photo"]), top=10_000)["moves"]
+    best = everything[0]
+    assert best["figures"]["win"] == 1.0
+    missing = next(m for m in everything if m["figures"]["win"] == 0.0
+                   and m["value"] >= best["value"])
+    record = tmp_path / "game.toml"
+    assert run("apply", str(EXAMPLES["last-photo"]), missing["move"], "--record",
+               str(record))[0] == 0
+    code, out = run("review", str(record), "--json")
+    [decision] = json.loads(out[out.index("{"):])["decisions"]
+    assert decision["lost"] == 0 and decision["label"] == "blunder"
+    assert decision["missed"] == "100 percentage points of the chance to win"
+    code, text = run("review", str(record))
+    assert "(blunder: gives up 100 percentage points of the chance to win (and 0 stress)" in text
+    assert "accuracy 0%" in text
