@@ -261,6 +261,15 @@ def test_a_hint_before_a_draw_lists_each_draw_and_offers_no_draw_move(page: Any,
     summary = page.find_element(By.CSS_SELECTOR, "#result .draw-summary").text
     assert "% to win before the draw" in summary
     assert "no arrows" not in page.find_element(By.ID, "caption").text
+    # Meeple Party's draws list the best turn's steps in words and its figures
+    open_board(page, server, "meeple-party", "before-the-draw")
+    Select(page.find_element(By.ID, "time-limit")).select_by_value("10")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result table.draws tbody tr"))
+    cells = [cell.text for cell in page.find_elements(
+        By.CSS_SELECTOR, "#result table.draws tbody tr")[0].find_elements(By.TAG_NAME, "td")]
+    assert cells[0] == "Draw a flirt" and cells[1].endswith("%")
+    assert cells[2].startswith("welcome the Flirt") and cells[3].endswith(" stress")
 
 
 def test_hint_values_say_what_they_are(page: Any, server: Server) -> None:

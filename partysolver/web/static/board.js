@@ -469,8 +469,14 @@
         text: move.reason.replace(/\(see draws\)\s*$/, "(the table below)") }));
     }
     const rows = answer.draws.map((draw) => {
-      const best = draw.best || {};
-      const hero = String(draw.hero || "");
+      // Tea Party: the best answer is a move (move, text, value); Meeple Party: the best
+      // turn's steps in words, its figures in the draw's value.
+      const steps = Array.isArray(draw.best);
+      const best = steps
+        ? { text: draw.best.join("; "), figures: draw.value || {},
+            value: draw.value ? -draw.value.stress : null }
+        : (draw.best || {});
+      const hero = String(draw.hero || draw.outcome || "");
       return el("tr", {},
         el("td", { text: hero.charAt(0).toUpperCase() + hero.slice(1) }),
         el("td", { class: "num", text: percent(draw.probability) }),
@@ -481,7 +487,8 @@
     });
     result.append(el("div", { class: "scroll" }, el("table", { class: "draws" },
       el("thead", {}, el("tr", {}, el("th", { text: "draw" }), el("th", { text: "chance" }),
-                       el("th", { text: "best answer" }), el("th", { text: "win" }))),
+                       el("th", { text: "best answer" }),
+                       el("th", { text: G.game === "tea-party" ? "win" : "value" }))),
       el("tbody", {}, ...rows))));
     result.append(el("p", { class: "muted small", text: "To play on, enter the draw under Play " +
       "along (an outcome button, or Random outcome)." }));
