@@ -326,3 +326,13 @@ def test_a_pool_party_log_with_a_lie_claims_no_consistency(tmp_path: Path) -> No
     assert "lie" in {p["code"] for p in data["problems"]}
     assert data["consistent_assignments"] == 0
     assert "consistent:" not in invoke("verify", str(path)).stdout
+
+
+def test_a_file_a_field_names_as_dash_is_a_file_name_not_standard_input(tmp_path: Path) -> None:
+    """`-` reads standard input only for the document given on the command line: a catalogue
+    or option file named `-` is a file that is not there (a random mutation once made the
+    loader wait on standard input)."""
+    path = write(tmp_path, "p.toml", example("meeple-land", "puzzle") | {"catalogue": "-"})
+    refused("solve", str(path), says=("catalogue: expected an existing catalogue file",))
+    refused("simulate", "party-time", "--games", "1", "--party-rules", "-",
+            says=("--party-rules",))

@@ -51,9 +51,10 @@ def read_document(path: str | Path, refer: tuple[str, str | None, str] | None = 
     """Parse a TOML or JSON file (by suffix; ``-`` reads standard input).  Returns (doc, source).
 
     ``refer`` = (source, field, what): the file or option that named ``path``, its field and
-    what the file should be (see :func:`read_text`)."""
+    what the file should be (see :func:`read_text`).  A file named so is never standard input
+    (``-`` there is a file name: standard input holds the document that named it, if any)."""
     source = str(path)
-    if source == "-":
+    if source == "-" and refer is None:
         import sys
 
         try:
