@@ -342,6 +342,9 @@ def render_parks(pictures: Sequence[Picture], heading: str = "", footer: Sequenc
         if piece is not None and piece.tile.id in chips:
             _market_arrow(svg, frame, picture.layout, piece, chips[piece.tile.id],
                           top + grid_height + BELOW - 8)
+    if shelf:  # over the arrows, which may climb through it, with a halo to stay readable
+        svg.text(MARGIN, shelf_top + 12, shelf.title, font_size=13, font_weight="bold",
+                 stroke="#fff", stroke_width=4, paint_order="stroke")
     for i, line in enumerate(captions):
         svg.text(MARGIN, text_top + 14 + 20 * i, line, font_size=13, fill=ARROW)
     base = text_top + 20 * len(captions) + 14
@@ -353,9 +356,9 @@ def render_parks(pictures: Sequence[Picture], heading: str = "", footer: Sequenc
 
 def _draw_shelf(svg: Svg, shelf: Shelf, known: Mapping[str, Tile],
                 pictures: Sequence[Picture], top: float) -> dict[str, tuple[float, float]]:
-    """The tiles on offer, row by row; where each suggested tile's chip is (its top middle)."""
+    """The tiles on offer, row by row (their title is drawn by the caller, over the hint's
+    arrows); where each suggested tile's chip is (its top middle)."""
     wanted = {p.suggestion.tile.id for p in pictures if p.suggestion is not None}
-    svg.text(MARGIN, top + 12, shelf.title, font_size=13, font_weight="bold")
     label_width = max((text_width(label, 12) for label, _ in shelf.rows), default=0) + 12
     chips: dict[str, tuple[float, float]] = {}
     for r, (label, codes) in enumerate(shelf.rows):
