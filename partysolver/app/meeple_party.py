@@ -125,9 +125,7 @@ def _played_move(state: MeeplePartyState, move: str, budget: Budget) -> dict[str
     last = steps[-1]
     try:
         if isinstance(last, Refresh) and here.phase == REFRESH:
-            evaluator = search.evaluator
-            value = evaluator.plain(here.board, here.stress) if last.slot is None else \
-                evaluator.refresh_slot_value(here.board, here.stress, last.slot)
+            value = search.refresh_option(here, last.slot)
         else:
             value, _ = search.value(here.apply(last))
     except BudgetExhausted:

@@ -1225,7 +1225,7 @@ class TurnSearch:
                 return
             for action in state.legal_actions():
                 assert isinstance(action, Refresh)
-                value = self._refresh_option(state, action.slot)
+                value = self.refresh_option(state, action.slot)
                 self._add(found, TurnOption((action,), None, value, (action.slot,),
                                             state.board, state.stress, action.slot,
                                             certain=action.slot is None, ends_turn=False))
@@ -1264,7 +1264,7 @@ class TurnSearch:
         for action, child in state.children():
             self._collect(child, plan + (action,), found)
 
-    def _refresh_option(self, state: MeeplePartyState, slot: Slot | None) -> Value:
+    def refresh_option(self, state: MeeplePartyState, slot: Slot | None) -> Value:
         """The exact value of one refresh choice (every card of the deck for a refresh)."""
         if slot is None:
             return self.evaluator.plain(state.board, state.stress)
