@@ -299,9 +299,12 @@ class Thresholds:
 
     def shown(self, value: float) -> str:
         """``value`` as the review's text shows it, with its unit."""
-        if self.percent:
-            return f"{100 * value:.3g} percentage points {self.unit}"
-        return f"{value:.3g} {self.unit}"
+        return f"{self.scale * value:.3g} {self.shown_unit}"
+
+    @property
+    def scale(self) -> int:
+        """What a value is multiplied by in the text (percentage points for chances)."""
+        return 100 if self.percent else 1
 
     @property
     def shown_unit(self) -> str:

@@ -356,11 +356,14 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
     """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
     the hint at that point: the best move, the value given up and a label (bad input: see
     :func:`to_review`)."""
-    from .base import run
+    from .base import common_options, run
 
     record, position, chosen = to_review(doc, players)
     commands = commands_for(doc.game)
     assert commands is not None
+    common = common_options(given)
+    budget = Options(seed=common["seed"], time_limit=common["time_limit"])
+    """What valuing a played move alone may take (the hint's own budget)."""
     judged: list[Judged] = []
     value_text = ""
     for item in record.steps:
@@ -370,8 +373,7 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
             hint = run("hint", here, dict(given) | {"top": None}).data
             value_text = hint.get("value_text", value_text)
             judged.append(_judge(position, item, hint, thresholds, functools.partial(
-                commands.played_move, here, item.move,
-                Options(seed=given.get("seed"), time_limit=given.get("time_limit")))))
+                commands.played_move, here, item.move, budget)))
         position = position.apply(position.parse(item.move))
         if progress is not None:
             progress(1)
@@ -408,14 +410,13 @@ def _missed(best: Mapping[str, Any], mine: Mapping[str, Any]) -> str:
     where the hint ranks moves by the chance to win, then not to lose (Meeple Party's turns,
     whose value, the stress, only comes next)."""
     parts = []
-    if isinstance(best.get("win"), float | int) and isinstance(mine.get("win"), float | int) \
-            and mine["win"] < best["win"] - 1e-9:
-        parts.append(f"{100 * (best['win'] - mine['win']):.3g} percentage points of the chance "
-                     "to win")
-    if isinstance(best.get("loss"), float | int) and isinstance(mine.get("loss"), float | int) \
-            and mine["loss"] > best["loss"] + 1e-9:
-        parts.append(f"{100 * (mine['loss'] - best['loss']):.3g} percentage points more chance "
-                     "to lose")
+    for figure, worse, words in (("win", -1, "of the chance to win"),
+                                 ("loss", 1, "more chance to lose")):
+        if isinstance(best.get(figure), float | int) and \
+                isinstance(mine.get(figure), float | int):
+            given = worse * (mine[figure] - best[figure])
+            if given > 1e-9:
+                parts.append(f"{100 * given:.3g} percentage points {words}")
     return " and ".join(parts)
 
 
@@ -464,7 +465,7 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
             verdict = (f"{item.label or 'fine'}: gives up {how}{given}; best was {item.best}")
         lines.append(f"{item.step.number}. {item.step.actor}: {item.step.move}{mark}  "
                      f"({verdict})")
-    scale = 100 if thresholds.percent else 1
+    scale = thresholds.scale
     lines.append(f"thresholds ({thresholds.shown_unit} given up): inaccuracy "
                  f"{scale * thresholds.inaccuracy:g}, mistake {scale * thresholds.mistake:g}, "
                  f"blunder {scale * thresholds.blunder:g}")

@@ -354,7 +354,8 @@ class LeanBruteForce:
             elif plans is not None:
                 m[t] = min(CAP, _different_rooms([column + [costs[k] for costs in costed]
                                                   for column, k in zip(plans[i], ks, strict=True)]))
-            else:
+            else:  # a whole board's costs (score), or a mingle's after a white meeple's
+                # surprise ran a mingle of its own (self.base is then that one's): patched
                 columns = [[v[k] for v in vectors] for k in ks]
                 for r in changed:
                     costs = table.vector(r, board[r])
