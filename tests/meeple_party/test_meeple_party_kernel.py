@@ -18,7 +18,7 @@ from partysolver.models.documents import Fields, parse_document
 from partysolver.models.meeple_party import MeeplePartyState, new_game
 from partysolver.models.meeple_party.board import mingle_boards
 from partysolver.models.meeple_party.cards import load_cards
-from partysolver.models.meeple_party.game import LAID, WHITE
+from partysolver.models.meeple_party.game import LAID, WHITE, Mingle
 from partysolver.models.meeple_party.state import (
     MINGLE,
     PLACE,
@@ -262,3 +262,32 @@ def test_the_lean_baselines_several_clause_costs_are_the_whole_boards(index: int
             table.values(board)
         checked += 1
     assert checked > 100 and search.reduced
+
+
+@pytest.mark.parametrize(("seed", "players", "stress"), [(1, 2, None), (3, 3, None), (5, 1, 2)])
+def test_the_lean_baselines_white_meeple_surprise_is_the_rules_engines(
+        seed: int, players: int, stress: int | None) -> None:
+    """A white meeple mingled: the baseline carries out its surprise on packed boards
+    (:meth:`LeanBruteForce.white`: a choice of several outcomes, a removal repeated per
+    individual meeple, a stress effect, stressed out when it is one player at 2) and gives
+    exactly the value, and counts exactly the raw outcomes, of playing it through the rules
+    engine (the card that adds from the bag goes through the engine in both)."""
+    state = crowded(seed, players)
+    if stress is not None:
+        state = replace(state, stress=(stress,) * players)
+    state = state.apply(state.legal_actions()[0])
+    assert state.phase == MINGLE
+    base = state.board
+    near = state.setup.house.adjacent
+    moves = [(src, dst) for src, piece in LeanBruteForce.movers(base) if piece == WHITE
+             for dst in near[src]]
+    assert moves
+    for src, dst in moves:
+        lean, engine = LeanBruteForce(state), LeanBruteForce(state)
+        table = lean.evaluator.terms
+        vectors = [table.vector(r, content) for r, content in enumerate(base)]
+        lean.base, lean.reduced = vectors, {}
+        value = lean.white(state, base, vectors, {}, {}, src, dst)
+        expected = engine.value(state._with(board=base).apply(Mingle(WHITE, src, dst)))
+        assert value == expected
+        assert lean.raw == engine.raw > 0

@@ -14,9 +14,12 @@ rooms.  Steps 3 and 4 without a refresh run inline (:meth:`LeanBruteForce.make_p
 arithmetic as :meth:`~.evaluate.Evaluator.assemble`); an end where a refresh may beat not
 refreshing goes to the evaluator's end of the turn (:meth:`~.evaluate.Evaluator.end`: each
 refresh worth trying over its deck; it remembers its answers by the cards' costs and stress,
-so an expectation over a deck is not recomputed for an end that scores the same).  Chance and
-a surprise's choices (a drawn white meeple, a mingled one) go through the rules engine, each
-choice repeated once per individual meeple it picks, as in :mod:`.brute`.
+so an expectation over a deck is not recomputed for an end that scores the same).  A white
+meeple mingled has its surprise carried out on packed boards too (:meth:`LeanBruteForce.white`:
+every card of the deck, every choice of its effects repeated once per individual meeple it
+picks, as in :mod:`.brute`; the ends scored against the mingle's board).  The rest of chance
+and of a surprise's choices (a drawn white meeple, a card that adds guests from the bag) goes
+through the rules engine.
 
 :attr:`LeanBruteForce.raw` counts the ends reached (raw one-turn outcomes).  The oracle of the
 tests stays :mod:`.brute` (every choice played through the rules engine); the tests compare
@@ -26,9 +29,11 @@ this baseline's best values with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import comb
 from typing import Any
 
-from ...models.meeple_party.board import UNIT, Board, counted
+from ...models.meeple_party import effects as fx
+from ...models.meeple_party.board import UNIT, Board, add, counted
 from ...models.meeple_party.cards import CAP
 from ...models.meeple_party.game import (
     BITS,
@@ -38,16 +43,21 @@ from ...models.meeple_party.game import (
     ROOMMATE,
     STANDING_PIECES,
     WHITE,
+    Dealt,
     Mingle,
     standing_of,
 )
 from ...models.meeple_party.state import (
+    MAX_STRESS,
     MINGLE,
     OVER,
     PLACE,
     REFRESH,
     TURN,
     MeeplePartyState,
+    bag_with,
+    deck_outcomes,
+    stress_after,
 )
 from ...models.protocol import CHANCE
 from ..budget import Budget, Meter
@@ -87,6 +97,15 @@ class LeanBruteForce:
         self.reduced: dict[tuple[int, ...], list[Any]] = {}
         """Per set of changed rooms of the current mingle, what the other rooms bring to each
         several-clause card (:meth:`reduce`)."""
+        setup = root.setup
+        self.house = setup.house
+        self.ordered = setup.ordered
+        self.personality = root.active_personality
+        self.surprises = setup.cards.surprises
+        self.adds = [any(effect.do == "add" for effect in card.effects)
+                     for card in self.surprises]
+        """Per surprise card: an effect draws from the bag (the card goes through the engine)."""
+        self.stress0 = sum(root.stress)
         self.exact = True
         """The last end scored had no refresh worth trying: its value is a sum of whole
         numbers, exact (compared without rounding)."""
@@ -154,6 +173,8 @@ class LeanBruteForce:
         sets: dict[tuple[int, ...], tuple[int, ...]] = {}
         ends: dict[tuple[object, ...], tuple[Value, bool]] = {}
         """The ends scored in this mingle, by the changed rooms and their contents."""
+        surprise_ends: dict[tuple[object, ...], Value] = {}
+        """The ends after a white meeple's surprise, by the board and the stress."""
         count = self._count
         roommate_rooms = [r for r, room in enumerate(board) if room & ROOMMATE_FIELDS]
         for src, piece in self.movers(board):
@@ -162,8 +183,7 @@ class LeanBruteForce:
             unit = UNIT[piece]
             for dst in targets:
                 if piece == WHITE:
-                    moved = state._with(board=base)
-                    value = self.value(moved.apply(Mingle(WHITE, src, dst)))
+                    value = self.white(state, base, vectors, rests, surprise_ends, src, dst)
                     key = rank_key(value)
                     if best is None or key > (best_key if not exact else rank_key(best)):
                         best, best_key, exact = value, key, False
@@ -231,6 +251,98 @@ class LeanBruteForce:
             board[room] -= unit
         assert best is not None
         return best
+
+    # -- a white meeple's surprise ---------------------------------------------------------------
+
+    def white(self, state: MeeplePartyState, base: tuple[int, ...],
+              vectors: list[tuple[int, ...]], rests: dict[tuple[int, ...], tuple[int, ...]],
+              ends: dict[tuple[object, ...], Value], src: int, dst: int) -> Value:
+        """A white meeple mingled from ``src`` to ``dst`` on the mingle's board ``base``: the
+        mean over the surprise deck's draws (:func:`deck_outcomes`, as the rules engine deals)
+        of each card's effects carried out (:meth:`effects`).  A card with an effect that
+        draws from the bag goes through the rules engine."""
+        board = list(base)
+        board[src] -= UNIT[WHITE]
+        moved: MeeplePartyState | None = None
+        parts = []
+        for action, p in deck_outcomes("surprise", state.surprise_deck, self.ordered):
+            assert isinstance(action, Dealt)
+            card = action.card
+            if card >= 0 and self.adds[card]:
+                if moved is None:
+                    moved = state._with(board=base).apply(Mingle(WHITE, src, dst))
+                value = self.value(moved.apply(action))
+            else:
+                value = self.effects(card, 0, tuple(board), state.bag, state.stress, dst,
+                                     (base, vectors, rests, ends))
+            parts.append((float(p), value))
+        return mean(parts)
+
+    def effects(self, card: int, e: int, board: Board, bag: tuple[int, ...],
+                stress: tuple[int, ...], white: int, mingle: tuple[Any, ...]) -> Value:
+        """The surprise ``card``'s effects from number ``e`` on (none when ``card`` is -1: the
+        deck was empty), as :meth:`MeeplePartyState._run_effects` carries them out: a stress
+        effect at once (everyone stressed out: the party is lost), a choice with one outcome
+        at once, a choice with several through every individual choice (as
+        :func:`.brute.effect_choices` repeats it); then the white meeple stays in ``white`` if
+        the card says so, and the turn ends (:meth:`surprise_end`)."""
+        effects = self.surprises[card].effects if card >= 0 else ()
+        while e < len(effects):
+            effect = effects[e]
+            if effect.do == "stress":
+                stress = stress_after(self.root, effect, board, stress)
+                if min(stress) >= MAX_STRESS:
+                    self._count()
+                    return (0.0, -1.0, -float(sum(stress) - self.stress0), -0.0, 0.0, 0.0)
+                e += 1
+                continue
+            options = fx.choices(effect, self.house, board, self.personality)
+            if len(options) > 1:
+                best: Value | None = None
+                for pick, after, back in options:
+                    times = 1
+                    if pick.meeples:
+                        picked: dict[tuple[int, int], int] = {}
+                        for room, piece in pick.meeples:
+                            picked[(room, piece)] = picked.get((room, piece), 0) + 1
+                        for (room, piece), k in picked.items():
+                            times *= comb((board[room] >> (BITS * piece)) & 7, k)
+                    rest = bag_with(bag, back, self.ordered)
+                    for _ in range(times):
+                        best = _better(best, self.effects(card, e + 1, after, rest, stress,
+                                                          white, mingle))
+                assert best is not None
+                return best
+            _, board, back = options[0]
+            bag = bag_with(bag, back, self.ordered)
+            e += 1
+        if card >= 0 and self.surprises[card].stays:
+            board = add(board, WHITE, white)
+        return self.surprise_end(board, stress, *mingle)
+
+    def surprise_end(self, board: Board, stress: tuple[int, ...], base: tuple[int, ...],
+                     vectors: list[tuple[int, ...]],
+                     rests: dict[tuple[int, ...], tuple[int, ...]],
+                     ends: dict[tuple[object, ...], Value]) -> Value:
+        """The end of the turn after a white meeple's surprise, scored as the mingle scores
+        its ends: the rooms that differ from the mingle's board ``base`` against the least
+        costs of the others; an end already scored in this mingle is counted, not scored
+        again."""
+        key = (board, stress)
+        known = ends.get(key)
+        if known is not None:
+            self._count()
+            return known
+        changed = tuple(r for r, content in enumerate(board) if content != base[r])
+        table = self.evaluator.terms
+        fresh = [table.vector(r, board[r]) for r in changed]
+        rest = rests.get(changed)
+        if rest is None:
+            others = [v for r, v in enumerate(vectors) if r not in changed]
+            rest = rests[changed] = tuple(map(min, *others)) if len(others) > 1 else others[0]
+        value = ends[key] = self.score_costs(list(board), stress, list(map(min, rest, *fresh)),
+                                             changed, vectors, fresh)
+        return value
 
     # -- individual meeples ----------------------------------------------------------------------
 
