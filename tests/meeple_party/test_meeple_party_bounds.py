@@ -450,7 +450,8 @@ def test_white_meeples_are_pruned_and_the_answer_is_unchanged(monkeypatch: pytes
 @pytest.mark.parametrize("name", ["04-easy-jerk-30", "17-hard-wallflower-32"])
 def test_remembered_ends_equal_ends_evaluated_afresh(name: str) -> None:
     """The evaluator remembers an end's value by what it reads (the cards' costs, the stress,
-    the Hot Tub, the deck cards met and, for a photo refresh, the deck's costs on the board):
+    the Hot Tub, the deck cards met and, for a photo refresh, the deck's costs on the board, both
+    counted from the rooms the mingle changed):
     every end of a mingle, remembered, is the value evaluated afresh on the whole board."""
     state = shipped(name)
     checked = hits = 0

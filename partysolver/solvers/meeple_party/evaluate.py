@@ -255,6 +255,8 @@ class NearBoard:
         """Per-room costs of the base board for each clause of a several-clause condition."""
         self.masks: dict[tuple[int, tuple[int, ...]], int] = {}
         """Unions of met masks over the unchanged rooms (see :meth:`MetMasks.count_near`)."""
+        self.decks: dict[str, NearBoard] = {}
+        """The same for a deck's cards (the photo deck's costs, :meth:`Evaluator._photo_costs`)."""
 
     def rest_of(self, changed: tuple[int, ...]) -> tuple[int, ...]:
         """The element-wise minimum of the vectors of the rooms not ``changed`` (kept)."""
@@ -1006,8 +1008,18 @@ class Evaluator:
         board asked)."""
         if self._deck_counts[0] is board:
             return self._deck_counts[1]
+        table = self.deck_table("photo")
+        near, changed = self._near
+        if isinstance(table, TermTable) and near is not None and near.base is not board:
+            # a board near a mingle's: the deck's costs from its changed rooms (as the cards')
+            deck = near.decks.get("photo")
+            if deck is None:
+                deck = near.decks["photo"] = NearBoard(table, near.base)
+            costs = deck.values(board, changed)
+        else:
+            costs = table.values(board)
         counts: dict[int, int] = {}
-        for c in self.deck_table("photo").values(board):
+        for c in costs:
             counts[c] = counts.get(c, 0) + 1
         self._deck_counts = (board, counts)
         return counts

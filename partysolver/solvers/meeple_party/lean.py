@@ -106,6 +106,9 @@ class LeanBruteForce:
                      for card in self.surprises]
         """Per surprise card: an effect draws from the bag (the card goes through the engine)."""
         self.stress0 = sum(root.stress)
+        self.near_board: tuple[list[tuple[int, ...]], Any] = ([], None)
+        """The current mingle's first board as per-room costs and as the evaluator's
+        :class:`~.evaluate.NearBoard` (for the decks' counts at an end that may refresh)."""
         self.exact = True
         """The last end scored had no refresh worth trying: its value is a sum of whole
         numbers, exact (compared without rounding)."""
@@ -160,6 +163,7 @@ class LeanBruteForce:
         table = self.evaluator.terms
         memo, vector = table.memo, table.vector
         vectors = [vector(r, content) for r, content in enumerate(base)]
+        self.near_board = (vectors, self.evaluator.terms.near(base))
         if not self.simple:
             self.base = vectors
             self.reduced = {}
@@ -428,7 +432,10 @@ class LeanBruteForce:
         value = self.plain(m, stress, board)
         self.exact = value is not None
         if value is None:
-            value, _ = self.evaluator.end(tuple(board), stress, m)
+            # near the mingle's board, the evaluator counts the decks' cards from the changed
+            # rooms too (the photo deck's costs, the met cards)
+            near = self.near_board[1] if changed and vectors is self.near_board[0] else None
+            value, _ = self.evaluator.end(tuple(board), stress, m, near, changed)
         return value
 
     def several(self, board: list[int], mins: list[int], changed: tuple[int, ...],
