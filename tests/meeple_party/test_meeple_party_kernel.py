@@ -16,7 +16,7 @@ from meeple_party_helpers import SMALL_CARDS, place, random_small, small_cards
 
 from partysolver.models.documents import Fields, parse_document
 from partysolver.models.meeple_party import MeeplePartyState, new_game
-from partysolver.models.meeple_party.board import mingle_boards
+from partysolver.models.meeple_party.board import UNIT, mingle_boards
 from partysolver.models.meeple_party.cards import load_cards
 from partysolver.models.meeple_party.game import LAID, WHITE, Mingle
 from partysolver.models.meeple_party.state import (
@@ -291,3 +291,21 @@ def test_the_lean_baselines_white_meeple_surprise_is_the_rules_engines(
         expected = engine.value(state._with(board=base).apply(Mingle(WHITE, src, dst)))
         assert value == expected
         assert lean.raw == engine.raw > 0
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_lean_baselines_surprise_end_scores_a_board_changed_everywhere(seed: int) -> None:
+    """A surprise may change every room of the mingle's board (a conga, everyone moved to one
+    room): the end is scored from the changed rooms alone, as the whole board scores it."""
+    state = crowded(seed, 2)
+    state = state.apply(state.legal_actions()[0])
+    base = state.board
+    search = LeanBruteForce(state)
+    table = search.evaluator.terms
+    vectors = [table.vector(r, content) for r, content in enumerate(base)]
+    search.base, search.reduced = vectors, {}
+    search.near_board = (vectors, table.near(base))
+    board = tuple(content + UNIT[0] for content in base)  # a Flirt more in every room
+    value = search.surprise_end(board, state.stress, base, vectors, {}, {})
+    assert value == LeanBruteForce(state).score(list(board), state.stress, None, ())
+    assert search.raw == 1

@@ -341,9 +341,10 @@ class LeanBruteForce:
         table = self.evaluator.terms
         fresh = [table.vector(r, board[r]) for r in changed]
         rest = rests.get(changed)
-        if rest is None:
+        if rest is None:  # (a surprise may change every room: then nothing else counts)
             others = [v for r, v in enumerate(vectors) if r not in changed]
-            rest = rests[changed] = tuple(map(min, *others)) if len(others) > 1 else others[0]
+            rest = rests[changed] = tuple(map(min, *others)) if len(others) > 1 \
+                else others[0] if others else (CAP,) * len(vectors[0])
         value = ends[key] = self.score_costs(list(board), stress, list(map(min, rest, *fresh)),
                                              changed, vectors, fresh)
         return value
