@@ -306,6 +306,6 @@ def test_the_lean_baselines_surprise_end_scores_a_board_changed_everywhere(seed:
     search.base, search.reduced = vectors, {}
     search.near_board = (vectors, table.near(base))
     board = tuple(content + UNIT[0] for content in base)  # a Flirt more in every room
-    value = search.surprise_end(board, state.stress, base, vectors, {}, {})
+    value, _ = search.surprise_end(board, state.stress, base, vectors, {}, {})
     assert value == LeanBruteForce(state).score(list(board), state.stress, None, ())
     assert search.raw == 1

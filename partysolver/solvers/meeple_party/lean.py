@@ -66,6 +66,8 @@ from .evaluate import W_DISASTER, Evaluator, TermTable, Value, _different_rooms,
 from .turn import in_turn
 
 FLIRT, PARTY_ANIMAL, COOL, WALLFLOWER, JERK, DOG_KIND = range(6)
+Key = tuple[float, ...]
+"""A value's :func:`rank_key`."""
 ROOMMATE_FIELDS = sum(7 << (BITS * p) for p in range(ROOMMATE, ROOMMATE + 10))
 """Every roommate's field (standing and laid down) of a packed room."""
 
@@ -177,7 +179,7 @@ class LeanBruteForce:
         sets: dict[tuple[int, ...], tuple[int, ...]] = {}
         ends: dict[tuple[object, ...], tuple[Value, bool]] = {}
         """The ends scored in this mingle, by the changed rooms and their contents."""
-        surprise_ends: dict[tuple[object, ...], Value] = {}
+        surprise_ends: dict[tuple[object, ...], tuple[Value, Key]] = {}
         """The ends after a white meeple's surprise, by the board and the stress."""
         count = self._count
         roommate_rooms = [r for r, room in enumerate(board) if room & ROOMMATE_FIELDS]
@@ -260,7 +262,7 @@ class LeanBruteForce:
 
     def white(self, state: MeeplePartyState, base: tuple[int, ...],
               vectors: list[tuple[int, ...]], rests: dict[tuple[int, ...], tuple[int, ...]],
-              ends: dict[tuple[object, ...], Value], src: int, dst: int) -> Value:
+              ends: dict[tuple[object, ...], tuple[Value, Key]], src: int, dst: int) -> Value:
         """A white meeple mingled from ``src`` to ``dst`` on the mingle's board ``base``: the
         mean over the surprise deck's draws (:func:`deck_outcomes`, as the rules engine deals)
         of each card's effects carried out (:meth:`effects`).  A card with an effect that
@@ -277,19 +279,21 @@ class LeanBruteForce:
                     moved = state._with(board=base).apply(Mingle(WHITE, src, dst))
                 value = self.value(moved.apply(action))
             else:
-                value = self.effects(card, 0, tuple(board), state.bag, state.stress, dst,
-                                     (base, vectors, rests, ends))
+                value, _ = self.effects(card, 0, tuple(board), state.bag, state.stress, dst,
+                                        (base, vectors, rests, ends))
             parts.append((float(p), value))
         return mean(parts)
 
     def effects(self, card: int, e: int, board: Board, bag: tuple[int, ...],
-                stress: tuple[int, ...], white: int, mingle: tuple[Any, ...]) -> Value:
+                stress: tuple[int, ...], white: int, mingle: tuple[Any, ...]
+                ) -> tuple[Value, Key]:
         """The surprise ``card``'s effects from number ``e`` on (none when ``card`` is -1: the
         deck was empty), as :meth:`MeeplePartyState._run_effects` carries them out: a stress
         effect at once (everyone stressed out: the party is lost), a choice with one outcome
         at once, a choice with several through every individual choice (as
         :func:`.brute.effect_choices` repeats it); then the white meeple stays in ``white`` if
-        the card says so, and the turn ends (:meth:`surprise_end`)."""
+        the card says so, and the turn ends (:meth:`surprise_end`).  The value with its
+        :func:`rank_key`."""
         effects = self.surprises[card].effects if card >= 0 else ()
         while e < len(effects):
             effect = effects[e]
@@ -297,12 +301,13 @@ class LeanBruteForce:
                 stress = stress_after(self.root, effect, board, stress)
                 if min(stress) >= MAX_STRESS:
                     self._count()
-                    return (0.0, -1.0, -float(sum(stress) - self.stress0), -0.0, 0.0, 0.0)
+                    lost = (0.0, -1.0, -float(sum(stress) - self.stress0), -0.0, 0.0, 0.0)
+                    return lost, rank_key(lost)
                 e += 1
                 continue
             options = fx.choices(effect, self.house, board, self.personality)
             if len(options) > 1:
-                best: Value | None = None
+                best: tuple[Value, Key] | None = None
                 for pick, after, back in options:
                     times = 1
                     if pick.meeples:
@@ -313,8 +318,9 @@ class LeanBruteForce:
                             times *= comb((board[room] >> (BITS * piece)) & 7, k)
                     rest = bag_with(bag, back, self.ordered)
                     for _ in range(times):
-                        best = _better(best, self.effects(card, e + 1, after, rest, stress,
-                                                          white, mingle))
+                        found = self.effects(card, e + 1, after, rest, stress, white, mingle)
+                        if best is None or found[1] > best[1]:
+                            best = found
                 assert best is not None
                 return best
             _, board, back = options[0]
@@ -327,11 +333,11 @@ class LeanBruteForce:
     def surprise_end(self, board: Board, stress: tuple[int, ...], base: tuple[int, ...],
                      vectors: list[tuple[int, ...]],
                      rests: dict[tuple[int, ...], tuple[int, ...]],
-                     ends: dict[tuple[object, ...], Value]) -> Value:
+                     ends: dict[tuple[object, ...], tuple[Value, Key]]) -> tuple[Value, Key]:
         """The end of the turn after a white meeple's surprise, scored as the mingle scores
         its ends: the rooms that differ from the mingle's board ``base`` against the least
         costs of the others; an end already scored in this mingle is counted, not scored
-        again."""
+        again.  The value with its :func:`rank_key`."""
         key = (board, stress)
         known = ends.get(key)
         if known is not None:
@@ -345,9 +351,10 @@ class LeanBruteForce:
             others = [v for r, v in enumerate(vectors) if r not in changed]
             rest = rests[changed] = tuple(map(min, *others)) if len(others) > 1 \
                 else others[0] if others else (CAP,) * len(vectors[0])
-        value = ends[key] = self.score_costs(list(board), stress, list(map(min, rest, *fresh)),
-                                             changed, vectors, fresh)
-        return value
+        value = self.score_costs(list(board), stress, list(map(min, rest, *fresh)), changed,
+                                 vectors, fresh)
+        found = ends[key] = (value, rank_key(value))
+        return found
 
     # -- individual meeples ----------------------------------------------------------------------
 
