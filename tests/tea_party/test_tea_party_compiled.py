@@ -154,7 +154,7 @@ def test_a_table_that_grows_mid_search_gives_the_same_values(monkeypatch: pytest
     table = Table(2)
     grown = CompiledExpectimax(Budget(), table=table)
     assert grown.value(state) == pytest.approx(expected, abs=1e-12)
-    assert table.keys.shape[0] >= len(table) / 0.75 and table.keys.shape[0] >= 1024
+    assert table.slots >= len(table) / 0.75 and table.slots >= 1024
 
 
 def test_a_time_limit_stops_the_search_between_chunks(monkeypatch: pytest.MonkeyPatch) -> None:

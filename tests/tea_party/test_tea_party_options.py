@@ -117,12 +117,12 @@ def kernel_children(state: TeaPartyState) -> list[tuple[int, ...]]:
 
     me = state.player
     cups, stomachs = state.cups[me], state.cups[1 - me]
-    children = np.zeros((_MAX_CHILDREN, 7), dtype=np.int64)
-    weights, flips = np.zeros(_MAX_CHILDREN), np.zeros(_MAX_CHILDREN, np.int8)
+    children = np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64)  # one row of the stack
+    weights, flips = np.zeros((1, _MAX_CHILDREN)), np.zeros((1, _MAX_CHILDREN), np.int8)
     zones, probs = np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN))
     n = _expand(CHOOSE, state.held, state.bag, cups, stomachs, state.stomachs[me],
-                state.stomachs[1 - me], children, weights, flips, zones, probs)
-    return [tuple(int(x) for x in children[i]) for i in range(n)]
+                state.stomachs[1 - me], children, weights, flips, 0, zones, probs)
+    return [tuple(int(x) for x in children[0, i]) for i in range(n)]
 
 
 def test_the_compiled_kernel_sees_the_same_options() -> None:
