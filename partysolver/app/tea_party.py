@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
     from ..solvers import tea_party as solver
     from ..solvers.budget import Budget, SearchResult
 
-SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 3_000_000, "DEFAULT_EXACT_NODES": 300_000,
+SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 10_000_000, "DEFAULT_EXACT_NODES": 300_000,
                    "DEFAULT_MCTS_ITERATIONS": 10_000, "DEFAULT_SOLVE_NODES_TWO": 20_000_000,
                    "DEFAULT_SOLVE_NODES": 10_000_000}
 """The search's defaults the help states (``solvers.tea_party`` decides them; this module

@@ -47,8 +47,9 @@ from .tea_party_lean import LeanExpectimax
 DEFAULT_EXACT_NODES = 300_000
 """Nodes the exact search may use before a hint falls back to MCTS (three or four monsters:
 the generic search expands some 25,000 nodes a second)."""
-DEFAULT_EXACT_NODES_TWO = 3_000_000
-"""The same for two monsters, whose compiled search expands some 700,000 nodes a second."""
+DEFAULT_EXACT_NODES_TWO = 10_000_000
+"""The same for two monsters, whose compiled search expands some 5 million nodes a second (its
+table, made for the budget, takes up to 256 MiB)."""
 
 DEFAULT_MCTS_ITERATIONS = 10_000
 
@@ -188,9 +189,15 @@ COMPILE_WORTH = 1.0
 used only if it is compiled already (compiling takes some ten seconds, once)."""
 LEAN_NODES_READY = 100_000
 """Nodes the interpreted two-monster search may use before the compiled one takes over, when
-the compiled one is ready (loading it costs about as much as these nodes)..."""
+the compiled one is ready on disk (loading it, some 0.35 s, costs about as much as these
+nodes)..."""
 LEAN_NODES_COLD = 400_000
 """...and when it would have to compile first (about 5 s of interpreted search)."""
+LEAN_LOOSE = 10
+"""The interpreted search goes first only with at most this many heroes loose, and only
+while the compiled search is not loaded in this process: a bigger position seldom fits its
+nodes (of the benchmark's positions, all 27 with 10 or fewer loose did, 3 of 13 with 11, none
+with more), and the compiled search starts again from scratch, so its time would be lost."""
 
 _COMPILED = "partysolver.solvers.tea_party_compiled"
 _ENTRY_POINTS = ("_search", "_rehash", "_playouts")
@@ -288,15 +295,19 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
            notice: Notice | None = None, compile: bool = True,
            tables: Tables | None = None) -> SearchResult:
     """The exact search.  Two monsters: the interpreted search first, up to
-    ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes, then, if it did not finish, the compiled
-    one (compiled first if ``compile``, announced to ``notice``; not charged to the time
-    limit).  Three or four: the generic search (plain expectimax with its table: pruning
+    ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes (when the compiled one is compiled
+    already, only on a small position, ``LEAN_LOOSE``, and while it is not loaded in this
+    process); then, or at once, the compiled one (compiled first if
+    ``compile``, announced to ``notice``; not charged to the time limit).  Three or four: the generic search (plain expectimax with its table: pruning
     windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
     ``tables`` keeps what was solved, for later searches of the same hint."""
     tables = tables or Tables()
     if state.num_players != 2:
         return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
     ready = not needs_compile()
+    loaded = sys.modules.get(_COMPILED) is not None and sys.modules[_COMPILED].ready()
+    if ready and (loaded or loose_heroes(state) > LEAN_LOOSE):
+        return _compiled(state, budget, line, notice, tables, 0.0)
     lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD
     if budget.nodes is not None:
         lean_nodes = min(lean_nodes, budget.nodes)
@@ -306,6 +317,13 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
     if (lean.status == "optimal" or lean_nodes == budget.nodes or not (ready or compile)
             or (budget.time is not None and spent >= budget.time)):
         return lean
+    return _compiled(state, budget, line, notice, tables, spent)
+
+
+def _compiled(state: TeaPartyState, budget: Budget, line: bool, notice: Notice | None,
+              tables: Tables, spent: float) -> SearchResult:
+    """The compiled exact search (loaded, or compiled and announced, first: not charged to
+    the time limit) with what is left of ``budget`` after ``spent`` seconds."""
     load_compiled(notice)
     from .tea_party_compiled import CompiledExpectimax
 

@@ -129,3 +129,24 @@ def test_solve_uses_the_compiled_search_beyond_the_interpreted_one(monkeypatch) 
     solution = solver.solve(state, Budget(nodes=1_000_000))
     assert solution.result.status == "optimal"
     assert solution.result.method == "exact expectimax, compiled (numba)"
+
+
+def test_the_interpreted_search_goes_first_only_where_it_pays(monkeypatch) -> None:
+    """Compiled on disk but not loaded in this process: a small position goes to the
+    interpreted search first (it answers without loading the compiled one), a big one at once
+    to the compiled search (the interpreted search's nodes would be lost: it seldom finishes
+    there, and the compiled one starts afresh).  Once loaded, every position goes to the
+    compiled search."""
+    from partysolver.solvers import tea_party_compiled
+
+    interpreted, compiled = "exact expectimax, interpreted", "exact expectimax, compiled (numba)"
+    solver.load_compiled()
+    small = example("default")
+    big = opening_draw()
+    assert solver.loose_heroes(small) <= solver.LEAN_LOOSE < solver.loose_heroes(big)
+    monkeypatch.setattr(solver, "needs_compile", lambda: False)
+    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)  # as if not loaded yet
+    assert solver._exact(small, Budget(nodes=100_000)).method == interpreted
+    assert solver._exact(big, Budget(nodes=1_000)).method == compiled
+    monkeypatch.undo()
+    assert solver._exact(small, Budget(nodes=100_000)).method == compiled
