@@ -263,21 +263,29 @@ class Tables:
     """The transposition tables of one hint's exact searches, one per kind of search.  They
     only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
 
-    __slots__ = ("lean", "generic", "_compiled")
+    __slots__ = ("lean", "generic", "_compiled", "seconds")
 
-    def __init__(self) -> None:
+    def __init__(self, seconds: float | None = None) -> None:
         self.lean: dict[tuple[int, ...], float] = {}
         self.generic: dict[Hashable, Any] = {}
         self._compiled: Any = None
+        self.seconds = seconds
+        """The hint's whole time limit, if any: the compiled table is then made once for it."""
 
     @property
     def compiled(self) -> Any:
-        """The compiled search's table (a ``tea_party_compiled.Table``, 8 MB to start with;
-        it doubles when full), made when first asked for."""
+        """The compiled search's table (a ``tea_party_compiled.Table``), made when first asked
+        for: under a time limit, once, with room for what the whole limit can search (at most
+        8 million slots, 256 MiB) and never grown, so that no search of the hint stalls on a
+        rehash past its deadline; else 8 MB to start with, grown as the searches need."""
         if self._compiled is None:
-            from .tea_party_compiled import Table
+            from .tea_party_compiled import CompiledExpectimax, Table
 
-            self._compiled = Table(1 << 18)
+            if self.seconds is None:
+                self._compiled = Table(1 << 18)
+            else:
+                rate = CompiledExpectimax.NODES_PER_SECOND
+                self._compiled = Table.for_entries(int(self.seconds * rate), fixed=True)
         return self._compiled
 
 
@@ -443,7 +451,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     limit = budget.time
     compile_ok = limit is None or limit >= COMPILE_WORTH
     spent = 0.0
-    tables = Tables()
+    tables = Tables(limit)
     loose = loose_heroes(state)
     if loose <= exact_loose:
         share = None if limit is None else limit * EXACT_SHARE

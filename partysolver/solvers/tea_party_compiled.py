@@ -167,12 +167,32 @@ class Table:
     itself.  Both start zeroed, which costs nothing until the memory is touched.  It only ever
     holds finished values, so it can be shared by the searches of one game."""
 
-    def __init__(self, slots: int = 1 << 16) -> None:
+    def __init__(self, slots: int = 1 << 16, fixed: bool = False) -> None:
         assert slots & (slots - 1) == 0, "a power of two"
         self.rows = np.zeros((slots, 4), dtype=np.int64)
         self.values = self.rows.view(np.float64)
         self.used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         self.entries = 0
+        self.fixed = fixed
+        """Never grown: when a search fills it, it is emptied and the search starts afresh
+        (out of budget if it fills it again alone).  A time-limited hint's table, made once for
+        the whole limit: growing it would stall the search on a rehash and fresh memory, up to
+        a second, past its deadline."""
+
+    def clear(self) -> None:
+        """Empty the table (its bitmap: a slot whose bit is clear is empty, whatever its row
+        holds)."""
+        self.used.fill(0)
+        self.entries = 0
+
+    @classmethod
+    def for_entries(cls, entries: int, fixed: bool = False) -> Table:
+        """A table with room for ``entries`` (at most 75% full), of at most
+        :attr:`CompiledExpectimax.PRESIZE_SLOTS` slots."""
+        slots = 1 << 16
+        while slots < CompiledExpectimax.PRESIZE_SLOTS and entries >= slots * _MAX_LOAD:
+            slots *= 2
+        return cls(slots, fixed)
 
     def __len__(self) -> int:
         return self.entries
@@ -647,9 +667,9 @@ class CompiledExpectimax(Expectimax):
         if budget.time is not None:
             by_time = int(budget.time * self.NODES_PER_SECOND)
             nodes = by_time if nodes is None else min(nodes, by_time)
-        if nodes is None:
-            return
         table = self.kernel_table
+        if nodes is None or table.fixed:
+            return
         slots = table.slots
         while slots < self.PRESIZE_SLOTS and (table.entries + nodes) >= slots * _MAX_LOAD:
             slots *= 2
@@ -690,6 +710,7 @@ class CompiledExpectimax(Expectimax):
         if self.transpositions:
             self._presize()
         step = self.CHUNK
+        cleared = False
         while True:
             left = 2**62 if limit is None else max(limit - self.meter.nodes, 0)
             table = self.kernel_table
@@ -707,7 +728,13 @@ class CompiledExpectimax(Expectimax):
             if self.meter.exhausted():
                 raise BudgetExhausted
             if table.entries >= table.grow_at:
-                table.grow()
+                if table.fixed:  # values from earlier searches go; this one starts afresh
+                    if cleared:
+                        raise BudgetExhausted  # too small for this search alone
+                    table.clear()
+                    cleared = True
+                else:
+                    table.grow()
             elif table.entries == finished:
                 step *= 2  # a chunk too short to finish anything on the way down: lengthen
 

@@ -150,3 +150,17 @@ def test_the_interpreted_search_goes_first_only_where_it_pays(monkeypatch) -> No
     assert solver._exact(big, Budget(nodes=1_000)).method == compiled
     monkeypatch.undo()
     assert solver._exact(small, Budget(nodes=100_000)).method == compiled
+
+
+def test_a_time_limited_hint_makes_its_table_once_for_the_whole_limit() -> None:
+    """Under a time limit the compiled table is made for what the limit can search (at most
+    the presize cap) and never grown, so no search of the hint stalls on a rehash past its
+    deadline; without one it starts small and grows."""
+    from partysolver.solvers.tea_party_compiled import CompiledExpectimax
+
+    short, long = solver.Tables(0.1).compiled, solver.Tables(60.0).compiled
+    assert short.fixed and long.fixed
+    assert short.slots * 0.75 > 0.1 * CompiledExpectimax.NODES_PER_SECOND
+    assert short.slots < long.slots == CompiledExpectimax.PRESIZE_SLOTS
+    unlimited = solver.Tables().compiled
+    assert not unlimited.fixed and unlimited.slots < short.slots

@@ -213,3 +213,30 @@ def test_compiled_playouts_average_to_the_value_of_random_play() -> None:
         assert playouts(state, rng) == pytest.approx(truth, abs=0.015), state
         checked.add(kind)
     assert {(phase, seat) for phase in (0, 1, 2) for seat in (0, 1)} <= checked
+
+
+def test_a_fixed_table_is_emptied_when_full_and_never_grown() -> None:
+    """A time-limited hint's table never grows (a rehash would stall the search past its
+    deadline): a search that fills it empties it and starts afresh, to the same value; a
+    search too big for it alone runs out of budget instead of looping."""
+    first = position({"fighter": 2, "rogue": 1, "ranger": 1, "queen": 1},
+                     cups=[{"ranger": 1}, {"cleric": 1}],
+                     stomachs=[{"fighter": 2, "bard": 1}, {"rogue": 2}])
+    second = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1},
+                      cups=[{"ranger": 1}, {"cleric": 1}], stomachs=[{"fighter": 2}, {"cleric": 1}])
+    sizes, expected = [], []
+    for state in (first, second):
+        alone = CompiledExpectimax(Budget())
+        expected.append(alone.value(state))
+        sizes.append(len(alone.kernel_table))
+    slots = 64
+    while slots * 0.75 <= max(sizes):
+        slots *= 2
+    assert sum(sizes) >= slots * 0.75  # both do not fit together: the second empties it
+    table = Table(slots, fixed=True)
+    for state, value in zip((first, second), expected, strict=True):
+        assert CompiledExpectimax(Budget(), table=table).value(state) == \
+            pytest.approx(value, abs=1e-12)
+    assert table.slots == slots and 0 < len(table) <= sizes[1]
+    with pytest.raises(BudgetExhausted):
+        CompiledExpectimax(Budget(), table=Table(64, fixed=True)).value(first)
