@@ -180,8 +180,9 @@ class Hint:
 Notice = Callable[[str], None]
 """Told one line before a slow step the caller may want to announce (compiling)."""
 
-COMPILE_SECONDS = 15
-"""CPU seconds numba takes to compile the compiled search on its first run (measured: 14)."""
+COMPILE_SECONDS = 8
+"""CPU seconds numba takes to compile the compiled search on its first run (measured: 7.5, since
+the kernel runs without reference counting; 14 before)."""
 COMPILE_NOTICE = compile_notice("the Tea Party search", COMPILE_SECONDS)
 """What the user is told before it compiles (the compiled module says the same words)."""
 COMPILE_WORTH = 1.0
@@ -275,9 +276,10 @@ class Tables:
     @property
     def compiled(self) -> Any:
         """The compiled search's table (a ``tea_party_compiled.Table``), made when first asked
-        for: under a time limit, once, with room for what the whole limit can search (at most
-        8 million slots, 256 MiB) and never grown, so that no search of the hint stalls on a
-        rehash past its deadline; else 8 MB to start with, grown as the searches need."""
+        for: under a time limit, once, with room for what half the limit can search (MCTS's
+        playouts take much of it; at most ``HINT_SLOTS``) and never grown, so that no search of
+        the hint stalls on a rehash past its deadline; else 8 MB to start with, grown as the
+        searches need."""
         if self._compiled is None:
             from .tea_party_compiled import CompiledExpectimax, Table
 
@@ -285,8 +287,15 @@ class Tables:
                 self._compiled = Table(1 << 18)
             else:
                 rate = CompiledExpectimax.NODES_PER_SECOND
-                self._compiled = Table.for_entries(int(self.seconds * rate), fixed=True)
+                self._compiled = Table.for_entries(int(self.seconds * rate / 2), fixed=True,
+                                                   most=HINT_SLOTS)
         return self._compiled
+
+
+HINT_SLOTS = 1 << 24
+"""The most slots of a time-limited hint's compiled table (16 million, 512 MiB: room for a
+root of 12 million states, reached from a limit of 5 s; 2 s gets 8 million slots).  The
+system clears its memory as the search first touches it, some 0.35 s for 256 MiB here."""
 
 
 def _sharing(kind: type[Expectimax], table: Any) -> type[Expectimax]:

@@ -186,11 +186,12 @@ class Table:
         self.entries = 0
 
     @classmethod
-    def for_entries(cls, entries: int, fixed: bool = False) -> Table:
-        """A table with room for ``entries`` (at most 75% full), of at most
-        :attr:`CompiledExpectimax.PRESIZE_SLOTS` slots."""
+    def for_entries(cls, entries: int, fixed: bool = False, most: int = 0) -> Table:
+        """A table with room for ``entries`` (at most 75% full), of at most ``most`` slots
+        (default :attr:`CompiledExpectimax.PRESIZE_SLOTS`)."""
+        most = most or CompiledExpectimax.PRESIZE_SLOTS
         slots = 1 << 16
-        while slots < CompiledExpectimax.PRESIZE_SLOTS and entries >= slots * _MAX_LOAD:
+        while slots < most and entries >= slots * _MAX_LOAD:
             slots *= 2
         return cls(slots, fixed)
 

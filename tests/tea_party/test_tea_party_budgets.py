@@ -153,14 +153,14 @@ def test_the_interpreted_search_goes_first_only_where_it_pays(monkeypatch) -> No
 
 
 def test_a_time_limited_hint_makes_its_table_once_for_the_whole_limit() -> None:
-    """Under a time limit the compiled table is made for what the limit can search (at most
-    the presize cap) and never grown, so no search of the hint stalls on a rehash past its
+    """Under a time limit the compiled table is made for what half the limit can search (at
+    most ``HINT_SLOTS``) and never grown, so no search of the hint stalls on a rehash past its
     deadline; without one it starts small and grows."""
     from partysolver.solvers.tea_party_compiled import CompiledExpectimax
 
     short, long = solver.Tables(0.1).compiled, solver.Tables(60.0).compiled
     assert short.fixed and long.fixed
-    assert short.slots * 0.75 > 0.1 * CompiledExpectimax.NODES_PER_SECOND
-    assert short.slots < long.slots == CompiledExpectimax.PRESIZE_SLOTS
+    assert short.slots * 0.75 > 0.1 * CompiledExpectimax.NODES_PER_SECOND / 2
+    assert short.slots < long.slots == solver.HINT_SLOTS
     unlimited = solver.Tables().compiled
     assert not unlimited.fixed and unlimited.slots < short.slots
