@@ -49,7 +49,7 @@ DEFAULT_EXACT_NODES = 300_000
 the generic search expands some 25,000 nodes a second)."""
 DEFAULT_EXACT_NODES_TWO = 10_000_000
 """The same for two monsters, whose compiled search expands some 5 million nodes a second (its
-table, made for the budget, takes up to 256 MiB)."""
+table, made for the budget up front, up to 256 MiB, grows past that only when full)."""
 
 DEFAULT_MCTS_ITERATIONS = 10_000
 
@@ -314,9 +314,9 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
     """The exact search.  Two monsters: the interpreted search first, up to
     ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes (when the compiled one is compiled
     already, only on a small position, ``LEAN_LOOSE``, and while it is not loaded in this
-    process); then, or at once, the compiled one (compiled first if
-    ``compile``, announced to ``notice``; not charged to the time limit).  Three or four: the generic search (plain expectimax with its table: pruning
-    windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
+    process); then, or at once, the compiled one (compiled first if ``compile``, announced to
+    ``notice``; not charged to the time limit).  Three or four: the generic search (plain
+    expectimax with its table: pruning windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
     ``tables`` keeps what was solved, for later searches of the same hint."""
     tables = tables or Tables()
     if state.num_players != 2:
