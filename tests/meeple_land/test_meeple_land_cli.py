@@ -166,11 +166,16 @@ def test_solve_takes_any_seed() -> None:
 
 
 def test_solve_shows_a_layout_however_short_the_time() -> None:
+    """Cut at 0.05 s, `solve` still shows the best layout found with its proven bound (on an
+    idle machine CP-SAT sometimes proves this puzzle within that time: then it is optimal)."""
     data = as_json("solve", PUZZLES["14-grand-opening"], "--time-limit", "0.05")
-    assert data["status"] == "feasible" and data["solution"] is not None
+    assert data["status"] in ("feasible", "optimal") and data["solution"] is not None
     objective = data["objective"]
     assert objective["value"] == data["solution"]["breakdown"]["reputation"]
-    assert objective["bound"] > objective["value"]
+    if data["status"] == "feasible":
+        assert objective["bound"] > objective["value"]
+    else:
+        assert objective["bound"] == objective["value"]
 
 
 def test_simulate_lists_the_hint_policy_it_played() -> None:
