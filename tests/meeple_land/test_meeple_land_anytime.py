@@ -125,16 +125,19 @@ def test_the_hint_of_random_layouts_is_feasible() -> None:
 
 def test_a_tiny_time_limit_still_shows_a_verified_layout() -> None:
     """Out of time before CP-SAT finds anything: the greedy layout is the answer, feasible,
-    its value the verifier's, and the progress reports only ever improve."""
+    its value the verifier's, and the progress reports only ever improve.  (Now and then, in
+    a full test run, CP-SAT proves this puzzle within the 0.05 s: then the same holds of an
+    optimal layout.)"""
     puzzle = load("14")
     reports: list[Progress] = []
     result = solve_layout(puzzle, time_limit=0.05, progress=reports.append)
-    assert result.status == "feasible"
+    assert result.status in ("feasible", "optimal")
     assert result.layout is not None and result.objective is not None
     assert puzzle.check(result.placements) == []
     assert result.objective == puzzle.value(puzzle.layout_of(result.placements).score(
         puzzle.visitors))
-    assert result.bound is None or result.bound > result.objective
+    if result.status == "feasible":
+        assert result.bound is None or result.bound > result.objective
     assert reports and reports[-1].value == result.objective
     assert_monotone(reports)
 
