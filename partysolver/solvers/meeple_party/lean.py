@@ -351,8 +351,8 @@ class LeanBruteForce:
             others = [v for r, v in enumerate(vectors) if r not in changed]
             rest = rests[changed] = tuple(map(min, *others)) if len(others) > 1 \
                 else others[0] if others else (CAP,) * len(vectors[0])
-        value = self.score_costs(list(board), stress, list(map(min, rest, *fresh)), changed,
-                                 vectors, fresh)
+        mins = list(map(min, rest, *fresh)) if fresh else list(rest)
+        value = self.score_costs(list(board), stress, mins, changed, vectors, fresh)
         found = ends[key] = (value, rank_key(value))
         return found
 
