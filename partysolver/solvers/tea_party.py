@@ -415,12 +415,20 @@ or exact values)."""
 
 
 def compiled_playouts() -> Evaluator:
-    """MCTS's leaf estimate for two monsters: the mean of ``LEAF_PLAYOUTS`` random playouts
-    run by the compiled kernel (some hundred times faster than one through the rules
-    engine)."""
+    """MCTS's leaf estimate for two monsters: the mean of ``LEAF_PLAYOUTS`` playouts run by
+    the compiled kernel (some hundred times faster than one through the rules engine), a
+    ``PLAYOUT_GREEDY`` share of their decisions played as greedy plays them."""
     from .tea_party_compiled import Playouts
 
-    return Playouts(LEAF_PLAYOUTS)
+    return Playouts(LEAF_PLAYOUTS, PLAYOUT_GREEDY)
+
+
+PLAYOUT_GREEDY = 0.75
+"""The share of a compiled playout's decisions played as greedy plays them (the rest at
+random).  Uniformly random play values a point in the teacup and a drink nearly alike, which
+left MCTS picking the wrong one of two near options whose subtrees were too big to solve
+(measured on the benchmark's 35 decisions of 8-12 heroes at 2 s: 97.1% agreement with
+uniform playouts, 100% in two runs with these)."""
 
 
 MATERIAL_SCALE = 6.0

@@ -58,7 +58,7 @@ from ..models.tea_party.state import _TOUCHES_CUPS as _TOUCHES
 from .budget import Budget, BudgetExhausted
 from .compiled import before_compiling
 from .expectimax import Expectimax, Values
-from .tea_party import COMPILE_SECONDS
+from .tea_party import COMPILE_SECONDS, CUP_RISK
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
 _FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _BARD, _KING, _QUEEN = range(8)
@@ -73,6 +73,7 @@ _FINAL_FORM = 4
 # ``game.py`` changes them: after changing POINTS, delete this module's ``__pycache__`` entries.
 # The bag masks (``_RANGERS``, ``_TOUCHES``) and the standing weights are the engine's own.
 _POINTS = np.array(POINTS, dtype=np.int64)
+_CUP_RISK = CUP_RISK
 _STANDING = np.array(STANDING_WEIGHTS, dtype=np.int64)
 _ONES = np.ones(8, dtype=np.int64)
 
@@ -741,13 +742,51 @@ class CompiledExpectimax(Expectimax):
 
 
 @_jit
+def _material(phase: int, bag: int, cup: int, stomach: int, other_cup: int, other: int,
+              thrower: bool) -> float:
+    """Greedy's evaluation (``solvers.tea_party.greedy_value``) of a child for the monster
+    whose cup and stomach are ``cup`` and ``stomach``: stomach points plus teacup points at
+    ``CUP_RISK``, a throw-up to come at its expectation, the draw after a Cleric as the
+    average hero of the bag in the teacup; minus the other monster's material."""
+    mine = _points(stomach) + _CUP_RISK * _points(cup)
+    if thrower:
+        total = _size(stomach)
+        if total:
+            mine -= min(2, total) * _points(stomach) / total
+    if phase == DRAW and bag and not thrower:
+        mine += _CUP_RISK * _points(bag) / _size(bag)
+    return mine - (_points(other) + _CUP_RISK * _points(other_cup))
+
+
+@_jit
+def _greedy(children: np.ndarray, flips: np.ndarray, k: int) -> int:
+    """The child greedy picks among ``k`` options (seat 0 chooses; the first of equals)."""
+    best, best_value = 0, -1e18
+    for i in range(k):
+        phase, bag = children[0, i, 0], children[0, i, 2]
+        c0, c1, s0, s1 = children[0, i, 3], children[0, i, 4], children[0, i, 5], \
+            children[0, i, 6]
+        if flips[0, i]:  # the other monster's draw, seen from its seat
+            value = _material(phase, 0, c1, s1, c0, s0, False)
+        elif phase == _FINAL:
+            value = _material(phase, 0, c0, s0, c1, s1, False)
+        else:
+            value = _material(phase, bag, c0, s0, c1, s1, phase == THROW_UP)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@_jit
 def _playouts(root: np.ndarray, n: int, seed: int, children: np.ndarray, weights: np.ndarray,
-              flips: np.ndarray, zones: np.ndarray, probs: np.ndarray) -> float:
-    """Seat 0's mean win share over ``n`` uniformly random playouts from ``root`` (seven ints,
-    seat 0 to act; not an end of the game): at each decision an option drawn uniformly among
-    the rules engine's options (``_expand`` lists the same), chance drawn with its odds, the
-    end of the game valued in closed form (its throw-ups averaged exactly).  ``children``,
-    ``weights`` and ``flips`` have one row, as ``_expand`` writes them."""
+              flips: np.ndarray, zones: np.ndarray, probs: np.ndarray,
+              greedy: float = 0.0) -> float:
+    """Seat 0's mean win share over ``n`` playouts from ``root`` (seven ints, seat 0 to act;
+    not an end of the game): at each decision, with probability ``greedy`` the option greedy
+    picks (:func:`_greedy`), else one drawn uniformly among the rules engine's options
+    (``_expand`` lists the same); chance drawn with its odds, the end of the game valued in
+    closed form (its throw-ups averaged exactly).  ``children``, ``weights`` and ``flips``
+    have one row, as ``_expand`` writes them."""
     np.random.seed(seed)
     total = 0.0
     for _ in range(n):
@@ -759,7 +798,10 @@ def _playouts(root: np.ndarray, n: int, seed: int, children: np.ndarray, weights
                         probs)
             i = k - 1
             if phase == CHOOSE:
-                i = min(int(np.random.random() * k), k - 1)
+                if greedy > 0.0 and np.random.random() < greedy:
+                    i = _greedy(children, flips, k)
+                else:
+                    i = min(int(np.random.random() * k), k - 1)
             else:
                 pick = np.random.random()
                 for j in range(k):
@@ -777,11 +819,14 @@ def _playouts(root: np.ndarray, n: int, seed: int, children: np.ndarray, weights
 
 
 class Playouts:
-    """Random playouts of two-monster positions in the kernel, ``n`` per call: the mean of each
+    """Playouts of two-monster positions in the kernel, ``n`` per call, a ``greedy`` share of
+    their decisions played as greedy plays them and the rest at random: the mean of each
     monster's win share.  ``rng`` seeds them, so a seeded search stays reproducible."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, greedy: float = 0.0) -> None:
         self.n = n
+        self.greedy = greedy
+        """The share of decisions played greedily (:func:`_greedy`), the rest at random."""
         self.work = (np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64),
                      np.zeros((1, _MAX_CHILDREN)), np.zeros((1, _MAX_CHILDREN), np.int8),
                      np.zeros((2, _MAX_CHILDREN), np.int64), np.zeros((2, _MAX_CHILDREN)))
@@ -794,7 +839,7 @@ class Playouts:
             cups, stomachs = cups[::-1], stomachs[::-1]
         root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
                          stomachs[1]], dtype=np.int64)
-        seat = _playouts(root, self.n, rng.getrandbits(31), *self.work)
+        seat = _playouts(root, self.n, rng.getrandbits(31), *self.work, self.greedy)
         return (1.0 - seat, seat) if state.player == 1 else (seat, 1.0 - seat)
 
 

@@ -198,3 +198,29 @@ def test_hint_and_solve_print_exact_fractions_on_small_positions(tmp_path: Path)
         assert move["value"] == pytest.approx(numerator / denominator, abs=1e-6)
     solved = report_data("solve", path)
     assert solved["objective"]["exact"] == hint["moves"][0]["exact"] == "8/9"
+
+
+def test_the_compiled_playouts_play_greedy_as_greedy_plays() -> None:
+    """The compiled playouts play most decisions as greedy does (``_greedy``): on decisions
+    of every kind, the option it picks has the best value of greedy's evaluation over the
+    rules engine's options (``GreedyPolicy``)."""
+    from partysolver.solvers.tea_party import GreedyPolicy, greedy_value
+    from partysolver.solvers.tea_party_compiled import _MAX_CHILDREN, _expand, _greedy
+
+    checked = 0
+    for state in decisions(11, 2, 240):
+        if not state.bag:  # the kernel values the end of the game in closed form
+            continue
+        me = state.player
+        children = np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64)
+        weights, flips = np.zeros((1, _MAX_CHILDREN)), np.zeros((1, _MAX_CHILDREN), np.int8)
+        zones, probs = np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN))
+        n = _expand(CHOOSE, state.held, state.bag, state.cups[me], state.cups[1 - me],
+                    state.stomachs[me], state.stomachs[1 - me], children, weights, flips, 0,
+                    zones, probs)
+        picked = tuple(int(x) for x in children[0, _greedy(children, flips, n)])
+        by_row = {kernel_row(state, state.apply(m)): m for m in state.legal_actions()}
+        best = greedy_value(state.apply(GreedyPolicy()(state, random.Random(0))), me)
+        assert greedy_value(state.apply(by_row[picked]), me) == pytest.approx(best, abs=1e-9)
+        checked += 1
+    assert checked >= 150
