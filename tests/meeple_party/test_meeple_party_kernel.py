@@ -284,10 +284,9 @@ def test_the_lean_baselines_white_meeple_surprise_is_the_rules_engines(
     assert moves
     for src, dst in moves:
         lean, engine = LeanBruteForce(state), LeanBruteForce(state)
-        table = lean.evaluator.terms
-        vectors = [table.vector(r, content) for r, content in enumerate(base)]
-        lean.base, lean.reduced = vectors, {}
-        value = lean.white(state, base, vectors, {}, {}, src, dst)
+        near = lean.mingle_near = lean.evaluator.terms.near(base)
+        lean.base, lean.reduced = near.vectors, {}
+        value = lean.white(state, near, {}, src, dst)
         expected = engine.value(state._with(board=base).apply(Mingle(WHITE, src, dst)))
         assert value == expected
         assert lean.raw == engine.raw > 0
@@ -301,11 +300,9 @@ def test_the_lean_baselines_surprise_end_scores_a_board_changed_everywhere(seed:
     state = state.apply(state.legal_actions()[0])
     base = state.board
     search = LeanBruteForce(state)
-    table = search.evaluator.terms
-    vectors = [table.vector(r, content) for r, content in enumerate(base)]
-    search.base, search.reduced = vectors, {}
-    search.near_board = (vectors, table.near(base))
+    near = search.mingle_near = search.evaluator.terms.near(base)
+    search.base, search.reduced = near.vectors, {}
     board = tuple(content + UNIT[0] for content in base)  # a Flirt more in every room
-    value, _ = search.surprise_end(board, state.stress, base, vectors, {}, {})
+    value, _ = search.surprise_end(board, state.stress, near, {})
     assert value == LeanBruteForce(state).score(list(board), state.stress, None, ())
     assert search.raw == 1

@@ -23,6 +23,7 @@ from math import comb
 
 from ...models.meeple_party.board import Board
 from ...models.meeple_party.game import (
+    BITS,
     CAT,
     DOG,
     LAID_PIECES,
@@ -154,15 +155,21 @@ def effect_choices(state: MeeplePartyState) -> Iterator[Action]:
     """The engine's distinct choices, each repeated once per individual-meeple selection that
     gives it (choosing 2 of 3 Flirts in a room is 3 individual choices)."""
     for action in state.legal_actions():
-        times = 1
-        if isinstance(action, Pick) and action.meeples:
-            picked: dict[tuple[int, int], int] = {}
-            for room, piece in action.meeples:
-                picked[(room, piece)] = picked.get((room, piece), 0) + 1
-            for (room, piece), k in picked.items():
-                times *= comb((state.board[room] >> (3 * piece)) & 7, k)
+        times = individual_picks(state.board, action) if isinstance(action, Pick) else 1
         for _ in range(times):
             yield action
+
+
+def individual_picks(board: Board, pick: Pick) -> int:
+    """How many selections of individual meeples on ``board`` give ``pick`` (choosing 2 of
+    the 3 Flirts of a room is 3 selections; a pick of no meeple is 1)."""
+    picked: dict[tuple[int, int], int] = {}
+    for room, piece in pick.meeples:
+        picked[(room, piece)] = picked.get((room, piece), 0) + 1
+    times = 1
+    for (room, piece), k in picked.items():
+        times *= comb((board[room] >> (BITS * piece)) & 7, k)
+    return times
 
 
 def fouls_before_step_three(state: MeeplePartyState, slot: Slot | None = None,

@@ -29,7 +29,6 @@ this baseline's best values with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from math import comb
 from typing import Any
 
 from ...models.meeple_party import effects as fx
@@ -61,8 +60,17 @@ from ...models.meeple_party.state import (
 )
 from ...models.protocol import CHANCE
 from ..budget import Budget, Meter
-from .brute import effect_choices, naive_value
-from .evaluate import W_DISASTER, Evaluator, TermTable, Value, _different_rooms, mean, rank_key
+from .brute import effect_choices, individual_picks, naive_value
+from .evaluate import (
+    W_DISASTER,
+    Evaluator,
+    NearBoard,
+    TermTable,
+    Value,
+    _different_rooms,
+    mean,
+    rank_key,
+)
 from .turn import in_turn
 
 FLIRT, PARTY_ANIMAL, COOL, WALLFLOWER, JERK, DOG_KIND = range(6)
@@ -108,9 +116,10 @@ class LeanBruteForce:
                      for card in self.surprises]
         """Per surprise card: an effect draws from the bag (the card goes through the engine)."""
         self.stress0 = sum(root.stress)
-        self.near_board: tuple[list[tuple[int, ...]], Any] = ([], None)
-        """The current mingle's first board as per-room costs and as the evaluator's
-        :class:`~.evaluate.NearBoard` (for the decks' counts at an end that may refresh)."""
+        self.mingle_near: NearBoard | None = None
+        """The current mingle's first board as the evaluator's :class:`~.evaluate.NearBoard`:
+        its per-room costs, the least costs of the rooms outside each set of changed rooms, and
+        the decks' counts at an end that may refresh."""
         self.exact = True
         """The last end scored had no refresh worth trying: its value is a sum of whole
         numbers, exact (compared without rounding)."""
@@ -156,20 +165,20 @@ class LeanBruteForce:
 
     def mingle(self, state: MeeplePartyState, board: list[int]) -> Value:
         """Every standing meeple to every room it may go, with every individual target of its
-        action (a white meeple's surprise through the rules engine), then every laid-down
-        meeple stood up; ``board`` is changed in place and restored.  Each end is scored here,
-        inline (the hot loop): the cards' costs are the per-room costs of the rooms that
-        changed against the least costs of the others (kept per set of changed rooms for this
-        mingle), then :meth:`score_costs`."""
+        action (a white meeple's surprise: :meth:`white`), then every laid-down meeple stood
+        up; ``board`` is changed in place and restored.  Each end is scored here, inline (the
+        hot loop): the cards' costs are the per-room costs of the rooms that changed against
+        the least costs of the others (kept per set of changed rooms by the mingle's
+        :class:`~.evaluate.NearBoard`), then :meth:`score_costs`."""
         base = tuple(board)
         table = self.evaluator.terms
         memo, vector = table.memo, table.vector
-        vectors = [vector(r, content) for r, content in enumerate(base)]
-        self.near_board = (vectors, self.evaluator.terms.near(base))
+        near = self.mingle_near = table.near(base)
+        vectors = near.vectors
         if not self.simple:
             self.base = vectors
             self.reduced = {}
-        rests: dict[tuple[int, ...], tuple[int, ...]] = {}
+        rests = near.rest
         stress = state.stress
         score = self.score_costs
         best: Value | None = None
@@ -189,7 +198,7 @@ class LeanBruteForce:
             unit = UNIT[piece]
             for dst in targets:
                 if piece == WHITE:
-                    value = self.white(state, base, vectors, rests, surprise_ends, src, dst)
+                    value = self.white(state, near, surprise_ends, src, dst)
                     key = rank_key(value)
                     if best is None or key > (best_key if not exact else rank_key(best)):
                         best, best_key, exact = value, key, False
@@ -217,9 +226,7 @@ class LeanBruteForce:
                         else:
                             rest = rests.get(changed)
                             if rest is None:
-                                others = [v for r, v in enumerate(vectors) if r not in changed]
-                                rest = rests[changed] = tuple(map(min, *others)) \
-                                    if len(others) > 1 else others[0]
+                                rest = near.rest_of(changed)
                             fresh = []
                             for r in changed:
                                 found = memo[r].get(board[r])
@@ -260,13 +267,13 @@ class LeanBruteForce:
 
     # -- a white meeple's surprise ---------------------------------------------------------------
 
-    def white(self, state: MeeplePartyState, base: tuple[int, ...],
-              vectors: list[tuple[int, ...]], rests: dict[tuple[int, ...], tuple[int, ...]],
+    def white(self, state: MeeplePartyState, near: NearBoard,
               ends: dict[tuple[object, ...], tuple[Value, Key]], src: int, dst: int) -> Value:
-        """A white meeple mingled from ``src`` to ``dst`` on the mingle's board ``base``: the
+        """A white meeple mingled from ``src`` to ``dst`` on the mingle's board (``near``): the
         mean over the surprise deck's draws (:func:`deck_outcomes`, as the rules engine deals)
         of each card's effects carried out (:meth:`effects`).  A card with an effect that
         draws from the bag goes through the rules engine."""
+        base = near.base
         board = list(base)
         board[src] -= UNIT[WHITE]
         moved: MeeplePartyState | None = None
@@ -280,13 +287,13 @@ class LeanBruteForce:
                 value = self.value(moved.apply(action))
             else:
                 value, _ = self.effects(card, 0, tuple(board), state.bag, state.stress, dst,
-                                        (base, vectors, rests, ends))
+                                        near, ends)
             parts.append((float(p), value))
         return mean(parts)
 
     def effects(self, card: int, e: int, board: Board, bag: tuple[int, ...],
-                stress: tuple[int, ...], white: int, mingle: tuple[Any, ...]
-                ) -> tuple[Value, Key]:
+                stress: tuple[int, ...], white: int, near: NearBoard,
+                ends: dict[tuple[object, ...], tuple[Value, Key]]) -> tuple[Value, Key]:
         """The surprise ``card``'s effects from number ``e`` on (none when ``card`` is -1: the
         deck was empty), as :meth:`MeeplePartyState._run_effects` carries them out: a stress
         effect at once (everyone stressed out: the party is lost), a choice with one outcome
@@ -309,16 +316,10 @@ class LeanBruteForce:
             if len(options) > 1:
                 best: tuple[Value, Key] | None = None
                 for pick, after, back in options:
-                    times = 1
-                    if pick.meeples:
-                        picked: dict[tuple[int, int], int] = {}
-                        for room, piece in pick.meeples:
-                            picked[(room, piece)] = picked.get((room, piece), 0) + 1
-                        for (room, piece), k in picked.items():
-                            times *= comb((board[room] >> (BITS * piece)) & 7, k)
                     rest = bag_with(bag, back, self.ordered)
-                    for _ in range(times):
-                        found = self.effects(card, e + 1, after, rest, stress, white, mingle)
+                    for _ in range(individual_picks(board, pick)):
+                        found = self.effects(card, e + 1, after, rest, stress, white, near,
+                                             ends)
                         if best is None or found[1] > best[1]:
                             best = found
                 assert best is not None
@@ -328,14 +329,12 @@ class LeanBruteForce:
             e += 1
         if card >= 0 and self.surprises[card].stays:
             board = add(board, WHITE, white)
-        return self.surprise_end(board, stress, *mingle)
+        return self.surprise_end(board, stress, near, ends)
 
-    def surprise_end(self, board: Board, stress: tuple[int, ...], base: tuple[int, ...],
-                     vectors: list[tuple[int, ...]],
-                     rests: dict[tuple[int, ...], tuple[int, ...]],
+    def surprise_end(self, board: Board, stress: tuple[int, ...], near: NearBoard,
                      ends: dict[tuple[object, ...], tuple[Value, Key]]) -> tuple[Value, Key]:
         """The end of the turn after a white meeple's surprise, scored as the mingle scores
-        its ends: the rooms that differ from the mingle's board ``base`` against the least
+        its ends: the rooms that differ from the mingle's board (``near``) against the least
         costs of the others; an end already scored in this mingle is counted, not scored
         again.  The value with its :func:`rank_key`."""
         key = (board, stress)
@@ -343,16 +342,15 @@ class LeanBruteForce:
         if known is not None:
             self._count()
             return known
+        base = near.base
         changed = tuple(r for r, content in enumerate(board) if content != base[r])
         table = self.evaluator.terms
         fresh = [table.vector(r, board[r]) for r in changed]
-        rest = rests.get(changed)
+        rest = near.rest.get(changed)
         if rest is None:  # (a surprise may change every room: then nothing else counts)
-            others = [v for r, v in enumerate(vectors) if r not in changed]
-            rest = rests[changed] = tuple(map(min, *others)) if len(others) > 1 \
-                else others[0] if others else (CAP,) * len(vectors[0])
+            rest = near.rest_of(changed)
         mins = list(map(min, rest, *fresh)) if fresh else list(rest)
-        value = self.score_costs(list(board), stress, mins, changed, vectors, fresh)
+        value = self.score_costs(list(board), stress, mins, changed, near.vectors, fresh)
         found = ends[key] = (value, rank_key(value))
         return found
 
@@ -442,7 +440,9 @@ class LeanBruteForce:
         if value is None:
             # near the mingle's board, the evaluator counts the decks' cards from the changed
             # rooms too (the photo deck's costs, the met cards)
-            near = self.near_board[1] if changed and vectors is self.near_board[0] else None
+            near = self.mingle_near
+            if not changed or near is None or vectors is not near.vectors:
+                near = None
             value, _ = self.evaluator.end(tuple(board), stress, m, near, changed)
         return value
 
