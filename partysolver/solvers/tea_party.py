@@ -204,13 +204,19 @@ _COMPILED = "partysolver.solvers.tea_party_compiled"
 _ENTRY_POINTS = ("_search", "_rehash", "_playouts")
 
 
+def loaded() -> bool:
+    """Whether the compiled two-monster search is compiled or loaded in this process (without
+    importing it)."""
+    module = sys.modules.get(_COMPILED)
+    return module is not None and module.ready()
+
+
 def needs_compile() -> bool:
     """Whether using the compiled two-monster search would compile it first (some ten
     seconds): False once it is loaded in this process, or when numba's cache holds every
     entry point of the kernel, written by the installed numba after the module last changed.
     A file check: it imports neither numba nor the kernel."""
-    module = sys.modules.get(_COMPILED)
-    if module is not None and module.ready():
+    if loaded():
         return False
     source = Path(__file__).with_name("tea_party_compiled.py")
     try:
@@ -250,8 +256,7 @@ def load_compiled(notice: Notice | None = None) -> float:
     """Compile or load the compiled two-monster search now, telling ``notice`` first if it
     compiles; the seconds it took (which no search's time limit should pay)."""
     start = time.perf_counter()
-    module = sys.modules.get(_COMPILED)
-    if module is None or not module.ready():
+    if not loaded():
         if notice is not None and needs_compile():
             notice(COMPILE_NOTICE)
         from .tea_party_compiled import warm_up
@@ -322,8 +327,7 @@ def _exact(state: TeaPartyState, budget: Budget, line: bool = False,
     if state.num_players != 2:
         return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
     ready = not needs_compile()
-    loaded = sys.modules.get(_COMPILED) is not None and sys.modules[_COMPILED].ready()
-    if ready and (loaded or loose_heroes(state) > LEAN_LOOSE):
+    if ready and (loaded() or loose_heroes(state) > LEAN_LOOSE):
         return _compiled(state, budget, line, notice, tables, 0.0)
     lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD
     if budget.nodes is not None:

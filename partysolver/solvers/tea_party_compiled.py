@@ -158,6 +158,14 @@ def _rehash(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: 
             new_used[j >> 6] |= 1 << (j & 63)
 
 
+def _slots_for(entries: int, slots: int, most: int) -> int:
+    """The fewest slots, doubling from ``slots`` up to ``most``, that hold ``entries`` at most
+    75% full."""
+    while slots < most and entries >= slots * _MAX_LOAD:
+        slots *= 2
+    return slots
+
+
 class Table:
     """The compiled search's transposition table: canonical keys (three 64-bit words) to
     seat 0's value, open addressing with linear probing, at most 75% full, doubled when full.
@@ -190,11 +198,8 @@ class Table:
     def for_entries(cls, entries: int, fixed: bool = False, most: int = 0) -> Table:
         """A table with room for ``entries`` (at most 75% full), of at most ``most`` slots
         (default :attr:`CompiledExpectimax.PRESIZE_SLOTS`)."""
-        most = most or CompiledExpectimax.PRESIZE_SLOTS
-        slots = 1 << 16
-        while slots < most and entries >= slots * _MAX_LOAD:
-            slots *= 2
-        return cls(slots, fixed)
+        return cls(_slots_for(entries, 1 << 16, most or CompiledExpectimax.PRESIZE_SLOTS),
+                   fixed)
 
     def __len__(self) -> int:
         return self.entries
@@ -672,9 +677,7 @@ class CompiledExpectimax(Expectimax):
         table = self.kernel_table
         if nodes is None or table.fixed:
             return
-        slots = table.slots
-        while slots < self.PRESIZE_SLOTS and (table.entries + nodes) >= slots * _MAX_LOAD:
-            slots *= 2
+        slots = _slots_for(table.entries + nodes, table.slots, self.PRESIZE_SLOTS)
         if slots > table.slots:
             table.grow(slots)
 
@@ -742,19 +745,20 @@ class CompiledExpectimax(Expectimax):
 
 
 @_jit
-def _material(phase: int, bag: int, cup: int, stomach: int, other_cup: int, other: int,
-              thrower: bool) -> float:
+def _material(cup: int, stomach: int, other_cup: int, other: int, thrower: bool,
+              drawing: int) -> float:
     """Greedy's evaluation (``solvers.tea_party.greedy_value``) of a child for the monster
     whose cup and stomach are ``cup`` and ``stomach``: stomach points plus teacup points at
-    ``CUP_RISK``, a throw-up to come at its expectation, the draw after a Cleric as the
-    average hero of the bag in the teacup; minus the other monster's material."""
+    ``CUP_RISK``, a throw-up to come (``thrower``) at its expectation, its own draw to come
+    from the bag ``drawing`` (after a Cleric) as the bag's average hero in the teacup; minus
+    the other monster's material."""
     mine = _points(stomach) + _CUP_RISK * _points(cup)
     if thrower:
         total = _size(stomach)
         if total:
             mine -= min(2, total) * _points(stomach) / total
-    if phase == DRAW and bag and not thrower:
-        mine += _CUP_RISK * _points(bag) / _size(bag)
+    if drawing:
+        mine += _CUP_RISK * _points(drawing) / _size(drawing)
     return mine - (_points(other) + _CUP_RISK * _points(other_cup))
 
 
@@ -766,12 +770,10 @@ def _greedy(children: np.ndarray, flips: np.ndarray, k: int) -> int:
         phase, bag = children[0, i, 0], children[0, i, 2]
         c0, c1, s0, s1 = children[0, i, 3], children[0, i, 4], children[0, i, 5], \
             children[0, i, 6]
-        if flips[0, i]:  # the other monster's draw, seen from its seat
-            value = _material(phase, 0, c1, s1, c0, s0, False)
-        elif phase == _FINAL:
-            value = _material(phase, 0, c0, s0, c1, s1, False)
+        if flips[0, i]:  # the other monster's draw, seen from its seat: mine is (c1, s1)
+            value = _material(c1, s1, c0, s0, False, 0)
         else:
-            value = _material(phase, bag, c0, s0, c1, s1, phase == THROW_UP)
+            value = _material(c0, s0, c1, s1, phase == THROW_UP, bag if phase == DRAW else 0)
         if value > best_value:
             best, best_value = i, value
     return best
