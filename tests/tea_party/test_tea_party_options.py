@@ -112,16 +112,22 @@ def kernel_row(before: TeaPartyState, after: TeaPartyState) -> tuple[int, ...]:
     return (after.phase, after.held, after.bag, *cups, *stomachs)
 
 
-def kernel_children(state: TeaPartyState) -> list[tuple[int, ...]]:
+def kernel_expand(state: TeaPartyState) -> tuple[np.ndarray, np.ndarray, int]:
+    """The kernel's children of a decision (one row of its stack), their flips and count."""
     from partysolver.solvers.tea_party_compiled import _MAX_CHILDREN, _expand
 
     me = state.player
-    cups, stomachs = state.cups[me], state.cups[1 - me]
-    children = np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64)  # one row of the stack
+    children = np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64)
     weights, flips = np.zeros((1, _MAX_CHILDREN)), np.zeros((1, _MAX_CHILDREN), np.int8)
     zones, probs = np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN))
-    n = _expand(CHOOSE, state.held, state.bag, cups, stomachs, state.stomachs[me],
-                state.stomachs[1 - me], children, weights, flips, 0, zones, probs)
+    n = _expand(CHOOSE, state.held, state.bag, state.cups[me], state.cups[1 - me],
+                state.stomachs[me], state.stomachs[1 - me], children, weights, flips, 0,
+                zones, probs)
+    return children, flips, n
+
+
+def kernel_children(state: TeaPartyState) -> list[tuple[int, ...]]:
+    children, _, n = kernel_expand(state)
     return [tuple(int(x) for x in children[0, i]) for i in range(n)]
 
 
@@ -205,19 +211,14 @@ def test_the_compiled_playouts_play_greedy_as_greedy_plays() -> None:
     of every kind, the option it picks has the best value of greedy's evaluation over the
     rules engine's options (``GreedyPolicy``)."""
     from partysolver.solvers.tea_party import GreedyPolicy, greedy_value
-    from partysolver.solvers.tea_party_compiled import _MAX_CHILDREN, _expand, _greedy
+    from partysolver.solvers.tea_party_compiled import _greedy
 
     checked = 0
     for state in decisions(11, 2, 240):
         if not state.bag:  # the kernel values the end of the game in closed form
             continue
         me = state.player
-        children = np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64)
-        weights, flips = np.zeros((1, _MAX_CHILDREN)), np.zeros((1, _MAX_CHILDREN), np.int8)
-        zones, probs = np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN))
-        n = _expand(CHOOSE, state.held, state.bag, state.cups[me], state.cups[1 - me],
-                    state.stomachs[me], state.stomachs[1 - me], children, weights, flips, 0,
-                    zones, probs)
+        children, flips, n = kernel_expand(state)
         picked = tuple(int(x) for x in children[0, _greedy(children, flips, n)])
         by_row = {kernel_row(state, state.apply(m)): m for m in state.legal_actions()}
         best = greedy_value(state.apply(GreedyPolicy()(state, random.Random(0))), me)
