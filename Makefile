@@ -31,7 +31,7 @@ GAMES := $(filter-out __pycache__,$(patsubst partysolver/puzzles/%/,%,$(wildcard
 $(VENV)/.warm: $(VENV)/.installed $(KERNELS)
 	@echo "warming the compiled searches (once: their first run compiles them)" >&2
 	@$(BIN)/python -m partysolver.solvers.meeple_party
-	@$(BIN)/python -c 'import sys; from partysolver.solvers import tea_party; tea_party.load_compiled(lambda text: print(text, file=sys.stderr))'
+	@$(BIN)/python -c 'import sys; from partysolver.solvers.tea_party import exact; exact.load_compiled(lambda text: print(text, file=sys.stderr))'
 	@for game in $(GAMES); do $(BIN)/partysolver hint $$game:default > /dev/null || exit 1; done
 	@touch $@
 

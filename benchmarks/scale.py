@@ -62,8 +62,8 @@ from partysolver.solvers.runner import (  # noqa: E402
 )
 from partysolver.solvers.simulate import PlayGame, RandomPolicy  # noqa: E402
 from partysolver.solvers.stats import mean_interval  # noqa: E402
-from partysolver.solvers.tea_party import GreedyPolicy as TeaPartyGreedy  # noqa: E402
-from partysolver.solvers.tea_party import NewGame as TeaPartyGame  # noqa: E402
+from partysolver.solvers.tea_party.policies import GreedyPolicy as TeaPartyGreedy  # noqa: E402
+from partysolver.solvers.tea_party.policies import NewGame as TeaPartyGame  # noqa: E402
 
 
 def hint_games() -> PlayGame:

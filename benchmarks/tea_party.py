@@ -2,7 +2,7 @@
 
 1. Exact solves of two-player positions with 8, 10 and 12 heroes in the bag, with the
    transposition table and, in the same run, the same search without it (the naive baseline):
-   time and nodes (the compiled two-player search of ``solvers/tea_party_compiled.py``, as
+   time and nodes (the compiled two-player search of ``solvers/tea_party/kernel.py``, as
    ``solve`` uses it).  The positions are a documented, seeded family: a game is played by two
    greedy players until the bag holds k heroes; both monsters have just drunk (their teacups
    are emptied into their stomachs), and it is the next monster's draw.
@@ -46,14 +46,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from partysolver.models.protocol import CHANCE, sample_chance  # noqa: E402
 from partysolver.models.tea_party import TeaPartyState, load_state, state_to_document  # noqa: E402
 from partysolver.models.tea_party.state import CHOOSE, DRAW, ONE, count, pack, unpack  # noqa: E402
-from partysolver.solvers import tea_party as solver  # noqa: E402
 from partysolver.solvers.budget import Budget, MoveValue, SearchResult  # noqa: E402
 from partysolver.solvers.expectimax import expectimax  # noqa: E402
 from partysolver.solvers.mcts import playout  # noqa: E402
 from partysolver.solvers.simulate import simulate  # noqa: E402
 from partysolver.solvers.stats import wilson_interval  # noqa: E402
-from partysolver.solvers.tea_party import GreedyPolicy, HintPolicy, NewGame  # noqa: E402
-from partysolver.solvers.tea_party_compiled import CompiledExpectimax  # noqa: E402
+from partysolver.solvers.tea_party import budgets, exact  # noqa: E402
+from partysolver.solvers.tea_party import hint as hints  # noqa: E402
+from partysolver.solvers.tea_party.hint import HintPolicy  # noqa: E402
+from partysolver.solvers.tea_party.kernel import CompiledExpectimax  # noqa: E402
+from partysolver.solvers.tea_party.policies import GreedyPolicy, NewGame  # noqa: E402
 
 
 def late_game(k: int, seed: int) -> TeaPartyState:
@@ -235,8 +237,8 @@ def _run(state: TeaPartyState, exact: dict[str, float], budget: float, kind: str
     if kind == "plain UCT":
         result = plain_uct(state, Budget(time=budget), random.Random(seed))
     else:
-        result = solver.search(state, Budget(time=budget), random.Random(seed),
-                               exact_loose=-1 if kind == "MCTS alone" else solver.EXACT_LOOSE)
+        result = hints.search(state, Budget(time=budget), random.Random(seed),
+                              exact_loose=-1 if kind == "MCTS alone" else budgets.EXACT_LOOSE)
     best = max(exact.values())
     pick = str(result.moves[0].action)
     errors, wilson = [], []
@@ -326,7 +328,7 @@ def hint_figures(sizes: list[int], seeds: int, budgets: list[float],
     by_size = {k: sum(1 for e in solved if e["bag"] == k) for k in sizes}
     print("   positions solved exactly, by heroes in the bag: " + ", ".join(
         f"{k}: {n}/{seeds}" for k, n in by_size.items()))
-    solver.load_compiled()  # outside every time limit, as the hint does
+    exact.load_compiled()  # outside every time limit, as the hint does
     print("   agree: the option picked is the exact best (or equal to it); lost: the exact "
           "value given up, mean;\n   error: |estimate - exact value| over every option "
           "searched (pp); Wilson: how often the\n   95% Wilson interval on visits the hint "

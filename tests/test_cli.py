@@ -108,23 +108,23 @@ def test_a_shared_option_name_keeps_each_games_own_default(position: Path,
                                                           ) -> None:
     # Tea Party and Meeple Party both declare --max-nodes, with different defaults (Tea
     # Party's depends on the number of monsters).
-    from partysolver.solvers import tea_party
+    from partysolver.solvers.tea_party import budgets, exact
 
     seen = []
-    real = tea_party.solve
+    real = exact.solve
 
     def spy(state: Any, budget: Any, *rest: Any) -> Any:  # rest: the compile notice
         seen.append(budget.nodes)
         return real(state, budget.__class__(nodes=10), *rest)
 
-    monkeypatch.setattr(tea_party, "solve", spy)
+    monkeypatch.setattr(exact, "solve", spy)
     two = position.parent / "two.toml"
     two.write_text(puzzles.examples("tea-party")["default"].read_text())
     run("solve", str(position))
     run("solve", str(position), "--max-nodes", "123")
     run("solve", str(two))
     # three monsters, then two: the generic search's default, then the compiled search's
-    assert seen == [tea_party.DEFAULT_SOLVE_NODES, 123, tea_party.DEFAULT_SOLVE_NODES_TWO]
+    assert seen == [budgets.DEFAULT_SOLVE_NODES, 123, budgets.DEFAULT_SOLVE_NODES_TWO]
 
 
 def test_every_shipped_game_loads_its_commands() -> None:

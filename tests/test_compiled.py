@@ -108,10 +108,10 @@ def test_a_small_tea_party_position_needs_no_compile(tmp_path: Path,
     """The default Tea Party example is answered by the interpreted exact search on a first
     run: nothing to announce, nothing compiled.  (A first run: numba's cache is empty and
     the compiled search is not loaded, whatever earlier tests of this process loaded.)"""
-    from partysolver.solvers import tea_party
+    from partysolver.solvers.tea_party import exact
 
     monkeypatch.setattr(compiled, "ready", lambda kernel: False)
-    monkeypatch.setattr(tea_party, "needs_compile", lambda: True)
+    monkeypatch.setattr(exact, "needs_compile", lambda: True)
     position = tmp_path / "endgame.toml"
     position.write_text(puzzles.examples("tea-party")["default"].read_text())
     result = CliRunner().invoke(cli, ["hint", str(position), "--json"])
@@ -133,8 +133,8 @@ def test_the_party_time_playouts_say_so_too(tmp_path: Path,
 
 def compiled_seconds(kernel: str) -> int:
     if kernel == "tea":
-        from partysolver.solvers import tea_party
-        return tea_party.COMPILE_SECONDS
+        from partysolver.solvers.tea_party import budgets
+        return budgets.COMPILE_SECONDS
     from partysolver.solvers.party_time import playouts
     return playouts.COMPILE_SECONDS
 
@@ -224,7 +224,7 @@ def test_compiling_the_meeple_party_kernel_is_announced(monkeypatch: pytest.Monk
 
 
 @pytest.mark.parametrize(("game", "module", "compile"), [
-    ("tea-party", "partysolver.solvers.tea_party", "load_compiled"),
+    ("tea-party", "partysolver.solvers.tea_party.exact", "load_compiled"),
     ("party-time", "partysolver.solvers.party_time.playouts", "warm_up"),
 ])
 def test_simulate_compiles_the_hint_once_before_its_workers_start(

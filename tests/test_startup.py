@@ -165,13 +165,13 @@ def test_importing_a_game_package_imports_its_declaration_only() -> None:
 
 def test_option_defaults_stated_by_the_app_are_the_searches_own() -> None:
     from partysolver.app import meeple_party, party_time, pool_party_stars, tea_party
-    from partysolver.solvers import tea_party as tea_solver
     from partysolver.solvers.meeple_party import policies
     from partysolver.solvers.party_time import hint
     from partysolver.solvers.pool_party_stars import puzzles
+    from partysolver.solvers.tea_party import budgets as tea_budgets
 
     for name, value in tea_party.SOLVER_DEFAULTS.items():
-        assert getattr(tea_solver, name) == value, name
+        assert getattr(tea_budgets, name) == value, name
     assert party_time.PLAYOUTS == hint.PLAYOUTS
     assert meeple_party.SIMULATION_NODES == policies.SIMULATION_NODES
     assert pool_party_stars.DIFFICULTY.choices == tuple(puzzles.PLAYERS)

@@ -35,13 +35,13 @@ from .text import percent, table, top
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
     from ..models.tea_party.position import Position
     from ..models.tea_party.state import TeaPartyState
-    from ..solvers import tea_party as solver
     from ..solvers.budget import Budget, SearchResult
+    from ..solvers.tea_party.hint import Hint, RankedMove
 
 SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 10_000_000, "DEFAULT_EXACT_NODES": 300_000,
                    "DEFAULT_MCTS_ITERATIONS": 10_000, "DEFAULT_SOLVE_NODES_TWO": 20_000_000,
                    "DEFAULT_SOLVE_NODES": 10_000_000}
-"""The search's defaults the help states (``solvers.tea_party`` decides them; this module
+"""The search's defaults the help states (``solvers.tea_party.budgets`` decides them; this module
 imports it only when a verb runs: ``tests/test_startup.py`` checks the two agree)."""
 _D = SOLVER_DEFAULTS
 
@@ -81,7 +81,7 @@ def _usage_text(result: SearchResult, timings: bool = True) -> str:
     return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
 
 
-def _move(state: TeaPartyState, move: solver.RankedMove, exact: bool) -> Move:
+def _move(state: TeaPartyState, move: RankedMove, exact: bool) -> Move:
     """A ranked move in the contract: its value (``None`` when the budget never reached it),
     every monster's chance to win and, for an estimate, the search's visits to the move and
     whether the search proved its value (no interval: none is printed that would not cover)."""
@@ -105,13 +105,13 @@ def _win_text(move: Move) -> str:
     return text
 
 
-def _hint_rows(hint: solver.Hint, k: int | None) -> tuple[list[Move], str]:
+def _hint_rows(hint: Hint, k: int | None) -> tuple[list[Move], str]:
     moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
-    from ..solvers import tea_party as solver
+    from ..solvers.tea_party import budgets, exact
 
     if hint.exact:
-        fractions = solver.exact_fractions(hint.state, solver.EXACT_FRACTIONS // 4,
-                                           searched=hint.result.usage.get("nodes", 0))
+        fractions = exact.exact_fractions(hint.state, budgets.EXACT_FRACTIONS // 4,
+                                          searched=hint.result.usage.get("nodes", 0))
         if fractions is not None:
             player = hint.state.player
             moves = [replace(m, exact=fractions[move.move][player])
@@ -153,7 +153,7 @@ class TeaPartyCommands(GameCommands):
 
     def hint(self, document: Document, options: Options) -> Report:
         from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
-        from ..solvers import tea_party as solver
+        from ..solvers.tea_party import hint as hints
 
         _, state = _load(document)
         rng = random.Random(options.rng_seed)
@@ -161,7 +161,7 @@ class TeaPartyCommands(GameCommands):
         who = state.name(state.player)
         value_text = f"{who}'s chance to win (ties share)"
         if state.phase == CHOOSE:
-            hint = solver.hint(state, budget, rng, nodes, options.tell)
+            hint = hints.hint(state, budget, rng, nodes, options.tell)
             moves, text = _hint_rows(hint, options.top)
             held = state.held_hero
             assert held is not None
@@ -186,9 +186,9 @@ class TeaPartyCommands(GameCommands):
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
                      nodes: int | None, value_text: str, options: Options) -> Report:
-        from ..solvers import tea_party as solver
+        from ..solvers.tea_party.hint import draw_hints
 
-        hints = solver.draw_hints(state, budget, rng, nodes, options.tell)
+        hints = draw_hints(state, budget, rng, nodes, options.tell)
         draws, lines = [], []
         expected = 0.0
         for item in hints:
@@ -217,30 +217,30 @@ class TeaPartyCommands(GameCommands):
     # -- solve --------------------------------------------------------------------------------
 
     def solve(self, document: Document, options: Options) -> Report:
-        from ..solvers import tea_party as solver
         from ..solvers.budget import Budget
+        from ..solvers.tea_party import budgets, exact
 
         _, state = _load(document)
         started = time.perf_counter()
         budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
-                        or solver.solve_nodes_default(state))
-        solution = solver.solve(state, budget, options.tell)
+                        or budgets.solve_nodes_default(state))
+        solution = exact.solve(state, budget, options.tell)
         result = solution.result
         values = _values(state, result.values)
         who = state.name(state.player)
         mine = None if result.values is None else result.values[state.player]
         left = None if options.time_limit is None else \
             max(0.0, options.time_limit - (time.perf_counter() - started))
-        fractions = solver.exact_fractions(state, seconds=left,
-                                           searched=result.usage.get("nodes", 0)) \
+        fractions = exact.exact_fractions(state, seconds=left,
+                                          searched=result.usage.get("nodes", 0)) \
             if result.status == "optimal" else None
-        exact = None
+        proved = None
         if fractions:
-            exact = (max(fractions.values(), key=lambda v: v[state.player])[state.player]
-                     if None not in fractions else fractions[None][state.player])
+            proved = (max(fractions.values(), key=lambda v: v[state.player])[state.player]
+                      if None not in fractions else fractions[None][state.player])
         objective = Objective("win_probability",
                               f"{who}'s chance to win when every monster plays its best",
-                              mine, mine if result.status == "optimal" else None, exact)
+                              mine, mine if result.status == "optimal" else None, proved)
         moves = [{"move": GAME.notation.format(state, m.action),
                   "text": state.describe_action(m.action), "value": round(m.value, 6)}
                  | ({"exact": fraction_text(fractions[m.action][state.player])}
@@ -283,18 +283,19 @@ class TeaPartyCommands(GameCommands):
 
     def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
                  options: Options, progress: Any) -> Report:
-        from ..solvers import tea_party as solver
         from ..solvers.simulate import simulate
+        from ..solvers.tea_party import exact
+        from ..solvers.tea_party.policies import NewGame
         from . import simulated
 
         n = players or self.players
         names = policies or ("greedy",)
         chosen = [make_policy(name) for name in names]
         seat_policies = [names[seat % len(names)] for seat in range(n)]
-        if n == 2 and "hint" in names and solver.needs_compile():
-            simulated.compile_first(options, solver.load_compiled)
+        if n == 2 and "hint" in names and exact.needs_compile():
+            simulated.compile_first(options, exact.load_compiled)
 
-        result = simulate(solver.NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
+        result = simulate(NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
                           rotate=options.extra.get("rotate", False), stats=final_scores,
                           workers=options.extra.get("workers", 1), progress=progress,
                           notation=simulated.notation(INFO.key, options))
@@ -335,14 +336,14 @@ class TeaPartyCommands(GameCommands):
     def render(self, document: Document, options: Options) -> str:
         from ..models.tea_party.render import render_svg, turn_arrows
         from ..models.tea_party.state import CHOOSE, DRAW
-        from ..solvers import tea_party as solver
+        from ..solvers.tea_party import hint as hints
 
         _, state = _load(document)
         arrows, caption = [], ""
         if options.extra.get("hint") and state.phase == CHOOSE:
             rng = random.Random(options.rng_seed)
-            hint = solver.hint(state, self._budget(options), rng,
-                               options.extra.get("exact_nodes"), options.tell)
+            hint = hints.hint(state, self._budget(options), rng,
+                              options.extra.get("exact_nodes"), options.tell)
             best = hint.moves[0]
             moves, words = self._whole_turn(state, hint, options, rng)
             arrows = turn_arrows(state, moves)
@@ -356,13 +357,13 @@ class TeaPartyCommands(GameCommands):
                        "hint: nothing to decide: a throw-up comes first")
         return render_svg(state, arrows, caption)
 
-    def _whole_turn(self, state: TeaPartyState, hint: solver.Hint, options: Options,
+    def _whole_turn(self, state: TeaPartyState, hint: Hint, options: Options,
                     rng: random.Random) -> tuple[list[Any], list[str]]:
         """The suggested move and the same monster's decisions that follow it before the turn
         ends (a Rogue's steal puts the stolen hero in hand: cup it or use it), from the search's
         best line or, when it has none, from a hint on each position that follows."""
         from ..models.tea_party.state import CHOOSE
-        from ..solvers import tea_party as solver
+        from ..solvers.tea_party import hint as hints
 
         me, line = state.player, list(hint.result.line)
         move = hint.moves[0].move
@@ -373,8 +374,8 @@ class TeaPartyCommands(GameCommands):
             if line:
                 move = line.pop(0)
             else:
-                move = solver.hint(after, self._budget(options), rng,
-                                   options.extra.get("exact_nodes")).moves[0].move
+                move = hints.hint(after, self._budget(options), rng,
+                                  options.extra.get("exact_nodes")).moves[0].move
             moves.append(move)
             words.append(after.describe_action(move))
             after = after.apply(move)
@@ -385,14 +386,15 @@ DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")
 
 
 def make_policy(name: str) -> Any:
-    from ..solvers import tea_party as solver
     from ..solvers.simulate import RandomPolicy
+    from ..solvers.tea_party.hint import HintPolicy
+    from ..solvers.tea_party.policies import GreedyPolicy
 
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
-        return solver.GreedyPolicy()
-    return solver.HintPolicy()
+        return GreedyPolicy()
+    return HintPolicy()
 
 
 def final_scores(state: TeaPartyState) -> dict[str, float]:

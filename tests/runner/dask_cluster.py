@@ -90,7 +90,7 @@ class Cluster:
         with self.client() as client:
             client.wait_for_workers(count, timeout=START_SECONDS)
             client.run(importlib.import_module, "partysolver.cli.main")
-            client.run(importlib.import_module, "partysolver.solvers.tea_party")
+            client.run(importlib.import_module, "partysolver.solvers.tea_party.hint")
 
     def worker_addresses(self) -> dict[str, str]:
         """Each live worker's name and address."""

@@ -20,7 +20,7 @@ from partysolver.cli.main import cli
 from partysolver.models.registry import all_games
 from partysolver.solvers.runner import DaskCluster, Outcome, Progress, RunPlan
 from partysolver.solvers.simulate import simulate
-from partysolver.solvers.tea_party import NewGame
+from partysolver.solvers.tea_party.policies import NewGame
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,9 @@ from tea_party_positions import position
 from partysolver.models.documents import parse_document
 from partysolver.models.tea_party import Hero, TeaPartyState, load_state
 from partysolver.puzzles import examples
-from partysolver.solvers import tea_party as solver
 from partysolver.solvers.budget import Budget, SearchResult
+from partysolver.solvers.tea_party import budgets, exact
+from partysolver.solvers.tea_party import hint as hints
 
 
 def example(name: str) -> TeaPartyState:
@@ -30,7 +31,7 @@ def opening_draw() -> TeaPartyState:
                                   opening_draw], ids=["default", "midgame", "opening"])
 def test_a_tenth_of_a_second_gives_a_ranked_answer(make) -> None:
     state = make()
-    hint = solver.hint(state, Budget(time=0.1), random.Random(0), exact_nodes=1)
+    hint = hints.hint(state, Budget(time=0.1), random.Random(0), exact_nodes=1)
     assert hint.status == "estimate"
     assert hint.result.usage["iterations"] >= len(state.legal_actions()) > 0
     assert all(m.value.visits > 0 and 0.0 <= m.value.value <= 1.0 for m in hint.moves)
@@ -39,18 +40,18 @@ def test_a_tenth_of_a_second_gives_a_ranked_answer(make) -> None:
 
 def test_before_the_draw_a_short_budget_answers_every_draw() -> None:
     state = TeaPartyState.new_game(("Blue", "Green"))
-    for item in solver.draw_hints(state, Budget(time=0.1), random.Random(0)):
+    for item in hints.draw_hints(state, Budget(time=0.1), random.Random(0)):
         assert item.hint.status in ("estimate", "exact")
         assert item.hint.result.usage["iterations"] > 0 or item.hint.exact
 
 
 def test_the_exact_attempt_takes_a_share_and_mcts_the_rest(monkeypatch) -> None:
     seen: dict[str, Budget] = {}
-    real_exact, real_mcts = solver._exact, solver.mcts
+    real_exact, real_mcts = exact.exact_search, hints.mcts
 
     spent: list[float] = []
 
-    def exact(state, budget, **kwargs) -> SearchResult:
+    def exact_spy(state, budget, **kwargs) -> SearchResult:
         seen["exact"] = budget
         result = real_exact(state, budget, **kwargs)
         spent.append(result.usage["seconds"])
@@ -60,37 +61,37 @@ def test_the_exact_attempt_takes_a_share_and_mcts_the_rest(monkeypatch) -> None:
         seen["mcts"] = budget
         return real_mcts(state, budget, rng, **kwargs)
 
-    monkeypatch.setattr(solver, "_exact", exact)
-    monkeypatch.setattr(solver, "mcts", mcts)
+    monkeypatch.setattr(exact, "exact_search", exact_spy)
+    monkeypatch.setattr(hints, "mcts", mcts)
     state = opening_draw()
     big = TeaPartyState(state.table, state.phase, state.player, state.held,
                         state.bag - sum(n << (4 * h) for h, n in enumerate((13, 7, 5, 3, 3))),
                         state.cups, state.stomachs)  # 14 heroes loose: tried exactly
-    result = solver.search(big, Budget(time=0.4), random.Random(0), exact_nodes=1_000)
-    assert seen["exact"].time == pytest.approx(0.4 * solver.EXACT_SHARE)
+    result = hints.search(big, Budget(time=0.4), random.Random(0), exact_nodes=1_000)
+    assert seen["exact"].time == pytest.approx(0.4 * budgets.EXACT_SHARE)
     assert seen["exact"].time < 0.5 * 0.4
     assert seen["mcts"].time == pytest.approx(max(0.4 - spent[0], 0.0))  # the rest
     assert result.status == "feasible" and result.usage["iterations"] > 0
 
 
 def test_compiling_is_announced_and_not_charged_to_the_time_limit(monkeypatch) -> None:
-    from partysolver.solvers import tea_party_compiled
+    from partysolver.solvers.tea_party import kernel
 
     told: list[str] = []
-    budgets: list[Budget] = []
-    real_mcts = solver.mcts
+    limits: list[Budget] = []
+    real_mcts = hints.mcts
 
     def mcts(state, budget, rng, **kwargs) -> SearchResult:
-        budgets.append(budget)
+        limits.append(budget)
         return real_mcts(state, budget, rng, **kwargs)
 
-    monkeypatch.setattr(solver, "needs_compile", lambda: True)
-    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)
-    monkeypatch.setattr(solver, "mcts", mcts)
-    result = solver.search(opening_draw(), Budget(time=1.5), random.Random(0),
+    monkeypatch.setattr(exact, "needs_compile", lambda: True)
+    monkeypatch.setattr(kernel, "ready", lambda: False)
+    monkeypatch.setattr(hints, "mcts", mcts)
+    result = hints.search(opening_draw(), Budget(time=1.5), random.Random(0),
                            exact_loose=-1, notice=told.append)
-    assert told == [solver.COMPILE_NOTICE]
-    assert budgets[0].time == 1.5  # the whole limit: loading came before the clock
+    assert told == [exact.COMPILE_NOTICE]
+    assert limits[0].time == 1.5  # the whole limit: loading came before the clock
     assert result.usage["iterations"] > 0
 
 
@@ -98,9 +99,9 @@ def test_under_a_second_nothing_is_compiled(monkeypatch) -> None:
     def refuse(notice=None) -> float:
         raise AssertionError("compiled under a one-second limit")
 
-    monkeypatch.setattr(solver, "needs_compile", lambda: True)
-    monkeypatch.setattr(solver, "load_compiled", refuse)
-    hint = solver.hint(opening_draw(), Budget(time=0.5), random.Random(0))
+    monkeypatch.setattr(exact, "needs_compile", lambda: True)
+    monkeypatch.setattr(exact, "load_compiled", refuse)
+    hint = hints.hint(opening_draw(), Budget(time=0.5), random.Random(0))
     assert hint.status == "estimate" and hint.result.usage["iterations"] > 0
 
 
@@ -108,25 +109,25 @@ def test_the_default_example_is_answered_by_the_interpreted_search(monkeypatch) 
     def refuse(notice=None) -> float:
         raise AssertionError("the compiled search was loaded for a small position")
 
-    monkeypatch.setattr(solver, "needs_compile", lambda: True)
-    monkeypatch.setattr(solver, "load_compiled", refuse)
-    hint = solver.hint(example("default"), Budget(), random.Random(0))
+    monkeypatch.setattr(exact, "needs_compile", lambda: True)
+    monkeypatch.setattr(exact, "load_compiled", refuse)
+    hint = hints.hint(example("default"), Budget(), random.Random(0))
     assert hint.exact and hint.result.method == "exact expectimax, interpreted"
 
 
 def test_once_loaded_the_compiled_search_needs_no_compile() -> None:
-    solver.load_compiled()
-    assert not solver.needs_compile()
+    exact.load_compiled()
+    assert not exact.needs_compile()
     told: list[str] = []
-    assert solver.load_compiled(told.append) >= 0.0 and told == []
+    assert exact.load_compiled(told.append) >= 0.0 and told == []
 
 
 def test_solve_uses_the_compiled_search_beyond_the_interpreted_one(monkeypatch) -> None:
-    monkeypatch.setattr(solver, "LEAN_NODES_READY", 100)
-    monkeypatch.setattr(solver, "LEAN_NODES_COLD", 100)
+    monkeypatch.setattr(exact, "LEAN_NODES_READY", 100)
+    monkeypatch.setattr(exact, "LEAN_NODES_COLD", 100)
     state = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1},
                      cups=[{"ranger": 1}, {"cleric": 1}], stomachs=[{"fighter": 2}, {"cleric": 1}])
-    solution = solver.solve(state, Budget(nodes=1_000_000))
+    solution = exact.solve(state, Budget(nodes=1_000_000))
     assert solution.result.status == "optimal"
     assert solution.result.method == "exact expectimax, compiled (numba)"
 
@@ -137,30 +138,30 @@ def test_the_interpreted_search_goes_first_only_where_it_pays(monkeypatch) -> No
     to the compiled search (the interpreted search's nodes would be lost: it seldom finishes
     there, and the compiled one starts afresh).  Once loaded, every position goes to the
     compiled search."""
-    from partysolver.solvers import tea_party_compiled
+    from partysolver.solvers.tea_party import kernel
 
     interpreted, compiled = "exact expectimax, interpreted", "exact expectimax, compiled (numba)"
-    solver.load_compiled()
+    exact.load_compiled()
     small = example("default")
     big = opening_draw()
-    assert solver.loose_heroes(small) <= solver.LEAN_LOOSE < solver.loose_heroes(big)
-    monkeypatch.setattr(solver, "needs_compile", lambda: False)
-    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)  # as if not loaded yet
-    assert solver._exact(small, Budget(nodes=100_000)).method == interpreted
-    assert solver._exact(big, Budget(nodes=1_000)).method == compiled
+    assert budgets.loose_heroes(small) <= exact.LEAN_LOOSE < budgets.loose_heroes(big)
+    monkeypatch.setattr(exact, "needs_compile", lambda: False)
+    monkeypatch.setattr(kernel, "ready", lambda: False)  # as if not loaded yet
+    assert exact.exact_search(small, Budget(nodes=100_000)).method == interpreted
+    assert exact.exact_search(big, Budget(nodes=1_000)).method == compiled
     monkeypatch.undo()
-    assert solver._exact(small, Budget(nodes=100_000)).method == compiled
+    assert exact.exact_search(small, Budget(nodes=100_000)).method == compiled
 
 
 def test_a_time_limited_hint_makes_its_table_once_for_the_whole_limit() -> None:
     """Under a time limit the compiled table is made for what half the limit can search (at
     most ``HINT_SLOTS``) and never grown, so no search of the hint stalls on a rehash past its
     deadline; without one it starts small and grows."""
-    from partysolver.solvers.tea_party_compiled import CompiledExpectimax
+    from partysolver.solvers.tea_party.kernel import CompiledExpectimax
 
-    short, long = solver.Tables(0.1).compiled, solver.Tables(60.0).compiled
+    short, long = exact.Tables(0.1).compiled, exact.Tables(60.0).compiled
     assert short.fixed and long.fixed
     assert short.slots * 0.75 > 0.1 * CompiledExpectimax.NODES_PER_SECOND / 2
-    assert short.slots < long.slots == solver.HINT_SLOTS
-    unlimited = solver.Tables().compiled
+    assert short.slots < long.slots == budgets.HINT_SLOTS
+    unlimited = exact.Tables().compiled
     assert not unlimited.fixed and unlimited.slots < short.slots

@@ -258,11 +258,10 @@ def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) 
 
 
 def test_a_compile_is_announced_on_stderr(tmp_path: Path, monkeypatch) -> None:
-    from partysolver.solvers import tea_party as solver
-    from partysolver.solvers import tea_party_compiled
+    from partysolver.solvers.tea_party import exact, kernel
 
-    monkeypatch.setattr(solver, "needs_compile", lambda: True)
-    monkeypatch.setattr(tea_party_compiled, "ready", lambda: False)
+    monkeypatch.setattr(exact, "needs_compile", lambda: True)
+    monkeypatch.setattr(kernel, "ready", lambda: False)
     path = write(tmp_path, """game = "tea-party"
 players = ["Blue", "Green"]
 drawn = "fighter"
@@ -274,5 +273,5 @@ wizard = 3
 ranger = 2
 """)
     result = run("hint", str(path), "--json", "--time-limit", "1")
-    assert result.stderr.strip() == solver.COMPILE_NOTICE
+    assert result.stderr.strip() == exact.COMPILE_NOTICE
     assert json.loads(result.stdout)["status"] == "estimate"

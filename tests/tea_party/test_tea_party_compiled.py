@@ -14,8 +14,8 @@ from partysolver.models.tea_party import GAME, Hero, TeaPartyState
 from partysolver.models.tea_party.state import THROW_UP
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.expectimax import Expectimax, expectimax
-from partysolver.solvers.tea_party import loose_heroes
-from partysolver.solvers.tea_party_compiled import CompiledExpectimax, Table
+from partysolver.solvers.tea_party.budgets import loose_heroes
+from partysolver.solvers.tea_party.kernel import CompiledExpectimax, Table
 
 
 def reached_states(seed: int, count: int, bag: tuple[int, int]) -> list[TeaPartyState]:
@@ -198,7 +198,7 @@ def random_play_value(state: TeaPartyState) -> tuple[float, ...]:
 
 
 def test_compiled_playouts_average_to_the_value_of_random_play() -> None:
-    from partysolver.solvers.tea_party_compiled import Playouts
+    from partysolver.solvers.tea_party.kernel import Playouts
 
     playouts = Playouts(20_000)
     rng = random.Random(4)

@@ -12,8 +12,8 @@ from test_tea_party_compiled import generic, reached_states
 from partysolver.models.tea_party.state import THROW_UP
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.expectimax import expectimax
-from partysolver.solvers.tea_party_compiled import CompiledExpectimax
-from partysolver.solvers.tea_party_lean import LeanExpectimax
+from partysolver.solvers.tea_party.kernel import CompiledExpectimax
+from partysolver.solvers.tea_party.lean import LeanExpectimax
 
 
 def test_lean_values_equal_the_rules_engine_on_every_phase_and_seat() -> None:

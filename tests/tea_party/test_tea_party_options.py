@@ -14,10 +14,11 @@ from test_tea_party_solvers import plain_expectimax, random_position
 
 from partysolver.models.tea_party import Cup, Hero, Squish, TeaPartyState
 from partysolver.models.tea_party.state import CHOOSE, DRAW, THROW_UP
-from partysolver.solvers import tea_party as solver
 from partysolver.solvers.budget import Budget
 from partysolver.solvers.expectimax import expectimax
 from partysolver.solvers.mcts import MCTS
+from partysolver.solvers.tea_party import exact
+from partysolver.solvers.tea_party import hint as hints
 
 ROYALS = (Hero.KING, Hero.QUEEN)
 ABILITIES = (Hero.FIGHTER, Hero.CLERIC, Hero.ROGUE, Hero.WIZARD, Hero.BARD)
@@ -114,7 +115,7 @@ def kernel_row(before: TeaPartyState, after: TeaPartyState) -> tuple[int, ...]:
 
 def kernel_expand(state: TeaPartyState) -> tuple[np.ndarray, np.ndarray, int]:
     """The kernel's children of a decision (one row of its stack), their flips and count."""
-    from partysolver.solvers.tea_party_compiled import _MAX_CHILDREN, _expand
+    from partysolver.solvers.tea_party.kernel import _MAX_CHILDREN, _expand
 
     me = state.player
     children = np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64)
@@ -154,9 +155,9 @@ def test_mcts_and_the_exact_searches_rank_every_option() -> None:
         assert {m.action for m in tree.root_moves()} == set(legal)
         assert set(tree.root.children) == set(legal)
     for state in decisions(6, 2, 16):
-        exact = expectimax(state, Budget(nodes=200_000), line=False)
-        if exact.status == "optimal":
-            assert {m.action for m in exact.moves} == set(state.legal_actions())
+        full = expectimax(state, Budget(nodes=200_000), line=False)
+        if full.status == "optimal":
+            assert {m.action for m in full.moves} == set(state.legal_actions())
 
 
 def test_discarding_a_wizard_on_an_empty_teacup_can_be_best() -> None:
@@ -167,7 +168,7 @@ def test_discarding_a_wizard_on_an_empty_teacup_can_be_best() -> None:
                      stomachs=[{"fighter": 3, "cleric": 2, "rogue": 2, "wizard": 1},
                                {"fighter": 4, "cleric": 1, "wizard": 1, "ranger": 1}],
                      current=1, held="wizard")
-    hint = solver.hint(state, Budget(), random.Random(0))
+    hint = hints.hint(state, Budget(), random.Random(0))
     assert hint.exact
     ranked = [(m.text, m.value.value) for m in hint.moves]
     assert ranked == [
@@ -181,14 +182,14 @@ def test_discarding_a_wizard_on_an_empty_teacup_can_be_best() -> None:
     assert oracle == {Cup(): Fraction(2, 9), Squish(Hero.WIZARD, 0): Fraction(13, 48),
                       Squish(Hero.WIZARD, 1): Fraction(5, 18)}
     # the solver's own exact fractions say the same (what hint and solve print as "exact")
-    fractions = solver.exact_fractions(state)
+    fractions = exact.exact_fractions(state)
     assert fractions is not None
     assert {move: values[1] for move, values in fractions.items()} == oracle
     assert all(sum(values) == 1 for values in fractions.values())
-    assert solver.exact_fractions(state, limit=3) is None  # past its limit it says so
+    assert exact.exact_fractions(state, limit=3) is None  # past its limit it says so
     # a float search that visited more than the limit: not even tried
-    assert solver.exact_fractions(state, limit=10**6, searched=10**6 + 1) is None
-    assert solver.exact_fractions(state, searched=10) == fractions
+    assert exact.exact_fractions(state, limit=10**6, searched=10**6 + 1) is None
+    assert exact.exact_fractions(state, searched=10) == fractions
 
 
 def test_hint_and_solve_print_exact_fractions_on_small_positions(tmp_path: Path) -> None:
@@ -210,8 +211,8 @@ def test_the_compiled_playouts_play_greedy_as_greedy_plays() -> None:
     """The compiled playouts play most decisions as greedy does (``_greedy``): on decisions
     of every kind, the option it picks has the best value of greedy's evaluation over the
     rules engine's options (``GreedyPolicy``)."""
-    from partysolver.solvers.tea_party import GreedyPolicy, greedy_value
-    from partysolver.solvers.tea_party_compiled import _greedy
+    from partysolver.solvers.tea_party.kernel import _greedy
+    from partysolver.solvers.tea_party.policies import GreedyPolicy, greedy_value
 
     checked = 0
     for state in decisions(11, 2, 240):

@@ -11,10 +11,11 @@ from tea_party_positions import position
 
 from partysolver.models.protocol import CHANCE, TERMINAL
 from partysolver.models.tea_party import Cup, Hero, Squish, TeaPartyState
-from partysolver.solvers import tea_party as solver
 from partysolver.solvers.budget import Budget
 from partysolver.solvers.expectimax import expectimax
 from partysolver.solvers.mcts import mcts
+from partysolver.solvers.tea_party import exact, policies
+from partysolver.solvers.tea_party import hint as hints
 
 
 class TooBig(Exception):
@@ -87,7 +88,7 @@ def test_exact_search_equals_plain_expectimax_on_random_positions(players: int) 
 
 def test_one_hero_left_cup_it_and_win() -> None:
     state = position({}, stomachs=[{"rogue": 1}, {"rogue": 1}], held="fighter")
-    hint = solver.hint(state, Budget(), random.Random(0))
+    hint = hints.hint(state, Budget(), random.Random(0))
     assert hint.exact
     assert [(str(m.move), m.value.value) for m in hint.moves] == [("cup", 1.0), ("squish", 0.5)]
 
@@ -108,7 +109,7 @@ def test_ranger_drink_odds_worked_by_hand() -> None:
 def test_hint_explains_in_game_terms() -> None:
     state = position({"fighter": 1}, cups=[{"cleric": 1}, {"ranger": 1, "queen": 1}],
                      held="wizard", stomachs=[{"rogue": 2}, {"rogue": 2}])
-    hint = solver.hint(state, Budget(), random.Random(0))
+    hint = hints.hint(state, Budget(), random.Random(0))
     texts = {str(m.move): (m.text, m.reason) for m in hint.moves}
     text, reason = texts["squish on 2"]
     assert text == "squish the Wizard: pour Green's teacup back into the bag (1 Ranger, 1 Queen)"
@@ -127,7 +128,7 @@ def test_exact_search_out_of_budget_claims_nothing() -> None:
 def test_hint_falls_back_to_mcts_and_says_so() -> None:
     state = TeaPartyState.new_game(("Blue", "Green"))
     state = state.apply(next(a for a, _ in state.chance_outcomes()))  # Blue draws a Fighter
-    hint = solver.hint(state, Budget(iterations=300), random.Random(1), exact_nodes=1_000)
+    hint = hints.hint(state, Budget(iterations=300), random.Random(1), exact_nodes=1_000)
     assert not hint.exact and hint.result.method.startswith("MCTS (the exact search was not tried")
     assert sum(m.value.visits for m in hint.moves) == 300
     assert hint.status == "estimate" and hint.interval is None
@@ -155,12 +156,12 @@ def test_mcts_finds_the_exact_best_move_on_small_positions() -> None:
         state = random_position(rng, 2)
         if state.current_player() != 0 or len(state.legal_actions()) < 2:
             continue
-        exact = expectimax(state, Budget(nodes=50_000), pruning=True)
-        if exact.status != "optimal" or exact.moves[0].value - exact.moves[1].value < 0.1:
+        full = expectimax(state, Budget(nodes=50_000), pruning=True)
+        if full.status != "optimal" or full.moves[0].value - full.moves[1].value < 0.1:
             continue
         checked += 1
         found = mcts(state, Budget(iterations=5_000), random.Random(checked))
-        agree += found.best.action == exact.best.action
+        agree += found.best.action == full.best.action
     assert agree >= 13
 
 
@@ -168,7 +169,7 @@ def test_mcts_finds_the_exact_best_move_on_small_positions() -> None:
 def test_exact_subtrees_value_small_positions_exactly(compiled: bool) -> None:
     state = position({}, cups=[{"ranger": 1}, {}], held="fighter",
                      stomachs=[{"king": 1, "fighter": 1}, {"wizard": 1, "rogue": 1}])
-    subtrees = solver.ExactSubtrees(2, compiled)
+    subtrees = exact.ExactSubtrees(2, compiled)
     assert subtrees(state, 1_000, math.inf) == pytest.approx((1 / 6, 5 / 6))
     assert subtrees.solved == 1
     big = TeaPartyState.new_game(("Blue", "Green"))
@@ -176,7 +177,7 @@ def test_exact_subtrees_value_small_positions_exactly(compiled: bool) -> None:
 
 
 def test_greedy_drinks_a_rich_teacup_and_keeps_a_ranger_out_of_its_stomach() -> None:
-    greedy = solver.GreedyPolicy()
+    greedy = policies.GreedyPolicy()
     rich = position({"fighter": 4}, cups=[{"king": 1, "wizard": 1}, {}], held="fighter")
     assert greedy(rich, random.Random(0)) == Squish(Hero.FIGHTER)
     risky = position({"fighter": 4}, cups=[{"ranger": 1}, {}], held="fighter",
@@ -186,7 +187,7 @@ def test_greedy_drinks_a_rich_teacup_and_keeps_a_ranger_out_of_its_stomach() -> 
 
 def test_solve_gives_the_value_and_a_line_to_the_end() -> None:
     state = position({"fighter": 1}, stomachs=[{"rogue": 1}, {"rogue": 1}])
-    solution = solver.solve(state, Budget())
+    solution = exact.solve(state, Budget())
     assert solution.result.status == "optimal"
     assert solution.result.values == pytest.approx((1.0, 0.0))
     assert solution.line[0] == "(likeliest) Blue draws a Fighter"

@@ -100,8 +100,9 @@ _SIZE_TABLES = _byte_tables([1] * 8)
 _BY_POINTS = sorted(range(8), key=lambda h: -POINTS[h])
 
 
-def _without_best(zone: Zone, k: int) -> Zone:
-    """``zone`` after losing its ``k`` most valuable heroes."""
+def without_best(zone: Zone, k: int) -> Zone:
+    """``zone`` after losing its ``k`` most valuable heroes (the worst a stomach can end up
+    as after ``k / 2`` throw-ups: the certain-win test, here and in the solvers' searches)."""
     for hero in _BY_POINTS:
         if k <= 0:
             break
@@ -123,11 +124,16 @@ def by_rank(zone: Zone) -> Zone:
 
 
 _TOUCHING = frozenset(int(h) for h in (Hero.ROGUE, Hero.WIZARD, Hero.BARD, Hero.KING, Hero.QUEEN))
-_RANGERS = 15 * ONE[RANGER]
+RANGERS = 15 * ONE[RANGER]
+"""The bits of a zone's Ranger count: ``zone & RANGERS`` is nonzero when it holds a Ranger
+(a drink of it means a throw-up)."""
 _QUEENS = 15 * ONE[QUEEN]
 _BARDS_AND_QUEENS = 15 * ONE[int(Hero.BARD)] + _QUEENS
-_TOUCHES_CUPS = sum(15 * ONE[h] for h in _TOUCHING)
-"""Bag bits of the heroes whose ability reaches a teacup other than by its own drink."""
+TOUCHES_CUPS = sum(15 * ONE[h] for h in _TOUCHING)
+"""The bits of the counts of the heroes whose ability reaches a teacup other than by its own
+drink (Rogue, Wizard, Bard, King, Queen): ``bag & TOUCHES_CUPS`` is nonzero while one is left
+to draw.  Public for the solvers' searches, which key their tables as :meth:`TeaPartyState.key`
+does."""
 
 SUPPLY_ZONE = pack(SUPPLY)
 
@@ -251,8 +257,8 @@ class TeaPartyState:
             bag, cups = merge_royals(bag), tuple(map(merge_royals, cups))
         if stomachs_seen & _BARDS_AND_QUEENS:
             stomachs = tuple(map(by_rank, stomachs))
-        rangers_loose = (bag | cups_seen) & _RANGERS or held == RANGER or phase == THROW_UP
-        if bag & _TOUCHES_CUPS or held in _TOUCHING:
+        rangers_loose = (bag | cups_seen) & RANGERS or held == RANGER or phase == THROW_UP
+        if bag & TOUCHES_CUPS or held in _TOUCHING:
             if rangers_loose:
                 return (0, phase, self.player, held, bag, self.thrower, self.final, cups,
                         stomachs)
@@ -264,7 +270,7 @@ class TeaPartyState:
             if (cups_seen | stomachs_seen) & _BARDS_AND_QUEENS:
                 merged = tuple(map(by_rank, merged))
             return (2, phase, self.player, held, bag, self.thrower, self.final, merged,
-                    tuple((c & _RANGERS) > 0 for c in cups))
+                    tuple((c & RANGERS) > 0 for c in cups))
         base = standing(stomachs[0] + cups[0])
         return (3, phase, self.player, held, bag,
                 tuple(standing(s + c) - base for s, c in zip(stomachs, cups, strict=True)))
@@ -435,7 +441,7 @@ class TeaPartyState:
             return None
         leader = scores.index(ranked[-1])
         throw_ups = count(loose, RANGER) + (self.phase == THROW_UP)
-        low = standing(_without_best(stomachs[leader], 2 * throw_ups))
+        low = standing(without_best(stomachs[leader], 2 * throw_ups))
         if all(low > standing(s + loose) for i, s in enumerate(stomachs) if i != leader):
             return tuple(1.0 if i == leader else 0.0 for i in range(len(stomachs)))
         return None

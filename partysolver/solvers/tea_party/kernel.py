@@ -43,10 +43,9 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..models.protocol import State
-from ..models.tea_party.game import POINTS, Hero
-from ..models.tea_party.state import (
-    _RANGERS,
+from ...models.protocol import State
+from ...models.tea_party.game import POINTS, Hero
+from ...models.tea_party.state import (
     CHOOSE,
     DRAW,
     OVER,
@@ -54,11 +53,13 @@ from ..models.tea_party.state import (
     THROW_UP,
     TeaPartyState,
 )
-from ..models.tea_party.state import _TOUCHES_CUPS as _TOUCHES
-from .budget import Budget, BudgetExhausted
-from .compiled import before_compiling
-from .expectimax import Expectimax, Values
-from .tea_party import COMPILE_SECONDS, CUP_RISK
+from ...models.tea_party.state import RANGERS as _RANGERS
+from ...models.tea_party.state import TOUCHES_CUPS as _TOUCHES
+from ..budget import Budget, BudgetExhausted
+from ..compiled import before_compiling
+from ..expectimax import Expectimax, Values
+from .budgets import COMPILE_SECONDS
+from .policies import CUP_RISK
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
 _FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _BARD, _KING, _QUEEN = range(8)
@@ -747,7 +748,7 @@ class CompiledExpectimax(Expectimax):
 @_jit
 def _material(cup: int, stomach: int, other_cup: int, other: int, thrower: bool,
               drawing: int) -> float:
-    """Greedy's evaluation (``solvers.tea_party.greedy_value``) of a child for the monster
+    """Greedy's evaluation (``policies.greedy_value``) of a child for the monster
     whose cup and stomach are ``cup`` and ``stomach``: stomach points plus teacup points at
     ``CUP_RISK``, a throw-up to come (``thrower``) at its expectation, its own draw to come
     from the bag ``drawing`` (after a Cleric) as the bag's average hero in the teacup; minus

@@ -1,6 +1,6 @@
 """Exact two-player Epic Monster Tea Party search in plain Python over packed integers.
 
-The compiled search (``tea_party_compiled.py``) is the fastest once numba has compiled it, but
+The compiled search (:mod:`.kernel`) is the fastest once numba has compiled it, but
 compiling takes some ten seconds on the first run.  This search is the same algorithm,
 interpreted: it needs no compilation, and answers the small positions (a few tens of thousands
 of states) before the compiled one would have finished compiling.  Like the compiled search it
@@ -20,10 +20,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..models.protocol import State
-from ..models.tea_party.state import (
-    _RANGERS,
-    _TOUCHES_CUPS,
+from ...models.protocol import State
+from ...models.tea_party.state import (
     CHOOSE,
     DRAW,
     KING,
@@ -31,18 +29,20 @@ from ..models.tea_party.state import (
     OVER,
     QUEEN,
     RANGER,
+    RANGERS,
     THROW_UP,
+    TOUCHES_CUPS,
     TeaPartyState,
-    _without_best,
     by_rank,
     count,
     points,
     present,
     size,
     standing,
+    without_best,
 )
-from .budget import Budget
-from .expectimax import Expectimax, Values
+from ..budget import Budget
+from ..expectimax import Expectimax, Values
 
 FIGHTER, CLERIC, ROGUE, WIZARD, BARD = 0, 1, 2, 3, 5
 _TOUCHING_HELD = frozenset((ROGUE, WIZARD, BARD, KING, QUEEN))
@@ -73,7 +73,7 @@ def throw_ups(stomach: int) -> tuple[tuple[int, float], ...]:
 @cache
 def _drunk(cup: int, stomach: int) -> tuple[tuple[int, float], ...]:
     """The standings of a stomach after drinking ``cup`` (and throwing up after a Ranger)."""
-    if cup & _RANGERS:
+    if cup & RANGERS:
         return tuple((standing(zone), p) for zone, p in throw_ups(stomach + cup))
     return ((standing(stomach + cup), 1.0),)
 
@@ -96,7 +96,7 @@ def settled(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int)
         return -1.0
     leader, other = (s0, s1) if p0 >= p1 else (s1, s0)
     throw = count(loose, RANGER) + (phase == THROW_UP)
-    if standing(_without_best(leader, 2 * throw)) > standing(other + loose):
+    if standing(without_best(leader, 2 * throw)) > standing(other + loose):
         return 1.0 if p0 >= p1 else 0.0
     return -1.0
 
@@ -115,14 +115,14 @@ def key(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int
     bag = (bag & _LOW28) + ((bag >> 28) << 24)
     c0 = (c0 & _LOW28) + ((c0 >> 28) << 24)
     c1 = (c1 & _LOW28) + ((c1 >> 28) << 24)
-    loose = (bag | c0 | c1) & _RANGERS or held == RANGER or phase == THROW_UP
-    if bag & _TOUCHES_CUPS or held in _TOUCHING_HELD:
+    loose = (bag | c0 | c1) & RANGERS or held == RANGER or phase == THROW_UP
+    if bag & TOUCHES_CUPS or held in _TOUCHING_HELD:
         if loose:
             return (0, phase, held, bag, c0, c1, _rank(s0), _rank(s1))
         return (1, phase, held, bag, c0, c1, standing(s1) - standing(s0))
     if loose:
         return (2, phase, held, bag, _rank(s0 + c0), _rank(s1 + c1),
-                bool(c0 & _RANGERS), bool(c1 & _RANGERS))
+                bool(c0 & RANGERS), bool(c1 & RANGERS))
     return (3, phase, held, bag, standing(s1 + c1) - standing(s0 + c0))
 
 
@@ -206,7 +206,7 @@ class LeanExpectimax(Expectimax):
             if ability == FIGHTER:
                 if c0 == 0:
                     idle = True
-                elif c0 & _RANGERS:
+                elif c0 & RANGERS:
                     best = max(best, self._value(THROW_UP, -1, bag, 0, c1, s0 + c0, s1))
                 else:
                     best = max(best, self._end(bag, 0, c1, s0 + c0, s1))
@@ -238,8 +238,8 @@ class LeanExpectimax(Expectimax):
         if bag:
             return 1.0 - self._value(DRAW, -1, bag, c1, c0, s1, s0)
         table = self.lean_table if self.transpositions else None
-        k = (_FINAL, _rank(s0 + c0), _rank(s1 + c1), bool(c0 & _RANGERS),
-             bool(c1 & _RANGERS))
+        k = (_FINAL, _rank(s0 + c0), _rank(s1 + c1), bool(c0 & RANGERS),
+             bool(c1 & RANGERS))
         if table is not None:
             found = table.get(k)
             if found is not None:

@@ -1,0 +1,74 @@
+"""The budgets of Epic Monster Tea Party's searches: the defaults a hint and ``solve`` are
+given, when an exact search is tried, and how long the compiled search takes to compile.
+
+Kept apart from the searches so that the application layer states the defaults in its help
+and the compiled kernel names its compile time without loading either search."""
+
+from __future__ import annotations
+
+from ...models.tea_party.state import TeaPartyState, size
+
+DEFAULT_EXACT_NODES = 300_000
+"""Nodes the exact search may use before a hint falls back to MCTS (three or four monsters:
+the generic search expands some 25,000 nodes a second)."""
+
+
+DEFAULT_EXACT_NODES_TWO = 10_000_000
+"""The same for two monsters, whose compiled search expands some 5 million nodes a second (its
+table, made for the budget up front, up to 256 MiB, grows past that only when full)."""
+
+
+DEFAULT_MCTS_ITERATIONS = 10_000
+
+
+DEFAULT_SOLVE_NODES = 10_000_000
+"""Nodes an exact ``solve`` may use by default, three or four monsters (the table holds about
+as many entries, some 300 bytes each)."""
+
+
+DEFAULT_SOLVE_NODES_TWO = 20_000_000
+"""The same for two monsters (the compiled search's table: 43 to 85 bytes an entry)."""
+
+
+def exact_nodes_default(state: TeaPartyState) -> int:
+    """A hint's default exact-search budget for this many monsters."""
+    return DEFAULT_EXACT_NODES_TWO if state.num_players == 2 else DEFAULT_EXACT_NODES
+
+
+def solve_nodes_default(state: TeaPartyState) -> int:
+    """``solve``'s default node budget for this many monsters."""
+    return DEFAULT_SOLVE_NODES_TWO if state.num_players == 2 else DEFAULT_SOLVE_NODES
+
+
+EXACT_LOOSE = 18
+"""Positions with more heroes loose than this are never tried exactly (they cannot fit)."""
+
+
+EXACT_SHARE = 0.25
+"""The share of a time limit the exact attempt may take before MCTS has the rest."""
+
+
+EXACT_FRACTIONS = 20_000
+"""Distinct positions :func:`exact_fractions` may visit before it gives up (some 4,000 a second
+in Python: ``solve`` tries up to this many, ``hint`` a quarter)."""
+
+
+HINT_SLOTS = 1 << 24
+"""The most slots of a time-limited hint's compiled table (16 million, 512 MiB: room for a
+root of 12 million states, reached from a limit of 5 s; 2 s gets 8 million slots).  The
+system clears its memory as the search first touches it, some 0.35 s for 256 MiB here."""
+
+
+COMPILE_SECONDS = 8
+"""CPU seconds numba takes to compile the compiled search on its first run (measured: 7.5, since
+the kernel runs without reference counting; 14 before)."""
+
+
+COMPILE_WORTH = 1.0
+"""Seconds: under this time limit the caller wants a quick answer, and the compiled search is
+used only if it is compiled already (compiling takes some ten seconds, once)."""
+
+
+def loose_heroes(state: TeaPartyState) -> int:
+    """Heroes still outside the stomachs: in the bag, the teacups and the hand."""
+    return size(state.bag + sum(state.cups)) + (state.held >= 0)

@@ -1,0 +1,334 @@
+"""Epic Monster Tea Party's exact searches: which one runs (interpreted, compiled for two
+monsters, generic for three or four), loading or compiling the compiled one, the tables one hint
+shares between its searches, MCTS's exact subtrees, and ``solve``.
+
+* :func:`exact_search` values a position exactly within a budget;
+* :func:`solve` gives the exact value of a position (each monster's win probability) and the
+  best line, or ``unknown`` at the budget;
+* :func:`exact_fractions` gives every option's exact value as fractions, on small positions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import math
+import os
+import pickle
+import sys
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ...models.protocol import CHANCE, TERMINAL
+from ...models.tea_party.state import TeaPartyState
+from ..budget import Budget, BudgetExhausted, SearchResult
+from ..compiled import compile_notice
+from ..expectimax import Expectimax, expectimax
+from ..mcts import LEAF_NODES
+from .budgets import COMPILE_SECONDS, EXACT_FRACTIONS, HINT_SLOTS, loose_heroes
+from .lean import LeanExpectimax
+
+Notice = Callable[[str], None]
+"""Told one line before a slow step the caller may want to announce (compiling)."""
+
+
+COMPILE_NOTICE = compile_notice("the Tea Party search", COMPILE_SECONDS)
+"""What the user is told before it compiles (the compiled module says the same words)."""
+
+
+LEAN_NODES_READY = 100_000
+"""Nodes the interpreted two-monster search may use before the compiled one takes over, when
+the compiled one is ready on disk (loading it, some 0.35 s, costs about as much as these
+nodes)..."""
+
+
+LEAN_NODES_COLD = 400_000
+"""...and when it would have to compile first (about 5 s of interpreted search)."""
+
+
+LEAN_LOOSE = 10
+"""The interpreted search goes first only with at most this many heroes loose, and only
+while the compiled search is not loaded in this process: a bigger position seldom fits its
+nodes (of the benchmark's positions, all 27 with 10 or fewer loose did, 3 of 13 with 11, none
+with more), and the compiled search starts again from scratch, so its time would be lost."""
+
+
+_COMPILED = "partysolver.solvers.tea_party.kernel"
+
+
+_ENTRY_POINTS = ("_search", "_rehash", "_playouts")
+
+
+def loaded() -> bool:
+    """Whether the compiled two-monster search is compiled or loaded in this process (without
+    importing it)."""
+    module = sys.modules.get(_COMPILED)
+    return module is not None and module.ready()
+
+
+def needs_compile() -> bool:
+    """Whether using the compiled two-monster search would compile it first (some ten
+    seconds): False once it is loaded in this process, or when numba's cache holds every
+    entry point of the kernel, written by the installed numba after the module last changed.
+    A file check: it imports neither numba nor the kernel."""
+    if loaded():
+        return False
+    source = Path(__file__).with_name("kernel.py")
+    try:
+        numba_version = importlib.metadata.version("numba")
+        changed = source.stat().st_mtime
+    except (importlib.metadata.PackageNotFoundError, OSError):
+        return True
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    return not all(any(_fresh_index(index, numba_version, changed)
+                       for folder in _cache_folders(source)
+                       for index in folder.glob(f"{source.stem}.{name}-*.{tag}.nbi"))
+                   for name in _ENTRY_POINTS)
+
+
+def _cache_folders(source: Path) -> list[Path]:
+    """Where numba keeps the cache of ``source``: under ``NUMBA_CACHE_DIR`` when it is set,
+    else beside the module, or in the user's cache folder when that is not writable (numba's
+    naming there: the folder's name and the SHA-1 of its path)."""
+    folder = str(source.resolve().parent)
+    sub = f"{Path(folder).name}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return [Path(os.environ["NUMBA_CACHE_DIR"]) / sub]
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+    return [source.parent / "__pycache__", user / sub]
+
+
+def _fresh_index(index: Path, numba_version: str, changed: float) -> bool:
+    try:
+        with index.open("rb") as f:
+            version = pickle.load(f)  # numba writes its version first, a plain string
+        return version == numba_version and index.stat().st_mtime >= changed
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        return False
+
+
+def load_compiled(notice: Notice | None = None) -> float:
+    """Compile or load the compiled two-monster search now, telling ``notice`` first if it
+    compiles; the seconds it took (which no search's time limit should pay)."""
+    start = time.perf_counter()
+    if not loaded():
+        if notice is not None and needs_compile():
+            notice(COMPILE_NOTICE)
+        from .kernel import warm_up
+
+        warm_up()
+    return time.perf_counter() - start
+
+
+class Tables:
+    """The transposition tables of one hint's exact searches, one per kind of search.  They
+    only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
+
+    __slots__ = ("lean", "generic", "_compiled", "seconds")
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self.lean: dict[tuple[int, ...], float] = {}
+        self.generic: dict[Hashable, Any] = {}
+        self._compiled: Any = None
+        self.seconds = seconds
+        """The hint's whole time limit, if any: the compiled table is then made once for it."""
+
+    @property
+    def compiled(self) -> Any:
+        """The compiled search's table (a ``kernel.Table``), made when first asked
+        for: under a time limit, once, with room for what half the limit can search (MCTS's
+        playouts take much of it; at most ``HINT_SLOTS``) and never grown, so that no search of
+        the hint stalls on a rehash past its deadline; else 8 MB to start with, grown as the
+        searches need."""
+        if self._compiled is None:
+            from .kernel import CompiledExpectimax, Table
+
+            if self.seconds is None:
+                self._compiled = Table(1 << 18)
+            else:
+                rate = CompiledExpectimax.NODES_PER_SECOND
+                self._compiled = Table.for_entries(int(self.seconds * rate / 2), fixed=True,
+                                                   most=HINT_SLOTS)
+        return self._compiled
+
+
+def _sharing(kind: type[Expectimax], table: Any) -> type[Expectimax]:
+    """``kind`` with ``table`` as its transposition table (for :func:`expectimax`)."""
+
+    class Shared(kind):  # type: ignore[valid-type, misc]
+        def __init__(self, budget: Budget, transpositions: bool = True) -> None:
+            super().__init__(budget, transpositions, table=table)
+
+    return Shared
+
+
+def exact_search(state: TeaPartyState, budget: Budget, line: bool = False,
+           notice: Notice | None = None, compile: bool = True,
+           tables: Tables | None = None) -> SearchResult:
+    """The exact search.  Two monsters: the interpreted search first, up to
+    ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes (when the compiled one is compiled
+    already, only on a small position, ``LEAN_LOOSE``, and while it is not loaded in this
+    process); then, or at once, the compiled one (compiled first if ``compile``, announced to
+    ``notice``; not charged to the time limit).  Three or four: the generic search (plain
+    expectimax with its table: pruning windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
+    ``tables`` keeps what was solved, for later searches of the same hint."""
+    tables = tables or Tables()
+    if state.num_players != 2:
+        return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
+    ready = not needs_compile()
+    if ready and (loaded() or loose_heroes(state) > LEAN_LOOSE):
+        return _compiled(state, budget, line, notice, tables, 0.0)
+    lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD
+    if budget.nodes is not None:
+        lean_nodes = min(lean_nodes, budget.nodes)
+    lean = expectimax(state, replace(budget, nodes=lean_nodes), line=line,
+                      kind=_sharing(LeanExpectimax, tables.lean))
+    spent = lean.usage["seconds"]
+    if (lean.status == "optimal" or lean_nodes == budget.nodes or not (ready or compile)
+            or (budget.time is not None and spent >= budget.time)):
+        return lean
+    return _compiled(state, budget, line, notice, tables, spent)
+
+
+def _compiled(state: TeaPartyState, budget: Budget, line: bool, notice: Notice | None,
+              tables: Tables, spent: float) -> SearchResult:
+    """The compiled exact search (loaded, or compiled and announced, first: not charged to
+    the time limit) with what is left of ``budget`` after ``spent`` seconds."""
+    load_compiled(notice)
+    from .kernel import CompiledExpectimax
+
+    left = None if budget.time is None else budget.time - spent
+    result = expectimax(state, replace(budget, time=left), line=line,
+                        kind=_sharing(CompiledExpectimax, tables.compiled))
+    return replace(result, usage=result.usage | {"seconds": round(spent + result.usage["seconds"],
+                                                                  4)})
+
+
+SUBTREE_LOOSE = 8
+"""MCTS tries to solve a new leaf exactly only with at most this many heroes loose (a bigger
+one never fits the leaf's budget); a node visited often is tried whatever its size."""
+
+
+class ExactSubtrees:
+    """MCTS's solver: a subtree's exact value when a search within a node budget finishes.
+    Two monsters: the compiled search (``compiled``) or the interpreted one; more: the
+    generic one.  One table for the whole search, so each position is solved at most once
+    and a search cut short leaves its finished values for the next."""
+
+    def __init__(self, num_players: int, compiled: bool, tables: Tables | None = None
+                 ) -> None:
+        tables = tables or Tables()
+        self.search: Expectimax
+        if num_players != 2:
+            self.search = Expectimax(Budget(), table=tables.generic)
+        elif compiled:
+            from .kernel import CompiledExpectimax
+
+            self.search = CompiledExpectimax(Budget(), table=tables.compiled)
+        else:
+            self.search = LeanExpectimax(Budget(), table=tables.lean)
+        self.solved = 0
+
+    @property
+    def method(self) -> str:
+        return self.search.method
+
+    def __call__(self, state: TeaPartyState, nodes: int, deadline: float
+                 ) -> tuple[float, ...] | None:
+        if loose_heroes(state) > SUBTREE_LOOSE and nodes <= LEAF_NODES:
+            return None  # a new leaf this big never fits a leaf's budget: do not try
+        left = None if deadline == math.inf else max(deadline - time.perf_counter(), 0.0)
+        self.search.meter = Budget(nodes=nodes, time=left).start()
+        try:
+            values = self.search.value(state)
+        except BudgetExhausted:
+            return None
+        self.solved += 1
+        return values
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    state: TeaPartyState
+    result: SearchResult
+    line: tuple[str, ...]
+
+
+def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None) -> Solution:
+    """The exact value of ``state`` and its best line (likeliest outcome at chance nodes);
+    ``notice`` is told one line before the compiled search compiles."""
+    result = exact_search(state, budget, line=True, notice=notice)
+    return Solution(state, result, describe_line(state, result.line))
+
+
+class _TooBig(Exception):
+    """:func:`exact_fractions` met more positions than its limit."""
+
+
+def exact_fractions(state: TeaPartyState, limit: int = EXACT_FRACTIONS,
+                    seconds: float | None = None, searched: int = 0
+                    ) -> dict[Hashable, tuple[Fraction, ...]] | None:
+    """Every option's exact value for every monster, as fractions, at a decision (or the
+    position's own value under the key ``None`` when chance acts first): a memoised expectimax
+    over the rules engine with its exact chance probabilities, each monster maximising its own
+    chance to win (ties between options kept in the rules' order, as the float searches do).
+    ``None`` when it would visit more than ``limit`` distinct positions, or take more than
+    ``seconds`` (what is left of a time limit); at once when the float search of the same
+    position visited more than ``limit`` nodes (``searched``: these would surely not fit)."""
+    if searched > limit:
+        return None
+    memo: dict[Hashable, tuple[Fraction, ...]] = {}
+    deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def share(value: float) -> Fraction:
+        return Fraction(value).limit_denominator(state.num_players)  # 0, 1/k .. 1
+
+    def value(node: TeaPartyState) -> tuple[Fraction, ...]:
+        key = node.key()
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= limit or (deadline is not None and len(memo) % 64 == 0
+                                  and time.perf_counter() > deadline):
+            raise _TooBig
+        settled = node.settled_returns()
+        player = node.current_player()
+        if settled is not None:
+            result = tuple(map(share, settled))
+        elif player == CHANCE:
+            total = [Fraction(0)] * node.num_players
+            for outcome, probability in node.chance_outcomes():
+                for seat, v in enumerate(value(node.apply(outcome))):
+                    total[seat] += probability * v
+            result = tuple(total)
+        else:
+            result = max((value(node.apply(a)) for a in node.legal_actions()),
+                         key=lambda values: values[player])
+        memo[key] = result
+        return result
+
+    try:
+        if state.current_player() in (CHANCE, TERMINAL):
+            return {None: value(state)}
+        return {action: value(state.apply(action)) for action in state.legal_actions()}
+    except _TooBig:
+        return None
+
+
+def describe_line(state: TeaPartyState, line: tuple[Hashable, ...]) -> tuple[str, ...]:
+    steps = []
+    for action in line:
+        player = state.current_player()
+        if player == CHANCE:
+            steps.append(f"(likeliest) {state.describe_action(action)}")
+        else:
+            steps.append(f"{state.name(player)}: {state.describe_action(action)}")
+        state = state.apply(action)
+    if state.current_player() == TERMINAL:
+        scores = ", ".join(f"{state.name(i)} {p}" for i, p in enumerate(state.scores()))
+        steps.append(f"final stomachs (points): {scores}")
+    return tuple(steps)
