@@ -21,7 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..models.errors import InputError, Problem
-from ..models.registry import game_keys
+from ..models.registry import broken_games, game_keys, is_plugin, package_of
 from .text import problems_text
 
 if TYPE_CHECKING:
@@ -389,17 +389,26 @@ class GameCommands:
 
 
 def module_name(game: str) -> str:
+    """The module exporting ``COMMANDS`` for ``game``: ``partysolver.app.<game>`` for this
+    package's games, the registered module for a game another package registers (a plugin:
+    see :mod:`partysolver.models.registry`)."""
+    if is_plugin(game):
+        return package_of(game)
     return f"{__package__}.{game.replace('-', '_')}"
 
 
 @cache
 def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
-    found, broken = {}, {}
+    found: dict[str, GameCommands] = {}
+    broken = dict(broken_games())  # a plugin whose game cannot load has no commands either
     for key in game_keys():
+        if key in broken:
+            continue
         try:
             found[key] = importlib.import_module(module_name(key)).COMMANDS
         except Exception as error:  # one broken game must not take the others down
-            if not (isinstance(error, ModuleNotFoundError) and error.name == module_name(key)):
+            if is_plugin(key) or not (isinstance(error, ModuleNotFoundError)
+                                      and error.name == module_name(key)):
                 broken[key] = f"{type(error).__name__}: {error}"  # else: no commands yet
     return found, broken
 
@@ -421,8 +430,10 @@ def commands_for(game: str) -> GameCommands | None:
 def commands(game: str, verb: str) -> GameCommands:
     """The commands of ``game``, which must offer ``verb``."""
     if game in broken_commands():
+        culprit = f"the package that registers it ({package_of(game)})" if is_plugin(game) \
+            else "partysolver"
         raise RuntimeError(f"the {game} commands failed to load ({broken_commands()[game]}); "
-                           "this is a bug in partysolver")
+                           f"this is a bug in {culprit}")
     found = commands_for(game)
     if found is None or verb not in found.verbs:
         offered = ", ".join(found.offered()) if found else "none yet"
