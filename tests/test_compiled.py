@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -31,16 +32,17 @@ def triple(x):
 PROBE = '''
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import kernel
 from partysolver.solvers import compiled
 from partysolver.solvers.notices import listening
+triple = compiled.Kernel("triple", "kernel", ("triple",), "the triple", 1)
 told = []
 with listening(told.append):
-    before = compiled.ready(kernel.triple)
-    compiled.before_compiling("the triple", 1, kernel.triple)
+    before = compiled.ready(triple)
+    compiled.before_compiling(triple)
+    import kernel
     kernel.triple(2)
-    after = compiled.ready(kernel.triple)
-    compiled.before_compiling("the triple", 1, kernel.triple)
+    after = compiled.ready(triple)
+    compiled.before_compiling(triple)
 print(json.dumps({"before": before, "after": after, "told": told}))
 '''
 
@@ -66,12 +68,41 @@ def test_a_kernel_is_known_to_compile_on_its_first_run_only(tmp_path: Path) -> N
     assert probe(tmp_path, cache)["before"] is False  # a changed source compiles again
 
 
-def test_without_a_numba_cache_nothing_is_claimed() -> None:
-    class Plain:  # not a numba dispatcher: no cache to read
-        signatures: list[object] = []
+def test_a_marker_for_another_numba_or_source_is_not_believed(tmp_path: Path) -> None:
+    """The marker vouches only for the source, numba and Python it was written for: another
+    numba version's (its cache is numba's own, per version) or a stale one is not ready, and a
+    kernel whose module cannot be found is never ready."""
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    cache = tmp_path / "cache"
+    probe(tmp_path, cache)  # runs the kernel: writes the marker
+    [marker] = cache.glob("partysolver-ready.triple.json")
+    assert probe(tmp_path, cache)["before"] is True
+    stamp = json.loads(marker.read_text())
+    marker.write_text(json.dumps(stamp | {"numba": "0.0.0"}))
+    assert probe(tmp_path, cache)["before"] is False  # and the run marks it again
+    assert probe(tmp_path, cache)["before"] is True
+    missing = compiled.Kernel("missing", "partysolver.no_such_kernel", ("f",), "nothing", 1)
+    assert not compiled.ready(missing) and compiled.needs_compile(missing)
 
-    assert compiled.ready(Plain()) is None
-    assert not compiled.needs_compile(Plain())
+
+def test_every_compiled_function_belongs_to_a_declared_kernel() -> None:
+    """Every module of the package with a function numba caches on disk is declared in
+    ``compiled.KERNELS``, with entry points that exist there."""
+    import importlib
+
+    import partysolver
+
+    root = Path(partysolver.__file__).parent
+    decorator = re.compile(r"^\s*(@njit|\w+ = njit)\(.*cache=True", re.MULTILINE)
+    cached = {".".join(("partysolver", *path.relative_to(root).with_suffix("").parts))
+              for path in root.rglob("*.py") if decorator.search(path.read_text())}
+    declared = {kernel.module for kernel in compiled.KERNELS}
+    assert cached == declared
+    assert len({kernel.key for kernel in compiled.KERNELS}) == len(compiled.KERNELS)
+    for kernel in compiled.KERNELS:
+        module = importlib.import_module(kernel.module)
+        for name in kernel.entry_points:
+            assert getattr(module, name).signatures is not None, (kernel.key, name)
 
 
 def test_notices_reach_the_listener_and_no_one_else() -> None:
@@ -131,12 +162,10 @@ def test_the_party_time_playouts_say_so_too(tmp_path: Path,
     assert "compiling" not in result.stdout
 
 
-def compiled_seconds(kernel: str) -> int:
+def compiled_seconds(kernel: str) -> float:
     if kernel == "tea":
-        from partysolver.solvers.tea_party import budgets
-        return budgets.COMPILE_SECONDS
-    from partysolver.solvers.party_time import playouts
-    return playouts.COMPILE_SECONDS
+        return compiled.TEA_PARTY_SEARCH.seconds
+    return compiled.PARTY_TIME_PLAYOUTS.seconds
 
 
 def test_the_working_line_shows_time_and_status_and_is_cleared() -> None:
@@ -220,7 +249,7 @@ def test_compiling_the_meeple_party_kernel_is_announced(monkeypatch: pytest.Monk
     with listening(told.append):
         assert meeple_compiled.announce()
     assert told == [compiled.compile_notice("the Meeple Party turn search",
-                                            meeple_compiled.COMPILE_SECONDS)]
+                                            compiled.MEEPLE_PARTY_TURN.seconds)]
 
 
 @pytest.mark.parametrize(("game", "module", "compile"), [

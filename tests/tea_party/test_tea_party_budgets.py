@@ -75,8 +75,6 @@ def test_the_exact_attempt_takes_a_share_and_mcts_the_rest(monkeypatch) -> None:
 
 
 def test_compiling_is_announced_and_not_charged_to_the_time_limit(monkeypatch) -> None:
-    from partysolver.solvers.tea_party import kernel
-
     told: list[str] = []
     limits: list[Budget] = []
     real_mcts = hints.mcts
@@ -86,7 +84,7 @@ def test_compiling_is_announced_and_not_charged_to_the_time_limit(monkeypatch) -
         return real_mcts(state, budget, rng, **kwargs)
 
     monkeypatch.setattr(exact, "needs_compile", lambda: True)
-    monkeypatch.setattr(kernel, "ready", lambda: False)
+    monkeypatch.setattr(exact, "loaded", lambda: False)
     monkeypatch.setattr(hints, "mcts", mcts)
     result = hints.search(opening_draw(), Budget(time=1.5), random.Random(0),
                            exact_loose=-1, notice=told.append)
@@ -138,15 +136,13 @@ def test_the_interpreted_search_goes_first_only_where_it_pays(monkeypatch) -> No
     to the compiled search (the interpreted search's nodes would be lost: it seldom finishes
     there, and the compiled one starts afresh).  Once loaded, every position goes to the
     compiled search."""
-    from partysolver.solvers.tea_party import kernel
-
     interpreted, compiled = "exact expectimax, interpreted", "exact expectimax, compiled (numba)"
     exact.load_compiled()
     small = example("default")
     big = opening_draw()
     assert budgets.loose_heroes(small) <= exact.LEAN_LOOSE < budgets.loose_heroes(big)
     monkeypatch.setattr(exact, "needs_compile", lambda: False)
-    monkeypatch.setattr(kernel, "ready", lambda: False)  # as if not loaded yet
+    monkeypatch.setattr(exact, "loaded", lambda: False)  # as if not loaded yet
     assert exact.exact_search(small, Budget(nodes=100_000)).method == interpreted
     assert exact.exact_search(big, Budget(nodes=1_000)).method == compiled
     monkeypatch.undo()

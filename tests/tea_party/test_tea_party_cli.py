@@ -258,10 +258,10 @@ def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) 
 
 
 def test_a_compile_is_announced_on_stderr(tmp_path: Path, monkeypatch) -> None:
-    from partysolver.solvers.tea_party import exact, kernel
+    from partysolver.solvers.tea_party import exact
 
     monkeypatch.setattr(exact, "needs_compile", lambda: True)
-    monkeypatch.setattr(kernel, "ready", lambda: False)
+    monkeypatch.setattr(exact, "loaded", lambda: False)
     path = write(tmp_path, """game = "tea-party"
 players = ["Blue", "Green"]
 drawn = "fighter"

@@ -8,18 +8,16 @@ ends with how many there are (:meth:`Kernel.top`), and one end's value (:meth:`K
 
 numba is imported only when a kernel is built (``import partysolver`` stays light), and its
 machine code is cached on disk (``cache=True``): :func:`needs_compile` says, cheaply, whether
-the next kernel will compile first (about 10-30 seconds once, then never again), so that a front
-end can say so on stderr.
+the next kernel will compile first (about 75 seconds of CPU once, then never again), so that a
+front end can say so on stderr.  The kernel is declared with the project's others in
+:mod:`partysolver.solvers.compiled` (``MEEPLE_PARTY_TURN``).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,16 +25,12 @@ import numpy as np
 from ...models.meeple_party.board import Board
 from ...models.meeple_party.cards import CAP, CompiledCondition
 from ...models.meeple_party.game import BITS, PIECES, Slot
+from .. import compiled
+from ..compiled import MEEPLE_PARTY_TURN
 from .evaluate import Evaluator, Value
 
 if TYPE_CHECKING:
     from types import ModuleType
-
-KERNEL_MODULE = "partysolver.solvers.meeple_party.kernel"
-ENTRY_POINTS = ("walk",)
-"""The kernel's functions that the search calls (each compiles, with what it calls, on first
-use); :meth:`Kernel.end` (``end_value``, for the tests) is left out: no search compiles it, so
-counting it kept :func:`needs_compile` true after every real run."""
 
 _OFFSETS = (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 37, 38, 39, 40, 41, 42, 43, 44,
             45, 46, 47)
@@ -57,45 +51,18 @@ def kernel_module() -> ModuleType:
     return kernel
 
 
-COMPILE_SECONDS = 75
-"""CPU seconds numba takes to compile the kernel on its first run (measured: 75 to 79, import
-and one search included)."""
-WHAT = "the Meeple Party turn search"
-"""What the compile notice names (:func:`partysolver.solvers.compiled.before_compiling`)."""
-
-
 def needs_compile() -> bool:
-    """Whether the next search through the kernel will first compile it (no machine code for
-    it in numba's on-disk cache for this Python and numba, or the kernel's source changed since).
-    Cheap: it reads the cache's index files, and imports numba only when they exist; the final
-    word is :func:`partysolver.solvers.compiled.ready`'s (a kernel it cannot tell about counts
-    as not compiled: the hint then answers interpreted rather than risk a silent compile)."""
-    spec = importlib.util.find_spec(KERNEL_MODULE)
-    if spec is None or spec.origin is None:
-        return True
-    source = Path(spec.origin)
-    cache = source.parent / "__pycache__"
-    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    # numba caches next to the source when it may write there and NUMBA_CACHE_DIR is unset:
-    # then no index file there means cold, without importing numba; elsewhere numba decides
-    if not os.environ.get("NUMBA_CACHE_DIR") and os.access(source.parent, os.W_OK):
-        for name in ENTRY_POINTS:
-            if not any(cache.glob(f"kernel.{name}-*.{tag}.nbi")):
-                return True
-    from .. import compiled
-
-    kernel = kernel_module()
-    return any(compiled.ready(getattr(kernel, name)) is not True for name in ENTRY_POINTS)
+    """Whether the next search through the kernel will first compile it: not
+    :func:`partysolver.solvers.compiled.ready` (cheap: it imports neither numba nor the kernel;
+    a kernel it cannot vouch for counts as not compiled, so the hint then answers interpreted
+    rather than risk a silent compile)."""
+    return not compiled.ready(MEEPLE_PARTY_TURN)
 
 
 def announce() -> bool:
     """Say, through the notices' listener, that the kernel is about to compile, when it is
     (:func:`partysolver.solvers.compiled.before_compiling`); whether it told."""
-    from ..compiled import before_compiling
-
-    kernel = kernel_module()
-    return before_compiling(WHAT, COMPILE_SECONDS,
-                            *(getattr(kernel, name) for name in ENTRY_POINTS))
+    return compiled.before_compiling(MEEPLE_PARTY_TURN)
 
 
 def warm_up() -> float:
@@ -205,9 +172,12 @@ class Kernel:
             limit: int | None = None) -> tuple[list[Found], int]:
         """The exact ``k`` best distinct ends (distinct boards; the first in the game's order
         stands for each, and ranks first among equal values), best first, and how many
-        distinct ends there are (white meeples' mingles left out)."""
+        distinct ends there are (white meeples' mingles left out).  ``k`` is capped at the
+        ends counted before anything is sized: the buffers the best ends are kept in grow with
+        the options, never with the number asked (``hint --top 2147483648``)."""
         kernel = self.kernel
         raw = self.count(board, stress, drawn)
+        k = max(1, min(k, raw))
         work, floats = _workspace(self.tables, k, slots=2 * raw + 2)
         self._reset(work, kernel.OPTIONS, limit)
         self._walk(board, stress, drawn, work, floats)
@@ -495,5 +465,5 @@ def kernel_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-__all__ = ["COMPILE_SECONDS", "Found", "Kernel", "OverLimit", "Unsupported", "announce",
+__all__ = ["Found", "Kernel", "OverLimit", "Unsupported", "announce",
            "decode", "encode", "kernel_available", "needs_compile", "warm_up"]

@@ -43,11 +43,9 @@ _MAX_PLAYS = 5 * (MAX_TOKENS + 1) + 4
 """A row of a policy table: every play of a player holding at most three tokens."""
 _MAX_CHAIN = 1000
 """A question-mark chain this long ends the playout (it cannot happen with a real deck)."""
-COMPILE_SECONDS = 12
-"""CPU seconds numba takes to compile the playouts on their first run (measured: 11.5), which
-the notice before it states."""
-COMPILE_NOTICE = compiled.compile_notice("the Party-Time playouts", COMPILE_SECONDS)
-"""What a front end is told before the playouts compile (:func:`announce_compile`)."""
+COMPILE_NOTICE = compiled.PARTY_TIME_PLAYOUTS.notice
+"""What a front end is told before the playouts compile (:func:`announce_compile`; the
+kernel is declared in :mod:`partysolver.solvers.compiled`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,8 +448,7 @@ def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -
     """Strips lost per seat in ``games`` compiled games from the set-up: everyone greedy, or
     seat ``me`` playing the habits."""
     t = tables(rules)
-    if compiled.needs_compile(_games):
-        notices.notice(COMPILE_NOTICE)
+    compiled.before_compiling(compiled.PARTY_TIME_GAMES)
     return _games(t.squares, t.greedy, t.habits, t.reverse, np.array(rules.deck, dtype=np.int64),
                   players, me, games, seed & SEED_MASK)
 
@@ -459,7 +456,7 @@ def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -
 def needs_compile() -> bool:
     """Whether the next :func:`long_run` compiles the playouts first (no machine code for them
     in this process or numba's cache): the first run after an install."""
-    return compiled.needs_compile(_long_run)
+    return not compiled.ready(compiled.PARTY_TIME_PLAYOUTS)
 
 
 def warm_up(new_game: Callable[[random.Random], PartyTimeState]) -> None:

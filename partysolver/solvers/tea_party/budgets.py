@@ -1,8 +1,8 @@
 """The budgets of Epic Monster Tea Party's searches: the defaults a hint and ``solve`` are
-given, when an exact search is tried, and how long the compiled search takes to compile.
+given, and when an exact search is tried.
 
 Kept apart from the searches so that the application layer states the defaults in its help
-and the compiled kernel names its compile time without loading either search."""
+without loading them."""
 
 from __future__ import annotations
 
@@ -57,11 +57,6 @@ HINT_SLOTS = 1 << 24
 """The most slots of a time-limited hint's compiled table (16 million, 512 MiB: room for a
 root of 12 million states, reached from a limit of 5 s; 2 s gets 8 million slots).  The
 system clears its memory as the search first touches it, some 0.35 s for 256 MiB here."""
-
-
-COMPILE_SECONDS = 8
-"""CPU seconds numba takes to compile the compiled search on its first run (measured: 7.5, since
-the kernel runs without reference counting; 14 before)."""
 
 
 COMPILE_WORTH = 1.0

@@ -10,34 +10,29 @@ shares between its searches, MCTS's exact subtrees, and ``solve``.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
 import math
-import os
-import pickle
-import sys
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from ...models.protocol import CHANCE, TERMINAL
 from ...models.tea_party.state import TeaPartyState
+from .. import compiled
 from ..budget import Budget, BudgetExhausted, SearchResult
-from ..compiled import compile_notice
+from ..compiled import TEA_PARTY_SEARCH
 from ..expectimax import Expectimax, expectimax
 from ..mcts import LEAF_NODES
-from .budgets import COMPILE_SECONDS, EXACT_FRACTIONS, HINT_SLOTS, loose_heroes
+from .budgets import EXACT_FRACTIONS, HINT_SLOTS, loose_heroes
 from .lean import LeanExpectimax
 
 Notice = Callable[[str], None]
 """Told one line before a slow step the caller may want to announce (compiling)."""
 
 
-COMPILE_NOTICE = compile_notice("the Tea Party search", COMPILE_SECONDS)
-"""What the user is told before it compiles (the compiled module says the same words)."""
+COMPILE_NOTICE = TEA_PARTY_SEARCH.notice
+"""What the user is told before it compiles (the kernel says the same words)."""
 
 
 LEAN_NODES_READY = 100_000
@@ -57,58 +52,17 @@ nodes (of the benchmark's positions, all 27 with 10 or fewer loose did, 3 of 13 
 with more), and the compiled search starts again from scratch, so its time would be lost."""
 
 
-_COMPILED = "partysolver.solvers.tea_party.kernel"
-
-
-_ENTRY_POINTS = ("_search", "_rehash", "_playouts")
-
-
 def loaded() -> bool:
-    """Whether the compiled two-monster search is compiled or loaded in this process (without
-    importing it)."""
-    module = sys.modules.get(_COMPILED)
-    return module is not None and module.ready()
+    """Whether the compiled two-monster search has run in this process (without importing
+    it)."""
+    return compiled.loaded(TEA_PARTY_SEARCH)
 
 
 def needs_compile() -> bool:
     """Whether using the compiled two-monster search would compile it first (some ten
-    seconds): False once it is loaded in this process, or when numba's cache holds every
-    entry point of the kernel, written by the installed numba after the module last changed.
-    A file check: it imports neither numba nor the kernel."""
-    if loaded():
-        return False
-    source = Path(__file__).with_name("kernel.py")
-    try:
-        numba_version = importlib.metadata.version("numba")
-        changed = source.stat().st_mtime
-    except (importlib.metadata.PackageNotFoundError, OSError):
-        return True
-    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    return not all(any(_fresh_index(index, numba_version, changed)
-                       for folder in _cache_folders(source)
-                       for index in folder.glob(f"{source.stem}.{name}-*.{tag}.nbi"))
-                   for name in _ENTRY_POINTS)
-
-
-def _cache_folders(source: Path) -> list[Path]:
-    """Where numba keeps the cache of ``source``: under ``NUMBA_CACHE_DIR`` when it is set,
-    else beside the module, or in the user's cache folder when that is not writable (numba's
-    naming there: the folder's name and the SHA-1 of its path)."""
-    folder = str(source.resolve().parent)
-    sub = f"{Path(folder).name}_{hashlib.sha1(folder.encode()).hexdigest()}"
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return [Path(os.environ["NUMBA_CACHE_DIR"]) / sub]
-    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
-    return [source.parent / "__pycache__", user / sub]
-
-
-def _fresh_index(index: Path, numba_version: str, changed: float) -> bool:
-    try:
-        with index.open("rb") as f:
-            version = pickle.load(f)  # numba writes its version first, a plain string
-        return version == numba_version and index.stat().st_mtime >= changed
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
-        return False
+    seconds): :func:`partysolver.solvers.compiled.ready`, which imports neither numba nor the
+    kernel."""
+    return not compiled.ready(TEA_PARTY_SEARCH)
 
 
 def load_compiled(notice: Notice | None = None) -> float:

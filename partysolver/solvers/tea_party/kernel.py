@@ -56,9 +56,8 @@ from ...models.tea_party.state import (
 from ...models.tea_party.state import RANGERS as _RANGERS
 from ...models.tea_party.state import TOUCHES_CUPS as _TOUCHES
 from ..budget import Budget, BudgetExhausted
-from ..compiled import before_compiling
+from ..compiled import TEA_PARTY_SEARCH, before_compiling
 from ..expectimax import Expectimax, Values
-from .budgets import COMPILE_SECONDS
 from .policies import CUP_RISK
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
@@ -712,7 +711,8 @@ class CompiledExpectimax(Expectimax):
         counters, limit = self.counters, self.meter.budget.nodes
         root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
                          stomachs[1]], dtype=np.int64)
-        before_compiling("the Tea Party search", COMPILE_SECONDS, _search)
+        if not _search.signatures:  # a first call in this process: may compile
+            before_compiling(TEA_PARTY_SEARCH)
         if self.transpositions:
             self._presize()
         step = self.CHUNK
@@ -857,8 +857,3 @@ def warm_up() -> None:
     search.value(state)
     table.grow()  # entry point ``_rehash``
     Playouts(1)(state, random.Random(0))  # entry point ``_playouts``
-
-
-def ready() -> bool:
-    """Whether the kernel's entry points are compiled or loaded in this process."""
-    return all(bool(f.signatures) for f in (_search, _rehash, _playouts))
