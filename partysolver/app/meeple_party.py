@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -114,10 +114,13 @@ def _played_move(state: MeeplePartyState, move: str, budget: Budget) -> dict[str
     from ..models.meeple_party.state import REFRESH
     from ..models.playable import Line, StatePlayable
     from ..solvers.budget import BudgetExhausted
-    from ..solvers.meeple_party.turn import TurnSearch
+    from ..solvers.meeple_party.turn import TurnSearch, searchable
 
     parsed = StatePlayable(GAME, state).parse(move)
     steps = list(parsed.steps) if isinstance(parsed, Line) else [parsed]
+    if not searchable(state):  # between turns: the clock's decision, as the hint values it
+        figures = _figures(_clock_value(state, state.apply(steps[0])))
+        return {"move": move, "value": _value(figures), "figures": figures}
     search = TurnSearch(state, budget)
     here = state
     for step in steps[:-1]:
@@ -132,6 +135,41 @@ def _played_move(state: MeeplePartyState, move: str, budget: Budget) -> dict[str
         return None
     figures = _figures(value)
     return {"move": move, "value": _value(figures), "figures": figures}
+
+
+def _clock_value(state: MeeplePartyState, child: MeeplePartyState) -> Value:
+    """The value of the action from ``state`` to ``child`` at a decision between turns (the
+    clock's icon: a welcome, a laid-down meeple...): what the position after it leaves the
+    next player before moving (their fouls, photos and table score).  The hint ranks every
+    such decision by it, and ``review`` values a played one the hint did not list by it too."""
+    from ..solvers.meeple_party.evaluate import Evaluator
+
+    ahead = child._with(active=(state.active + 1) % state.num_players)
+    return Evaluator(ahead).plain(child.board, child.stress)
+
+
+def _plan_notation(state: MeeplePartyState) -> Callable[[Sequence[Action]], str]:
+    """Turns from ``state`` in the game's notation, as a line (``StatePlayable.format``), each
+    step checked legal where it stands: a position a turn passes through is made once for every
+    turn through it, so a ranking of all 17,521 turns (``hint --top`` past the options) checks
+    a welcome's mingles once, not once per turn."""
+    from ..models.playable import SEPARATOR, StatePlayable
+
+    positions: dict[tuple[Action, ...], StatePlayable] = {(): StatePlayable(GAME, state)}
+
+    def notation(plan: Sequence[Action]) -> str:
+        parts = []
+        position = positions[()]
+        for i, step in enumerate(plan):
+            parts.append(position.format(step))
+            if i + 1 < len(plan):
+                prefix = tuple(plan[:i + 1])
+                if prefix not in positions:
+                    positions[prefix] = position.apply(step)
+                position = positions[prefix]
+        return f" {SEPARATOR} ".join(parts)
+
+    return notation
 
 
 def _value(figures: dict[str, float]) -> float:
@@ -327,7 +365,6 @@ class MeeplePartyCommands(GameCommands):
 
     def _turn_report(self, hint: TurnHint, options: Options, out: dict[str, Any]) -> Report:
         from ..models.meeple_party.state import PHASES
-        from ..models.playable import Line, StatePlayable
         from ..solvers.meeple_party.turn import describe_plan
 
         state = hint.state
@@ -335,11 +372,12 @@ class MeeplePartyCommands(GameCommands):
         k = options.top or 5
         moves: list[Move] = []
         rows = []
+        notation = _plan_notation(state)
         for rank, option in enumerate(hint.options[:k], 1):
             reason, fouls = _reason(hint, option)
             steps = describe_plan(state, option.plan)
             figures: dict[str, Any] = _figures(option.value)
-            moves.append(Move(StatePlayable(GAME, state).format(Line(option.plan)),
+            moves.append(Move(notation(option.plan),
                               _value(figures),
                               reason, figures if fouls is None else figures | {"fouls": fouls}, text="; ".join(steps),
                               extra={"steps": steps, "certain": option.certain}))
@@ -455,13 +493,11 @@ class MeeplePartyCommands(GameCommands):
     def _clock_report(self, state: MeeplePartyState, options: Options,
                       out: dict[str, Any]) -> Report:
         """Between turns (the clock's icon): the next player's look-ahead, best first."""
-        from ..solvers.meeple_party.evaluate import Evaluator, rank_key
+        from ..solvers.meeple_party.evaluate import rank_key
 
-        n = state.num_players
         ranked = []
         for action, child in state.children():
-            ahead = child._with(active=(state.active + 1) % n)
-            value = Evaluator(ahead).plain(child.board, child.stress)
+            value = _clock_value(state, child)
             ranked.append((rank_key(value), action, value))
         ranked.sort(key=lambda item: item[0], reverse=True)
         moves = [Move(GAME.notation.format(state, a), _value(_figures(v)),

@@ -11,6 +11,7 @@ from reports import data as report_data
 
 from partysolver import puzzles
 from partysolver.cli.main import cli
+from partysolver.models.documents import format_document
 
 EXAMPLES = puzzles.examples("meeple-party")
 SCENARIOS = puzzles.files("meeple-party", "scenarios")
@@ -230,3 +231,45 @@ def test_review_calls_a_turn_that_gives_up_the_win_a_blunder(tmp_path: Path) -> 
     code, text = run("review", str(record))
     assert "(blunder: gives up 100 percentage points of the chance to win (and 0 stress)" in text
     assert "accuracy 0%" in text
+
+
+def test_review_values_a_clock_decision_the_hint_did_not_list(tmp_path: Path) -> None:
+    """Random games reach the clock's decisions between turns (a welcome, a laid-down
+    meeple...), where the hint ranks the choices by what they leave the next player and lists
+    the 5 best: a review of such a record judges every decision, and one played further down is
+    valued alone, as the full ranking values it (issue 27: it crashed on the turn search)."""
+    from partysolver.app import playalong
+    from partysolver.app.base import parse
+    from partysolver.models.meeple_party.state import CLOCK
+    from partysolver.solvers.meeple_party.turn import searchable
+
+    records = tmp_path / "records"
+    code, out = run("simulate", "meeple-party", "--games", "2", "--seed", "1", "--policy",
+                    "random", "--records", str(records))
+    assert code == 0, out
+    clock = None
+    for path in sorted(records.glob("*.record.toml")):
+        code, out = run("review", str(path), "--json")
+        assert code == 0 and "Traceback" not in out, out
+        decisions = json.loads(out[out.index("{"):])["decisions"]
+        assert decisions and all(d["at_least"] is False for d in decisions)
+        record, position, _ = playalong.to_review(parse(path.read_text(), str(path)), None)
+        for step in record.steps:
+            state = position.state
+            if clock is None and not position.awaits_chance() and not position.is_over() \
+                    and not searchable(state) and state.stage == CLOCK:
+                clock = tmp_path / "clock.toml"
+                clock.write_text(format_document(position.to_document()))
+            position = position.apply(position.parse(step.move))
+    assert clock is not None, "no decision of the clock in the simulated games"
+    everything = report_data("hint", str(clock), top=10_000)
+    best, worst = everything["moves"][0], everything["moves"][-1]
+    assert len(everything["moves"]) > 5 and best["value"] > worst["value"]
+    record = tmp_path / "clock.record.toml"
+    code, out = run("apply", str(clock), worst["move"], "--record", str(record))
+    assert code == 0, out
+    code, out = run("review", str(record), "--json")
+    assert code == 0, out
+    [decision] = json.loads(out[out.index("{"):])["decisions"]
+    assert decision["at_least"] is False and decision["value"] == worst["value"]
+    assert decision["lost"] == round(best["value"] - worst["value"], 6)

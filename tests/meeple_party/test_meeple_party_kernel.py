@@ -306,3 +306,20 @@ def test_the_lean_baselines_surprise_end_scores_a_board_changed_everywhere(seed:
     value, _ = search.surprise_end(board, state.stress, near, {})
     assert value == LeanBruteForce(state).score(list(board), state.stress, None, ())
     assert search.raw == 1
+
+
+def test_the_kernel_keeps_no_more_best_ends_than_the_turn_has() -> None:
+    """Asked for more best ends than there are (``hint --top 2147483648``), the kernel keeps
+    them all, sized by the ends it counted: without the cap its buffers asked for 224 GiB."""
+    state = crowded(2, 2)
+    search = TurnSearch(state, compiled=True)
+    kernel = search.kernel
+    assert kernel is not None
+    found, count = kernel.top(state.board, state.stress, state.drawn, 2**31)
+    exact, again = kernel.top(state.board, state.stress, state.drawn, count)
+    assert 5 < count == again == len(found)
+    assert [(f.value, f.order) for f in found] == [(f.value, f.order) for f in exact]
+    hint = turn_hint(state, top=2**31, compiled=True)
+    assert len(hint.options) >= count
+    assert [o.plan for o in hint.options[:5]] == \
+        [o.plan for o in turn_hint(state, compiled=True).options[:5]]
