@@ -5,8 +5,8 @@ journal that lets a killed run resume.  Front-end neutral: the command line buil
     result = run(task, units=1000, seed=7, plan=RunPlan(LocalProcesses(2), Path("out.jsonl")))
 
 ``task(seed, index)`` is one unit (a picklable callable returning JSON data); see
-:mod:`.core` for the contract, :mod:`.journal` for the file, :mod:`.local` and
-:mod:`.cluster` for the executors.
+:mod:`.core` for the contract, :mod:`.driver` for the run, :mod:`.journal` for the file,
+:mod:`.local` and :mod:`.cluster` for the executors.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from .core import (
     RunPlan,
     RunResult,
     Task,
-    run,
     run_chunk,
 )
+from .driver import run
 from .journal import Journal
 from .local import InProcess, LocalProcesses
 
