@@ -206,11 +206,12 @@ def test_a_meeple_party_hint_on_a_first_run_answers_interpreted_without_compilin
     """Until the Meeple Party turn kernel is compiled (``make run`` compiles it once), a hint
     answers with the interpreted search: no compile, no notice, and the kernel's best move."""
     from partysolver.solvers.meeple_party import compiled as meeple_compiled
+    from partysolver.solvers.meeple_party import turn
 
     position = tmp_path / "party.toml"
     position.write_text(puzzles.examples("meeple-party")["default"].read_text())
     args = ["hint", str(position), "--json", "--top", "3"]
-    meeple_compiled.warm_up()  # compiles only if the suite has not (the kernel's tests do)
+    turn.warm_up()  # compiles only if the suite has not (the kernel's tests do)
     built: list[object] = []
     real_init = meeple_compiled.Kernel.__init__
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import sys
 
 from ..notices import listening
-from .compiled import kernel_available, warm_up
+from .compiled import kernel_available
+from .turn import warm_up
 
 
 def main() -> int:

@@ -65,23 +65,6 @@ def announce() -> bool:
     return compiled.before_compiling(MEEPLE_PARTY_TURN)
 
 
-def warm_up() -> float:
-    """Compile the kernel now (or load it from numba's cache), announced first when it
-    compiles: one search of the shipped example's turn.  The CPU seconds it took."""
-    import time
-
-    from ... import puzzles
-    from ...models.documents import parse_document
-    from ...models.meeple_party import load_position
-    from .turn import TurnSearch
-
-    start = time.process_time()
-    text = puzzles.examples("meeple-party")["default"].read_text()
-    state = load_position(parse_document(text, "default.toml"), "default.toml").to_state("default.toml")
-    TurnSearch(state, compiled=True).value(state)
-    return time.process_time() - start
-
-
 def encode(board: Board) -> np.ndarray:
     """The engine's board (3 bits per piece) packed as the kernel's (one word per room)."""
     out = np.zeros(len(board), dtype=np.int64)
@@ -466,4 +449,4 @@ def kernel_available() -> bool:
 
 
 __all__ = ["Found", "Kernel", "OverLimit", "Unsupported", "announce",
-           "decode", "encode", "kernel_available", "needs_compile", "warm_up"]
+           "decode", "encode", "kernel_available", "needs_compile"]

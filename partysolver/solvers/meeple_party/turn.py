@@ -1643,3 +1643,19 @@ def describe_plan(state: MeeplePartyState, plan: tuple[Action, ...]) -> list[str
 def option_summary(hint: TurnHint, option: TurnOption) -> dict[str, Any]:
     """The option's figures, for text and JSON (see :func:`~.evaluate.figures`)."""
     return figures(option.value)
+
+
+def warm_up() -> float:
+    """Compile the kernel now (or load it from numba's cache), announced first when it
+    compiles: one search of the shipped example's turn.  The CPU seconds it took."""
+    import time
+
+    from ... import puzzles
+    from ...models.documents import parse_document
+    from ...models.meeple_party import load_position
+
+    start = time.process_time()
+    text = puzzles.examples("meeple-party")["default"].read_text()
+    state = load_position(parse_document(text, "default.toml"), "default.toml").to_state("default.toml")
+    TurnSearch(state, compiled=True).value(state)
+    return time.process_time() - start
