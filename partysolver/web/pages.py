@@ -15,6 +15,7 @@ from typing import Any
 
 from ..app import answers, catalog
 from ..app.base import OptionSpec, all_commands
+from ..app.kinds import Figures
 from ..models.registry import all_games
 
 TITLE = "partysolver"
@@ -46,7 +47,8 @@ def spec_json(spec: OptionSpec) -> dict[str, Any]:
 
 @cache
 def games_data() -> dict[str, Any]:
-    """The games, their verbs, options and shipped positions (``GET /api/games``)."""
+    """The games, their verbs, options and shipped positions, the kinds of document each
+    reads (with the verbs each supports) and how its figures read (``GET /api/games``)."""
     games = []
     for key, game in all_games().items():
         commands = all_commands().get(key)
@@ -61,7 +63,9 @@ def games_data() -> dict[str, Any]:
                       "players": [info.min_players, info.max_players], "verbs": verbs,
                       "options": options, "shipped": shipped,
                       "playable": getattr(game, "playable", None) is not None,
-                      "answer_choices": answers.choices(key)})
+                      "kinds": [kind.as_json() for kind in commands.document_kinds()]
+                      if commands else [],
+                      "figures": (commands.figures if commands else Figures()).as_json()})
     return {"games": games}
 
 
@@ -73,9 +77,10 @@ def example_data(game: str, name: str) -> dict[str, Any]:
     """A shipped position (``GET /api/{game}/examples/{name}``): its text with the answer
     lines left out, and what kind of puzzle it is."""
     item = catalog.find(game, name)
+    found = answers.shown(item.document(), item.text(reveal=False))
     return {"game": game, "set": item.set, "name": item.name, "qualified": item.qualified,
-            "description": item.description(), "text": item.text(reveal=False),
-            "puzzle": answers.kind(item.document())}
+            "description": item.description(), "text": found["text"],
+            "puzzle": found["puzzle"]}
 
 
 BOARD_VERBS = ("hint", "solve", "verify")
@@ -233,6 +238,10 @@ def docs_page() -> str:
                             f'<td><code>{_e(spec["name"])}</code></td>'
                             f'<td>{_e(spec["expected"])}</td><td>{_e(spec["help"])}</td></tr>')
     games = ", ".join(f"<code>{_e(key)}</code>" for key in all_games())
+    first = _e(next(iter(all_games()), "GAME"))
+    checks = "; ".join(f"{_e(item['title'])} {_e(kind['name'])}: {_e(kind['answer_help'])}"
+                       for item in games_data()["games"] for kind in item["kinds"]
+                       if kind["puzzle"] and kind["answer_help"])
     body = f"""
 <main class="docs">
 <h1>The JSON API</h1>
@@ -260,14 +269,12 @@ them); a JSON body that names its <code>game</code> is taken as the document its
 <li>for <code>render</code>: <code>options.hint</code> draws the hint's move as arrows; the answer
 is JSON with the picture in <code>svg</code>, or the SVG itself with
 <code>Accept: image/svg+xml</code> or <code>?format=svg</code>;</li>
-<li>for <code>check</code>: <code>answer</code> (a rule for a Pool Party Stars puzzle, a layout
-such as <code>M07 at 0,2 turned 90; S30 at 1,1</code> for a Meeple Land puzzle, yes or no for a
-Meeple Party scenario).</li>
+<li>for <code>check</code>: <code>answer</code>, the player's answer to a puzzle ({checks}).</li>
 </ul>
-<pre>curl -s localhost:8000/api/tea-party/hint -H 'content-type: application/json' \\
+<pre>curl -s localhost:8000/api/{first}/hint -H 'content-type: application/json' \\
   -d '{{"example": "default", "options": {{"top": 3, "time_limit": 5}}}}'
-curl -s localhost:8000/api/tea-party/verify --data-binary @endgame.toml
-curl -s 'localhost:8000/api/tea-party/render?format=svg&amp;hint=true' --data-binary @endgame.toml</pre>
+curl -s localhost:8000/api/{first}/verify --data-binary @endgame.toml
+curl -s 'localhost:8000/api/{first}/render?format=svg&amp;hint=true' --data-binary @endgame.toml</pre>
 
 <h2>The answers</h2>
 <ul>

@@ -370,3 +370,55 @@ def test_one_worker_serves_the_hint_and_then_its_arrows(page: Any,
         wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
     finally:
         stop_server(lone)
+
+
+# -- what each document supports and keeps back (issue 26: the game contract) ------------------
+
+
+def test_the_board_offers_only_the_verbs_the_document_supports(page: Any,
+                                                               server: Server) -> None:
+    for game, example, solves in (("meeple-land", "default", False),
+                                  ("meeple-party", "default", False),
+                                  ("meeple-land", "park", True),
+                                  ("tea-party", "default", True)):
+        open_any(page, server, game, example)
+        wait(page, lambda d: d.find_element(By.ID, "verify").is_enabled())
+        assert page.find_element(By.ID, "solve").is_displayed() is solves, (game, example)
+        assert page.find_element(By.ID, "verify").is_displayed(), (game, example)
+        hints = game != "meeple-land" or example == "default"
+        assert page.find_element(By.ID, "hint").is_displayed() is hints, (game, example)
+
+
+def test_a_puzzles_answer_is_in_neither_the_page_nor_its_paste_box(page: Any,
+                                                                   server: Server) -> None:
+    for example, recorded in (("puzzle", "layouts = 111"), ("05-blocked-gate", "layouts = 22")):
+        open_board(page, server, "meeple-land", example)
+        assert page.find_element(By.ID, "puzzle").is_displayed()
+        pasted = page.find_element(By.ID, "paste").get_attribute("value")
+        assert pasted.startswith("#") and "pool = " in pasted, pasted
+        assert "answer" not in pasted.lower() and "layouts" not in pasted, pasted
+        assert recorded not in page.page_source and "proven optimum" not in page.page_source
+        held = page.execute_script("return JSON.stringify(window.partysolverBoard.doc.data)")
+        assert "layouts" not in held and '"answer"' not in held
+        assert not page.find_element(By.ID, "solve").is_displayed()
+    # The answer is still judged against the file's own (the server reads the shipped file).
+    page.find_element(By.ID, "answer").send_keys("M33 at 0,2")
+    page.find_element(By.ID, "check").click()
+    wait(page, lambda d: d.find_element(By.ID, "verdict").text)
+    assert "optimum is 5" in page.find_element(By.ID, "verdict").text or \
+        page.find_element(By.ID, "verdict").text.startswith("not a legal answer")
+
+
+def test_a_scenarios_first_step_does_not_give_the_answer_away(page: Any,
+                                                              server: Server) -> None:
+    open_board(page, server, "meeple-party", "04-out-of-reach")
+    assert page.find_element(By.ID, "puzzle").is_displayed()
+    for button in ("solve", "hint"):  # both would tell whether the goal can be reached
+        assert not page.find_element(By.ID, button).is_displayed()
+    assert [o.text for o in Select(page.find_element(By.ID, "answer")).options][1:] == [
+        "yes", "no"]
+    page.find_element(By.ID, "next-step").click()
+    wait(page, lambda d: d.find_element(By.ID, "verdict").text or
+         d.find_elements(By.CSS_SELECTOR, "#steps li"))
+    said = page.find_element(By.ID, "verdict").text
+    assert "proof" not in said and "no line" not in said and "unsolvable" not in said, said
