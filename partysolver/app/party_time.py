@@ -19,6 +19,7 @@ from .base import (
     require_valid,
 )
 from .contract import Move, hint_data, simulation_data
+from .kinds import Figure, Figures
 from .text import percent, plural, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -105,6 +106,9 @@ class PartyTimeCommands(GameCommands):
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.05, 0.15, 0.4, "strips")
     players = 4
+    figures = Figures((Figure("exp. loss", key="expected_loss", before=True, interval=True,
+                              floor=0.0),), negated="minus ")
+    warm_up = {"playouts": 2}
 
     # -- hint ---------------------------------------------------------------------------------
 

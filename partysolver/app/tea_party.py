@@ -30,6 +30,7 @@ from .contract import (
     simulation_data,
     solve_data,
 )
+from .kinds import Figure, Figures
 from .text import percent, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -143,6 +144,9 @@ class TeaPartyCommands(GameCommands):
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.02, 0.05, 0.15, "of the chance to win", percent=True)
     players = 2
+    figures = Figures((Figure("to win", style="percent", marks=(("proved", "exact"),)),),
+                      column="win")
+    warm_up = {"time_limit": 0.5}
 
     # -- hint ---------------------------------------------------------------------------------
 
