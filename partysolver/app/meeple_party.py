@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,7 +24,17 @@ from ..models.meeple_party.game import (
     piece_label,
 )
 from ..models.protocol import CHANCE, Action
-from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
+from .answers import answer_data
+from .base import (
+    Document,
+    GameCommands,
+    Options,
+    OptionSpec,
+    Report,
+    Thresholds,
+    require_valid,
+    run,
+)
 from .contract import (
     HintStatus,
     Move,
@@ -35,6 +45,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
+from .kinds import DocumentKind, Figure, Figures, record_kind
 from .pictures import expected_picture_file, figure_bytes, is_picture, picture_format
 from .text import percent, plural, problems_text, table
 
@@ -298,6 +309,10 @@ def _plan_arrows(state: MeeplePartyState, plan: Sequence[Action]) -> list[Arrow]
     return arrows
 
 
+POSITION_VERBS = ("hint", "verify", "render", "apply", "play")
+"""What an ordinary party position takes (``solve`` proves a scenario's question)."""
+
+
 class MeeplePartyCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
@@ -311,6 +326,45 @@ class MeeplePartyCommands(GameCommands):
     policies = ("hint", "random")
     review = Thresholds(0.1, 0.25, 0.5, "stress")
     players = 3
+    kinds = (
+        DocumentKind("position", POSITION_VERBS, "a party in progress"),
+        DocumentKind("scenario", ("hint", "solve", "verify", "render", "apply", "play", "check"),
+             "a perfect-information scenario (the bag and the decks in a known order)",
+             puzzle="yes-no", question="Can the goal be reached? Reveal the winning line one "
+             "step at a time, or answer yes or no and check it.",
+             answer_help="yes (the goal can be reached) or no", choices=("yes", "no")),
+        record_kind(POSITION_VERBS))
+    figures = Figures((Figure("stress", key="stress", style="signed", digits=2),
+                       Figure("to win", key="win", style="percent", optional=True)),
+                      negated="minus ")
+    warm_up = {"time_limit": 0.5}
+
+    def kind_of(self, document: Document) -> str:
+        data = document.data
+        if data.get("kind") == "record":
+            return "record"
+        return "scenario" if data.get("ordered") is True else "position"
+
+    def shipped_names(self) -> dict[str, set[str]]:
+        from ..models.meeple_party import data
+
+        return {key: set(data.shipped(key)) for key in ("house", "cards", "clock")}
+
+    def check(self, document: Document, answer: str, given: Mapping[str, Any]) -> Report:
+        """A scenario's answer, ``yes`` (the goal can be reached) or ``no``, against
+        ``solve``'s proof."""
+        said = answer.strip().casefold()
+        if said not in ("yes", "no"):
+            raise InputError(None, "answer", "yes (the goal can be reached) or no",
+                             answer.strip())
+        solution = run("solve", document, given).data
+        status = solution["status"]
+        if status not in ("solvable", "unsolvable"):
+            verdict = f"undecided: {solution['verdict']}"
+            return Report(answer_data(INFO.key, None, verdict, said), verdict)
+        correct = said == ("yes" if status == "solvable" else "no")
+        verdict = ("right: " if correct else "wrong: ") + solution["verdict"]
+        return Report(answer_data(INFO.key, correct, verdict, said), verdict)
 
     # -- play ---------------------------------------------------------------------------------
 
@@ -630,8 +684,8 @@ class MeeplePartyCommands(GameCommands):
         try:
             factory(random.Random(0))
         except ValueError as error:
-            raise InputError("--house", None, f"a house that seats {plural(n, 'player')}",
-                             str(error)) from None
+            raise InputError.of_option("house", f"a house that seats {plural(n, 'player')}",
+                                       str(error)) from None
         names = policies_ or ("hint",)
         budget = extra.get("hint_nodes", policies.SIMULATION_NODES) or None
         chosen = [policies.make_policy(name, budget) for name in names]
