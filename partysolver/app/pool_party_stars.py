@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -11,7 +12,17 @@ from ..models.documents import format_document, read_document
 from ..models.errors import InputError, Problem
 from ..models.pool_party_stars import INFO, Table
 from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, win_shares
-from .base import Document, GameCommands, Options, OptionSpec, Report, Thresholds, require_valid
+from .answers import answer_data
+from .base import (
+    Document,
+    GameCommands,
+    Options,
+    OptionSpec,
+    Report,
+    Thresholds,
+    require_valid,
+    run,
+)
 from .contract import (
     WIN_RATE_HEADER,
     Move,
@@ -22,6 +33,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
+from .kinds import DocumentKind, Figure, Figures, record_kind
 from .text import plural, problems_text, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -114,6 +126,11 @@ def _percent(value: float) -> str:
 
 
 class PoolPartyStarsCommands(GameCommands):
+LOG_VERBS = ("hint", "solve", "verify", "render", "apply", "play")
+RULES = tuple(a.name.capitalize() for a in ATTRIBUTES)
+"""The rules a deduction puzzle's answer names (``Sport``: the target's Forbidden Sport)."""
+
+
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render", "generate"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
@@ -127,6 +144,54 @@ class PoolPartyStarsCommands(GameCommands):
     review = Thresholds(0.1, 0.3, 0.6, "VIPs")
     players = 4
 
+    kinds = (
+        DocumentKind("seat log", LOG_VERBS, "a game log seen from one seat"),
+        DocumentKind("position", LOG_VERBS, "a game log or a full state"),
+        DocumentKind("puzzle", ("hint", "solve", "verify", "render", "check"),
+             "a deduction puzzle, not a game in progress", puzzle="rule", reveals=("solve",),
+             question="Whose rule is it? Reveal one deduction at a time, or pick the rule and "
+                      "check it.", answer_help="a rule (" + ", ".join(RULES) + ")",
+             choices=RULES),
+        record_kind(LOG_VERBS))
+    figures = Figures((Figure("exp. VIPs", digits=2, needs="information_bits"),))
+    unplayable = {
+        "complete": "this log is an excerpt (a puzzle's clues): without the whole game from "
+                    "the deal there is no turn order to play on",
+        "events": "no assignment of the secret rules fits these events, so no game can go on "
+                  "from them: Verify names the events that conflict",
+        "seat": "this log is seen from no seat: play along needs a seat log (seat = NAME and "
+                "that player's rules) or a log that shows every rule and hand"}
+
+    def kind_of(self, document: Document) -> str:
+        data = document.data
+        if data.get("kind") == "record":
+            return "record"
+        if isinstance(data.get("puzzle"), Mapping):
+            return "puzzle"
+        return "seat log" if isinstance(data.get("seat"), str) else "position"
+
+    def check(self, document: Document, answer: str, given: Mapping[str, Any]) -> Report:
+        """A deduction puzzle's answer, a rule (``Sport``, ``Forbidden Sport``), against
+        ``solve``'s deduction."""
+        answer = answer.strip()
+        labels = {rule.casefold(): rule for rule in RULES}
+        word = re.sub(r"^forbidden\s+", "", answer, flags=re.IGNORECASE).strip().casefold()
+        if word not in labels:
+            raise InputError(None, "answer", f"a rule ({', '.join(RULES)})", answer)
+        guess = labels[word]
+        solution = run("solve", document, given).data["solution"]
+        target, rule, possible = solution["target"], solution["rule"], solution["possible"]
+        if rule is None:
+            correct = False
+            verdict = (f"the clues do not pin {target}'s rule down ({', '.join(possible)} "
+                       "remain)" + ("" if guess in possible else
+                                    f"; and {guess} is already ruled out"))
+        else:
+            correct = guess == rule
+            verdict = (f"right: {target}'s rule is Forbidden {rule}" if correct else
+                       f"not {guess}: the clues rule it out" if guess not in possible else
+                       f"not {guess}")
+        return Report(answer_data(INFO.key, correct, verdict, guess, target=target), verdict)
     # -- play ---------------------------------------------------------------------------------
 
     def board(self, document: Document) -> str:
