@@ -125,12 +125,12 @@ def _percent(value: float) -> str:
     return f"{100 * value:.0f}%"
 
 
-class PoolPartyStarsCommands(GameCommands):
 LOG_VERBS = ("hint", "solve", "verify", "render", "apply", "play")
 RULES = tuple(a.name.capitalize() for a in ATTRIBUTES)
 """The rules a deduction puzzle's answer names (``Sport``: the target's Forbidden Sport)."""
 
 
+class PoolPartyStarsCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render", "generate"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
