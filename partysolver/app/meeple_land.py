@@ -8,7 +8,8 @@ Files say ``kind = "puzzle"`` (layout puzzles: ``solve``, ``verify``, ``render``
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +21,7 @@ from ..models.meeple_land.game import (
     counts_text,
     entrance_text,
 )
+from .answers import answer_data
 from .base import (
     BadRequest,
     Document,
@@ -31,6 +33,7 @@ from .base import (
     problems_report,
     read,
     require_valid,
+    run,
 )
 from .contract import (
     WIN_RATE_HEADER,
@@ -42,6 +45,7 @@ from .contract import (
     solve_data,
     verify_data,
 )
+from .kinds import DocumentKind, Figure, Figures, record_kind
 from .text import plural, problems_text, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -104,6 +108,29 @@ def _kind(document: Document) -> str:
 # -- the adapter ------------------------------------------------------------------------------
 
 
+GAME_VERBS = ("hint", "verify", "render", "apply", "play")
+"""What a game position takes (``solve`` is for a puzzle or a park)."""
+
+PLACEMENT = re.compile(
+    r"^(?:buy\s+)?(?P<tile>[A-Za-z0-9_-]+)\s*(?:at|@)\s*\(?\s*(?P<x>-?\d+)\s*,\s*(?P<y>-?\d+)"
+    r"\s*\)?\s*(?:(?:turned|rotated|r)\s*(?P<r>-?\d+)\s*°?(?:\s*degrees)?)?$", re.IGNORECASE)
+"""One placement of a layout puzzle's answer (``M07 at 0,2 turned 90``)."""
+
+
+def _best(document: Document, puzzle: Puzzle, given: Mapping[str, Any]
+          ) -> tuple[int | None, bool]:
+    """The puzzle's optimum and whether it is proven: the recorded answer when the file has
+    one, else ``solve`` within the options' time limit."""
+    if puzzle.answer is not None:
+        if puzzle.answer.status == "infeasible":
+            return None, True
+        return puzzle.answer.objective, puzzle.answer.objective is not None
+    solution = run("solve", document, given).data
+    if solution["status"] == "infeasible":
+        return None, True
+    return solution["objective"]["value"], solution["status"] == "optimal"
+
+
 class MeepleLandCommands(GameCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
@@ -115,6 +142,93 @@ class MeepleLandCommands(GameCommands):
     policies = ("random", "greedy", "hint")
     review = Thresholds(1.0, 3.0, 6.0, "reputation")
     players = 2
+    kinds = (
+        DocumentKind("position", GAME_VERBS, "a game in progress"),
+        DocumentKind("puzzle", ("hint", "solve", "verify", "render", "check"),
+             "a layout puzzle, not a game in progress", puzzle="layout", secret=("answer",),
+             question="Build the best layout: reveal the optimal layout one placement at a "
+                      "time (in a legal build order), or type your own layout (one placement "
+                      "a line, such as M07 at 0,2 turned 90) and check it.",
+             answer_help="M07 at 0,2 turned 90\nS30 at 1,1"),
+        DocumentKind("park", ("solve", "verify", "render"),
+             "a park on its own (a layout to verify, solve or draw), not a game in progress"),
+        DocumentKind("catalogue", ("verify",), "a catalogue of tiles, not a game"),
+        record_kind(GAME_VERBS))
+    figures = Figures((Figure("est. reputation", digits=1),))
+
+    def kind_of(self, document: Document) -> str:
+        kind = document.data.get("kind", "game")
+        if kind in ("puzzle", "park", "catalogue", "record"):
+            return str(kind)
+        return "position"
+
+    def shipped_names(self) -> dict[str, set[str]]:
+        return {"catalogue": {"house"}}
+
+    # -- check (puzzle mode) ------------------------------------------------------------------
+
+    def check(self, document: Document, answer: str, given: Mapping[str, Any]) -> Report:
+        """A layout puzzle's answer, one placement a line or separated by ``;`` (``M07 at 0,2
+        turned 90``; the ``buy`` of the game notation and the file's ``@``/``r`` short form
+        read too; the pre-placed tiles may be left out or written out), judged by the park
+        verifier (pool, overlaps, paths, budget and every requirement) and scored against the
+        proven optimum (the file's recorded answer, else ``solve``)."""
+        from ..models.meeple_land.game import Placement
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, load_puzzle
+
+        puzzle = load_puzzle(document.data, document.source)
+        placements = []
+        for number, line in enumerate(re.split(r"[;\n]", answer), 1):
+            text = line.strip()
+            if not text:
+                continue
+            found = PLACEMENT.match(text)
+            if found is None:
+                raise InputError("answer", f"placement {number}",
+                                 "a tile, a cell and a turn such as 'M07 at 0,2 turned 90'",
+                                 text)
+            rotation = int(found["r"] or 0)
+            if rotation % 90:
+                raise InputError("answer", f"placement {number}",
+                                 "a turn of 0, 90, 180 or 270", rotation)
+            tile = found["tile"].upper() if found["tile"].upper() in puzzle.catalogue.tiles \
+                else found["tile"]
+            placements.append(Placement(tile, (int(found["x"]), int(found["y"])),
+                                        rotation % 360))
+        for kept in puzzle.pre_placed():  # a pre-placed tile written out again stays put
+            if kept in placements:
+                placements.remove(kept)
+        unknown = [p.tile for p in placements if p.tile not in puzzle.catalogue.tiles]
+        if unknown:
+            raise InputError("answer", "tile", f"a tile of the pool ({', '.join(puzzle.pool)})",
+                             unknown[0])
+        problems, _, score = puzzle.judge(placements)
+        shown = "; ".join(f"{p.tile} at {p.at[0]},{p.at[1]}"
+                          + (f" turned {p.rotation}" if p.rotation else "") for p in placements)
+        objective = OBJECTIVE_TEXT[puzzle.objective]
+        best, proven = _best(document, puzzle, given)
+        if problems or score is None:
+            verdict = f"not a legal answer: {plural(len(problems), 'problem')} (listed)"
+            if best is None and proven:
+                verdict = "right: no layout meets every requirement, and neither does this one"
+                return Report(answer_data(INFO.key, True, verdict, shown, problems), verdict)
+            return Report(answer_data(INFO.key, False, verdict, shown, problems, best=best),
+                          verdict)
+        value = puzzle.value(score)
+        correct: bool | None
+        if not proven:
+            verdict = (f"legal, {objective} {value}; the best is unknown within the time "
+                       "limit" + (f" (at least {best})" if best is not None else ""))
+            correct = None if best is None or value < best else True
+        elif best is None:
+            verdict = "the puzzle has no legal layout, yet this one passes: please report it"
+            correct = None
+        else:
+            correct = value >= best
+            verdict = (f"right: {objective} {value}, the proven optimum" if correct else
+                       f"legal, but {objective} {value}; the optimum is {best}")
+        return Report(answer_data(INFO.key, correct, verdict, shown, value=value, best=best),
+                      verdict)
 
     # -- tiles (partysolver games meeple-land --tiles) ---------------------------------------
 
