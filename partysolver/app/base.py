@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..models.errors import InputError, Problem
 from ..models.registry import broken_games, game_keys, is_plugin, package_of
+from .kinds import DocumentKind, Figures, default_kinds, find
 from .text import problems_text
 
 if TYPE_CHECKING:
@@ -338,6 +339,37 @@ class GameCommands:
     players: ClassVar[int] = 2
     """The usual table: the number of players of ``simulate`` and of a new game of ``play``
     when none is given."""
+    kinds: ClassVar[tuple[DocumentKind, ...]] = ()
+    """The kinds of document the game reads, each with the verbs it supports and what it keeps
+    back (``app/kinds.py``); none declared: a position and a record (:meth:`document_kinds`)."""
+    figures: ClassVar[Figures] = Figures()
+    """How a ranked move's figures read on the board: label and unit (``73.3% to win``)."""
+    warm_up: ClassVar[dict[str, Any] | None] = {}
+    """The options of the quick hint the web runs once on the default example before any
+    worker starts (it compiles or loads the game's kernels); ``None``: no warm-up."""
+    unplayable: ClassVar[dict[str, str]] = {}
+    """Why a good file is no game to play on, in words, by the field the loader refuses."""
+
+    def document_kinds(self) -> tuple[DocumentKind, ...]:
+        return self.kinds or default_kinds(self.verbs)
+
+    def kind_of(self, document: Document) -> str:
+        """The name of ``document``'s kind (one of :meth:`document_kinds`), from a look at its
+        fields (never bad input: the verbs judge the content)."""
+        return "record" if document.data.get("kind") == "record" else "position"
+
+    def kind(self, document: Document) -> DocumentKind:
+        return find(self.document_kinds(), self.kind_of(document))
+
+    def shipped_names(self) -> dict[str, set[str]]:
+        """Fields of a document that may name a file beside it (the loader reads it), with the
+        shipped names allowed there where no file may be read (the web)."""
+        return {}
+
+    def check(self, document: Document, answer: str, given: Mapping[str, Any]) -> Report:
+        """The judgement of ``answer`` to the puzzle ``document`` (of a kind with a ``puzzle``
+        form; ``given`` are solve options): see ``app/answers.py``."""
+        raise self.unsupported("check")
 
     def hint(self, document: Document, options: Options) -> Report:
         raise self.unsupported("hint")
