@@ -64,27 +64,46 @@
 
   function signed(value, digits) { return `${value < 0 ? "−" : "+"}${Math.abs(value).toFixed(digits)}`; }
 
-  // A hint's value as the CLI's table shows it, with what it is: "70.8% to win" (Tea Party),
-  // "exp. loss 0.005 [0.001, 0.014]" (Party-Time, whose value is that loss negated to sort).
-  function valueText(move) {
+  // How the game's figures read (GET /api/games: each figure's label and unit), so that a
+  // value says what it is as the CLI's table does: "70.8% to win", "+0.50 stress",
+  // "exp. loss 0.005 [0.001, 0.014]" (a figure the value negates to sort).
+  const FIGURES = G.figures || { shown: [], column: "value", negated: "" };
+
+  function number(figure, value) {
+    if (figure.style === "percent") return percent(value);
+    if (figure.style === "signed") return signed(value, figure.digits);
+    return value.toFixed(figure.digits);
+  }
+
+  // One figure of a move in words, or null when the move does not carry it.
+  function figureText(figure, move) {
     const f = move.figures || {};
+    const value = figure.key === "value" ? move.value : f[figure.key];
+    if (typeof value !== "number") return null;
+    if (figure.needs && typeof f[figure.needs] !== "number") return null;
+    if (figure.optional && !value) return null;
+    let said = number(figure, value);
+    const interval = figure.key === "value" ? move.interval : (f.intervals || {})[figure.key];
+    if (figure.interval && Array.isArray(interval) && typeof interval[0] === "number" &&
+        typeof interval[1] === "number") {
+      const low = figure.floor === null ? interval[0] : Math.max(figure.floor, interval[0]);
+      said += ` [${number(figure, low)}, ${number(figure, interval[1])}]`;
+    }
+    said = figure.before ? `${figure.label} ${said}` : `${said} ${figure.label}`;
+    for (const [flag, words] of figure.marks || []) if (f[flag]) said += ` (${words})`;
+    return said;
+  }
+
+  function valueText(move) {
     if (move.value === null || move.value === undefined) return "not searched";
-    if (G.game === "tea-party") return `${percent(move.value)} to win${f.proved ? " (exact)" : ""}`;
-    if (G.game === "party-time" && typeof f.expected_loss === "number") {
-      const interval = f.intervals && f.intervals.expected_loss;
-      return `exp. loss ${f.expected_loss.toFixed(3)}` + (interval
-        ? ` [${Math.max(0, interval[0]).toFixed(3)}, ${interval[1].toFixed(3)}]` : "");
+    const [main, ...more] = FIGURES.shown;
+    const first = main ? figureText(main, move) : null;
+    if (first === null) {
+      return move.interval
+        ? `${fmt(move.value)} [${fmt(move.interval[0])}, ${fmt(move.interval[1])}]`
+        : fmt(move.value);
     }
-    if (G.game === "pool-party-stars" && typeof f.information_bits === "number") {
-      return `${move.value.toFixed(2)} exp. VIPs`;
-    }
-    if (G.game === "meeple-party" && typeof f.stress === "number") {
-      return `${signed(f.stress, 2)} stress` + (f.win ? `, ${percent(f.win)} to win` : "");
-    }
-    if (G.game === "meeple-land") return `${move.value.toFixed(1)} est. reputation`;
-    return move.interval
-      ? `${fmt(move.value)} [${fmt(move.interval[0])}, ${fmt(move.interval[1])}]`
-      : fmt(move.value);
+    return [first, ...more.map((figure) => figureText(figure, move)).filter(Boolean)].join(", ");
   }
 
   class ApiError extends Error {
@@ -322,13 +341,14 @@
     updateVerbButtons();
   }
 
-  // In puzzle mode the answer stays hidden: no Solve (Show the answer asks for it), and no
-  // Hint but where the hint is the next single step (a Pool Party Stars puzzle).
+  // Only the verbs the loaded document supports (its kind's, from the API); in puzzle mode
+  // the answer stays hidden: none of the verbs that would give it away (Show the answer asks
+  // for the solution), but a hint that is the next single step.
   function updateVerbButtons() {
+    const kind = state.doc && state.doc.document_kind;
     for (const verb of ["hint", "solve", "verify"]) {
-      const offered = G.verbs.includes(verb);
-      const hides = state.puzzleMode && (verb === "solve" ||
-                                         (verb === "hint" && state.doc.puzzle !== "rule"));
+      const offered = state.doc ? state.doc.verbs.includes(verb) : G.verbs.includes(verb);
+      const hides = state.puzzleMode && Boolean(kind) && kind.reveals.includes(verb);
       $(verb).hidden = !offered || hides;
     }
     const puzzle = Boolean(state.doc && state.doc.puzzle);
@@ -418,10 +438,12 @@
   }
 
   function showHint(answer, result) {
-    // Where the list shows the figure a value negates (Party-Time's expected loss, Meeple
-    // Party's stress), the line says what that figure is, not "minus" it.
+    // Where the list shows the figure a value negates (an expected loss, a stress), the line
+    // says what that figure is, not "minus" it.
     let valueSaid = answer.value_text || "";
-    if (["party-time", "meeple-party"].includes(G.game)) valueSaid = valueSaid.replace(/^minus /, "");
+    if (FIGURES.negated && valueSaid.startsWith(FIGURES.negated)) {
+      valueSaid = valueSaid.slice(FIGURES.negated.length);
+    }
     const status = el("p", {}, el("span", { class: "status", text: `${answer.to_move}: ${answer.status}` }),
                       " — ", valueSaid);
     result.append(status);
@@ -488,7 +510,7 @@
     result.append(el("div", { class: "scroll" }, el("table", { class: "draws" },
       el("thead", {}, el("tr", {}, el("th", { text: "draw" }), el("th", { text: "chance" }),
                        el("th", { text: "best answer" }),
-                       el("th", { text: G.game === "tea-party" ? "win" : "value" }))),
+                       el("th", { text: FIGURES.column || "value" }))),
       el("tbody", {}, ...rows))));
     result.append(el("p", { class: "muted small", text: "To play on, enter the draw under Play " +
       "along (an outcome button, or Random outcome)." }));
@@ -683,12 +705,6 @@
 
   // -- puzzle mode -----------------------------------------------------------------------------
 
-  const QUESTIONS = {
-    rule: "Whose rule is it? Reveal one deduction at a time, or pick the rule and check it.",
-    layout: "Build the best layout: reveal the optimal layout one placement at a time (in a legal build order), or type your own layout (one placement a line, such as M07 at 0,2 turned 90) and check it.",
-    "yes-no": "Can the goal be reached? Reveal the winning line one step at a time, or answer yes or no and check it.",
-  };
-
   function setupPuzzle() {
     const kind = state.doc.puzzle;
     state.puzzleMode = Boolean(kind);
@@ -701,23 +717,34 @@
     const box = $("answer-box");
     clear(box);
     if (!kind) return;
-    $("puzzle-question").textContent = QUESTIONS[kind] || "";
-    if (G.answer_choices) {
+    // The question, and the answers to pick from or what one looks like: the document's kind
+    // declares them (GET /api/games, and the inspect answer).
+    const declared = state.doc.document_kind || {};
+    $("puzzle-question").textContent = declared.question || "";
+    if (declared.choices && declared.choices.length) {
       const select = el("select", { id: "answer", "aria-label": "your answer" },
         el("option", { value: "", text: "your answer…" }),
-        ...G.answer_choices.map((choice) => el("option", { value: choice, text: choice })));
+        ...declared.choices.map((choice) => el("option", { value: choice, text: choice })));
       box.append(el("label", {}, "Answer ", select));
     } else {
       box.append(el("textarea", { id: "answer", rows: 4, spellcheck: "false",
-        placeholder: "M07 at 0,2 turned 90\nS30 at 1,1", "aria-label": "your layout" }));
+        placeholder: declared.answer_help || "", "aria-label": "your answer" }));
     }
   }
 
   async function solution(signal) {
     if (!state.solved) {
-      state.solved = await api("solve", { document: state.doc.data, options: { time_limit: timeLimit() } }, signal);
+      state.solved = await api("solve", puzzleBody({ options: { time_limit: timeLimit() } }), signal);
     }
     return state.solved;
+  }
+
+  // A request about the puzzle itself: a shipped puzzle by its name (the server reads the
+  // whole file, answer and all, which the page never holds), else the document as loaded.
+  function puzzleBody(fields) {
+    const shipped = state.selected && state.doc.source.endsWith(state.selected);
+    return Object.assign(shipped ? { example: state.selected } : { document: state.doc.data },
+                         fields);
   }
 
   function puzzleSteps(solved) {
@@ -740,7 +767,7 @@
       if (!steps.length) {
         $("verdict").textContent = solved.status === "unknown"
           ? "the solver found no answer within the time limit: try a longer one"
-          : "nothing to reveal step by step here: the answer is a proof (Show the answer)";
+          : "no step to reveal here: give your answer and check it, or Show the answer";
         return;
       }
       if (state.revealed >= steps.length) {
@@ -781,8 +808,8 @@
       return;
     }
     runJob("Check", async (signal, result) => {
-      const judged = await api("check", { document: state.doc.data, answer,
-                                          options: { time_limit: timeLimit() } }, signal);
+      const judged = await api("check", puzzleBody({ answer, options: { time_limit: timeLimit() } }),
+                               signal);
       const verdict = $("verdict");
       verdict.textContent = judged.verdict;
       verdict.className = "verdict " + (judged.correct === true ? "good" : judged.correct === false ? "bad" : "");
