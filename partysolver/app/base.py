@@ -21,6 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..models.errors import InputError, Problem
+from ..models.numbers import decimal_number, whole_number
 from ..models.registry import broken_games, game_keys, is_plugin, package_of
 from .kinds import DocumentKind, Figures, default_kinds, find
 from .text import problems_text
@@ -173,8 +174,8 @@ def _number(value: Any, integer: bool) -> int | float | None:
         return None
     if isinstance(value, str):
         text = value.strip()
-        try:
-            return int(text, 10) if integer else _finite(float(text))
+        try:  # ASCII digits of a sane length only: the one parser of typed numbers
+            return whole_number(text, signed=True) if integer else decimal_number(text)
         except ValueError:
             return None
     if isinstance(value, int):
@@ -389,6 +390,11 @@ class GameCommands:
 
     def generate(self, count: int, options: Options, progress: Any) -> Report:
         """``count`` puzzles; ``data["puzzles"]`` lists each file's ``name`` and ``text``."""
+        raise self.unsupported("generate")
+
+    def generated_names(self, count: int, options: Options) -> list[str]:
+        """The file names :meth:`generate` gives ``count`` puzzles, known before any is made
+        (so that the output folder is checked before the work)."""
         raise self.unsupported("generate")
 
     def board(self, document: Document) -> str:

@@ -3,20 +3,25 @@
 Only click-free code (errors are :class:`InputError`, which the command group turns into one
 line and exit code 2), so that every front end can use it.
 
-:func:`check_output` refuses, in one line naming the option, every output path that would fail
-or lose something, *before* a command solves or simulates anything: a missing folder, a folder
-we cannot write into (``/proc``), a name too long for the file system, a NUL character, the
-input itself, a folder, the wrong suffix, or (without ``--force``) an existing file of another
-kind, or any existing file for an output that only writes new files (:func:`nothing`).
-:func:`write_atomically` then writes through a temporary file in the same folder, so a failure
-leaves the old file as it was.
+Every verb that writes checks each of its outputs here, *before* it solves, simulates or
+generates anything: :func:`check_output` for a file, :func:`check_folder` for a folder of new
+files (``generate --out``, ``simulate --records``), and :func:`check_distinct` when one command
+writes two outputs.  They refuse, in one line naming the option, every output that would fail
+or lose something: a missing folder, a folder we cannot write into (``/proc``), a name too long
+for the file system (the file's or any folder's on the way), a NUL character, the input itself,
+a folder, the wrong suffix, or (without ``--force``) an existing file of another kind, or any
+existing file for an output that only writes new files (:func:`nothing`); and two outputs of
+one command that name the same file.  Whatever the file system answers (every
+:class:`OSError`) is such a line, never a traceback.  :func:`write_atomically` then writes
+through a temporary file in the same folder, so a failure leaves the old file as it was.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..models.errors import InputError
@@ -42,14 +47,20 @@ def check_output(path: Path, option: str, suffix: str | tuple[str, ...],
     def refuse(expected: str) -> InputError:
         return InputError(option, None, expected, text)
 
-    if "\0" in text:
+    with _system_errors(refuse):
+        _check_file(path, refuse, suffixes, source, force, replaceable, input_when_forced,
+                    forcible)
+
+
+def _check_file(path: Path, refuse: Callable[[str], InputError], suffixes: tuple[str, ...],
+                source: str | None, force: bool, replaceable: Callable[[bytes], bool] | None,
+                input_when_forced: bool, forcible: bool) -> None:
+    if "\0" in str(path):
         raise refuse("a file name without NUL characters")
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise refuse("a file in an existing folder")
-    limit = _name_max(directory)
-    if len(os.fsencode(path.name)) > limit:
-        raise refuse(f"a file name of at most {limit} bytes")
+    _check_name(path.name, directory, refuse, "file")
     if path.is_dir():
         raise refuse("a file, not a folder")
     if source is not None and same_file(path, source) and not (force and input_when_forced):
@@ -66,6 +77,61 @@ def check_output(path: Path, option: str, suffix: str | tuple[str, ...],
     _probe(directory, refuse)
 
 
+def check_folder(folder: Path, option: str, names: Sequence[str]) -> None:
+    """Refuse ``folder`` as the output of ``option``, which writes the new files ``names`` in
+    it (made if missing, in an existing folder): it must be a folder, or a name for one, where
+    we can write, and hold none of ``names`` (they are never replaced); each name must fit the
+    file system."""
+    text = str(folder)
+
+    def refuse(expected: str) -> InputError:
+        return InputError(option, None, expected, text)
+
+    with _system_errors(refuse):
+        if "\0" in text:
+            raise refuse("a folder name without NUL characters")
+        if folder.exists() and not folder.is_dir():
+            raise refuse("a folder (this is a file)")
+        if not folder.is_dir():
+            parent = folder.parent if str(folder.parent) else Path(".")
+            if not parent.is_dir():
+                raise refuse("a folder in an existing folder")
+            _check_name(folder.name, parent, refuse, "folder")
+            _probe(parent, refuse, folder=True)
+            for name in names:  # the new folder's names are the parent's file system's
+                _check_name(name, parent, refuse, "file")
+            return
+        taken = [name for name in names if (folder / name).exists()]
+        if taken:
+            raise refuse(f"a folder without the files this command writes ({taken[0]} exists "
+                         "already; they are never replaced)")
+        for name in names:
+            _check_name(name, folder, refuse, "file")
+        if names:  # one probe: the others differ only in their names, checked above
+            _check_file(folder / names[0], refuse, (Path(names[0]).suffix.lower(),), None,
+                        False, nothing, False, False)
+
+
+def check_distinct(outputs: Sequence[tuple[str, Path | None]]) -> None:
+    """Refuse two outputs of one command (``(option, path)``, ``None`` when not given) that
+    name the same file, however written (``./a.toml``, a link to it, ``x/../a.toml``): the
+    second write would lose the first."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs:
+        if path is None:
+            continue
+
+        def refuse(expected: str, option: str = option, path: Path = path) -> InputError:
+            return InputError(option, None, expected, str(path))
+
+        with _system_errors(refuse):
+            resolved = path.resolve()
+        if resolved in seen:
+            raise refuse(f"a file other than {seen[resolved]}'s (one would overwrite the "
+                         "other)")
+        seen[resolved] = option
+
+
 def nothing(head: bytes) -> bool:
     """For :func:`check_output`'s ``replaceable``: no existing file may be replaced (without
     ``force``), the output must be a new file."""
@@ -77,6 +143,23 @@ def same_file(path: Path, source: str) -> bool:
     return path.exists() and Path(source).exists() and path.resolve() == Path(source).resolve()
 
 
+@contextmanager
+def _system_errors(refuse: Callable[[str], InputError]) -> Iterator[None]:
+    """Whatever the file system answers while an output is checked (a folder name too long
+    on the way, a loop of links, a folder we may not look into) as the one-line refusal."""
+    try:
+        yield
+    except OSError as error:
+        raise refuse(f"a path the file system accepts ({error.strerror or error})") from None
+
+
+def _check_name(name: str, directory: Path, refuse: Callable[[str], InputError],
+                what: str) -> None:
+    limit = _name_max(directory)
+    if len(os.fsencode(name)) > limit:
+        raise refuse(f"a {what} name of at most {limit} bytes")
+
+
 def _name_max(directory: Path) -> int:
     try:
         return os.pathconf(directory, "PC_NAME_MAX")
@@ -84,12 +167,17 @@ def _name_max(directory: Path) -> int:
         return 255
 
 
-def _probe(directory: Path, refuse: Callable[[str], InputError]) -> None:
-    """Create and remove a temporary file where the output will go: the folder is writable."""
+def _probe(directory: Path, refuse: Callable[[str], InputError], folder: bool = False) -> None:
+    """Create and remove a temporary file (or ``folder``) where the output will go: the
+    folder is writable."""
     try:
+        if folder:
+            os.rmdir(tempfile.mkdtemp(prefix=TEMPORARY_PREFIX, dir=directory))
+            return
         handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=directory)
     except OSError as error:
-        raise refuse(f"a file in a folder we can write into ({error.strerror})") from None
+        raise refuse(f"a {'folder' if folder else 'file'} in a folder we can write into "
+                     f"({error.strerror})") from None
     os.close(handle)
     os.unlink(temporary)
 

@@ -228,6 +228,10 @@ class PoolPartyStarsCommands(GameCommands):
         return generate_puzzles(extra["difficulty"], count, options.rng_seed, extra["first"],
                                 extra["reveal"], progress)
 
+    def generated_names(self, count: int, options: Options) -> list[str]:
+        extra = options.extra
+        return [puzzle_name(extra["difficulty"], extra["first"] + i) for i in range(count)]
+
     # -- hint ---------------------------------------------------------------------------------
 
     def hint(self, document: Document, options: Options) -> Report:
@@ -644,6 +648,11 @@ COMMANDS = PoolPartyStarsCommands()
 # -- the puzzle generator -------------------------------------------------------------------------
 
 
+def puzzle_name(difficulty: str, number: int) -> str:
+    """The file name of generated puzzle ``number``: ``easy-01.toml``."""
+    return f"{difficulty}-{number:02d}.toml"
+
+
 def generate_puzzles(difficulty: str, count: int, seed: int, first: int, reveal: bool,
                      progress: Any = None) -> Report:
     """``count`` deduction puzzles of ``difficulty`` with a unique answer and the fewest clues,
@@ -659,7 +668,7 @@ def generate_puzzles(difficulty: str, count: int, seed: int, first: int, reveal:
         if found is None:
             continue
         number = first + len(made)
-        made.append({"name": f"{difficulty}-{number:02d}.toml", "events": len(found.log.events),
+        made.append({"name": puzzle_name(difficulty, number), "events": len(found.log.events),
                      "answer": found.answer.label, "proven_fewest": found.proven_fewest,
                      "seed": found.seed, "text": puzzle_text(found, number)})
         if progress is not None:

@@ -36,6 +36,7 @@ from typing import Any
 from ..models.documents import format_document
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable, normalise
+from ..models.numbers import whole_number
 from ..models.playable import StatePlayable
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.registry import get_game
@@ -140,9 +141,11 @@ def _seat(text: str, names: Sequence[str]) -> int | None:
     folded = [name.casefold() for name in names]
     if text.casefold() in folded:
         return folded.index(text.casefold())
-    if text.isdigit() and 1 <= int(text) <= len(names):
-        return int(text) - 1
-    return None
+    try:
+        number = whole_number(text)
+    except ValueError:
+        return None
+    return number - 1 if 1 <= number <= len(names) else None
 
 
 class Session:
@@ -344,10 +347,12 @@ class Session:
     def _hint(self, rest: str) -> str:
         given: dict[str, Any] = dict(self.hint_options)
         if rest:
-            if not rest.isdigit() or int(rest) < 1:
-                raise BadRequest(f"bad input: hint: expected a number of moves of at least 1, "
-                                 f"got {rest!r}")
-            given["top"] = int(rest)
+            try:
+                given["top"] = whole_number(rest)
+            except ValueError:
+                given["top"] = 0
+            if given["top"] < 1:
+                raise InputError("hint", None, "a number of moves of at least 1", rest)
         position = self.position
         if position.is_over():
             raise BadRequest("the game is over: nothing to hint")

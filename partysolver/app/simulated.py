@@ -37,22 +37,8 @@ def record_name(index: int, games: int) -> str:
 
 def check_folder(folder: Path, games: int) -> None:
     """Refuse, before any game, a records folder that is a file, cannot be made or written
-    into, or already holds a file the run would write."""
-    text = str(folder)
-    if "\0" in text:
-        raise InputError("--records", None, "a folder name without NUL characters", text)
-    if folder.exists() and not folder.is_dir():
-        raise InputError("--records", None, "a folder (this is a file)", text)
-    parent = folder.parent if str(folder.parent) else Path(".")
-    if not folder.exists() and not parent.is_dir():
-        raise InputError("--records", None, "a folder in an existing folder", text)
-    if folder.is_dir():
-        taken = [name for i in range(games) if (folder / (name := record_name(i, games)))
-                 .exists()]
-        if taken:
-            raise InputError("--records", None, "a folder without the records of this run "
-                             f"({taken[0]} exists; records are never replaced)", text)
-        paths.check_output(folder / record_name(0, games), "--records", ".toml")
+    into, or already holds a file the run would write (:func:`paths.check_folder`)."""
+    paths.check_folder(folder, "--records", [record_name(i, games) for i in range(games)])
 
 
 def compile_first(options: Options, compile: Callable[[Callable[[str], None]], object]) -> None:

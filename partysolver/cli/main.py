@@ -43,6 +43,7 @@ from ..app.base import (
 )
 from ..app.contract import SCHEMA_VERBS
 from ..models.errors import InputError
+from ..models.numbers import whole_number
 from ..models.registry import game_keys
 from ..solvers import notices
 from ..solvers.notices import listening
@@ -105,9 +106,12 @@ def fitted(text_: str, limit: int | None) -> str:
 def columns() -> int | None:
     """The width text should fit: ``COLUMNS`` when set, else the terminal's; ``None`` (no
     wrapping) when the output goes to a file or a pipe."""
-    given = os.environ.get("COLUMNS", "")
-    if given.isdigit() and int(given) > 0:
-        return max(int(given), 40)
+    try:
+        given = whole_number(os.environ.get("COLUMNS", ""))
+    except ValueError:  # unset, or not a width
+        given = 0
+    if given > 0:
+        return max(given, 40)
     if sys.stdout.isatty():
         return max(shutil.get_terminal_size().columns, 40)
     return None
@@ -180,6 +184,13 @@ class Spec(click.ParamType):
             return self.spec.convert(value)
         except BadRequest as error:
             raise bad_input(error) from None
+
+
+def whole(name: str, minimum: int, maximum: int | None = None) -> Spec:
+    """The type of ``--name``, a whole number from ``minimum`` (to ``maximum``): read by the
+    one parser of typed numbers (ASCII digits), a bad one is one line, exit 2."""
+    return Spec(OptionSpec(name, "int", help="", minimum=minimum, maximum=maximum,
+                           metavar="N"))
 
 
 def spec_option(spec: OptionSpec, default: Any = None, help_text: str | None = None
@@ -440,9 +451,9 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
 
 @cli.command(cls=GameVerb, verb="simulate")
 @click.argument("game", type=GAME)
-@click.option("--players", type=click.IntRange(min=1), default=None,
+@click.option("--players", type=whole("players", 1), default=None,
               help="Number of players (default: the game's usual table).")
-@click.option("--games", "count", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--games", "count", type=whole("games", 1), default=200, show_default=True,
               help="Number of games to play.")
 @click.option("--policy", "policies", multiple=True,
               help="Policy per seat, repeated (one given: every seat).")
@@ -496,7 +507,7 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
 
 @cli.command(cls=GameVerb, verb="generate")
 @click.argument("game", type=GAME)
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--count", type=whole("count", 1), default=1, show_default=True,
               help="Number of puzzles to generate.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write the puzzle files to (created if missing; existing files "
@@ -507,7 +518,8 @@ def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
     """Generate puzzles of GAME with a unique answer (answers hidden unless --reveal)."""
     commands = adapter(game, "generate")
     options = options_for("generate", commands, as_json, seed, None, None, extra)
-    check_folder(out)
+    names = commands.generated_names(count, options)
+    paths.check_folder(out, "--out", names)  # before any work
     with click.progressbar(length=count, label="generating", file=sys.stderr) as bar:
         report = commands.generate(count, options, bar.update)
     items = report.data["puzzles"]
@@ -535,7 +547,7 @@ def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
               help="Draw the chance outcomes the moves leave out (reproducible with --seed).")
 @click.option("--record", "record", type=click.Path(path_type=Path), default=None,
               help="Append the steps to this game record (created from FILE if missing).")
-@click.option("--upto", type=click.IntRange(min=0), default=None,
+@click.option("--upto", type=whole("upto", 0), default=None,
               help="FILE is a record: start from its position after N steps.")
 @output_options
 def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, force: bool,
@@ -547,6 +559,7 @@ def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, for
     The notation is what `hint` prints; short forms and player names work too.  Where the
     next step is chance, give its outcome (`draw cleric`), or pass --random.  From a seat's
     log (Pool Party Stars, Party-Time), enter what that seat sees."""
+    paths.check_distinct([("--output", output), ("--record", record)])
     if output is not None:
         paths.check_output(output, "--output", DOCUMENT_SUFFIXES, file.source, force,
                            paths.nothing, input_when_forced=True)
@@ -601,7 +614,7 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
 
 @cli.command(cls=GameVerb, verb="hint")
 @click.argument("start", metavar="FILE|GAME")
-@click.option("--players", type=click.IntRange(min=1), default=None,
+@click.option("--players", type=whole("players", 1), default=None,
               help="GAME: the number of players of the new game (default: the game's usual "
                    "table).")
 @click.option("--bot", "bots", multiple=True, metavar="NAME=POLICY",
@@ -652,10 +665,10 @@ def schema(verb: str) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (another than 127.0.0.1 lets others on the network "
                    "in: a warning says so).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=whole("port", 0, 65535), default=8000, show_default=True,
               help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the board in a browser.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=whole("workers", 1), default=None,
               help="Solver worker processes (default: one per core, at most 4).")
 def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None:
     """Start the local web analysis board and JSON API (Ctrl+C stops it)."""
@@ -667,16 +680,6 @@ def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None
         raise BadInput(f"bad input: --host/--port: cannot listen on {host}:{port} "
                        f"({error.strerror or error})") from None
     server.serve(host, port, open_browser, workers)
-
-
-def check_folder(path: Path) -> None:
-    """Refuse, before any work, an output folder that is a file or cannot be made."""
-    if path.exists() and not path.is_dir():
-        raise BadInput(f"bad input: --out: expected a folder, got the file {str(path)!r}")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not path.exists() and not parent.is_dir():
-        raise BadInput(f"bad input: --out: expected a folder in an existing folder, got "
-                       f"{str(path)!r}")
 
 
 DOCUMENT_SUFFIXES = (".toml", ".json")

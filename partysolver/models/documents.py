@@ -18,10 +18,16 @@ from typing import Any
 import tomli_w
 
 from .errors import MISSING, InputError
+from .numbers import MAX_DIGITS, digits
 
 MAX_DEPTH = 32
 """How deeply tables and lists may nest in a document (no format needs more than a few levels;
 a deeper document is refused before anything recurses into it)."""
+
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest document file read, in bytes (the longest record of a long game is some
+hundred kilobytes; a bigger file, or one that never ends such as ``/dev/zero``, is refused
+after reading this much, not read into memory whole)."""
 
 
 def read_text(path: str | Path, source: str | None = None, field: str | None = None,
@@ -30,7 +36,13 @@ def read_text(path: str | Path, source: str | None = None, field: str | None = N
     naming the path itself, or, when another file or an option named it, that ``source`` (a
     position file, or an option such as ``--house``), its ``field`` and ``what`` it should be."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            expected = f"a {what} of at most {MAX_BYTES // 1024 // 1024} MiB"
+        else:
+            # as text mode reads it: \r\n and \r are new lines
+            return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         expected = f"an existing {what}"
     except IsADirectoryError:
@@ -58,9 +70,12 @@ def read_document(path: str | Path, refer: tuple[str, str | None, str] | None = 
         import sys
 
         try:
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_BYTES + 1)
         except UnicodeDecodeError:
             raise InputError("<stdin>", None, "UTF-8 text") from None
+        if len(text) > MAX_BYTES:
+            raise InputError("<stdin>", None, f"a document of at most "
+                             f"{MAX_BYTES // 1024 // 1024} MiB")
         source = "<stdin>"
     elif refer is not None:
         text = read_text(path, *refer)
@@ -73,11 +88,13 @@ def parse_document(text: str, source: str) -> dict[str, Any]:
     """Parse TOML, or JSON when the source ends in ``.json`` or the text starts with ``{``.
 
     Every document is checked once here for what no format allows: nesting deeper than
-    :data:`MAX_DEPTH`, and strings (keys or values) holding a NUL character or a lone
-    surrogate (which no file encoding can write back)."""
+    :data:`MAX_DEPTH`, integers of more than :data:`~partysolver.models.numbers.MAX_DIGITS`
+    digits, and strings (keys or values) holding a NUL character or a lone surrogate (which no
+    file encoding can write back).  Whatever the text, the parsers' every way of failing is an
+    :class:`InputError`."""
     if source.endswith(".json") or text.lstrip().startswith("{"):
         try:
-            data = json.loads(text, object_pairs_hook=_unique_keys)
+            data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
         except json.JSONDecodeError as error:
             raise InputError(
                 source, f"line {error.lineno} column {error.colno}", f"valid JSON ({error.msg})"
@@ -88,6 +105,8 @@ def parse_document(text: str, source: str) -> dict[str, Any]:
         except RecursionError:
             raise InputError(source, None, f"lists and objects nested at most {MAX_DEPTH} "
                              "deep") from None
+        except ValueError as error:  # none is known (the hook keeps integers short): a guard
+            raise InputError(source, None, f"valid JSON ({error})") from None
         if not isinstance(data, dict):
             raise InputError(source, None, "a JSON object at the top level", data)
     else:
@@ -98,19 +117,51 @@ def parse_document(text: str, source: str) -> dict[str, Any]:
         except RecursionError:
             raise InputError(source, None, f"arrays and tables nested at most {MAX_DEPTH} "
                              "deep") from None
+        except ValueError as error:  # int() refused a decimal integer of over 4,300 digits
+            raise InputError(source, _long_integer_line(text), _INTEGER) if _long_integer(
+                error) else InputError(source, None, f"valid TOML ({error})") from None
     check_values(data, source)
     return data
 
 
+_INTEGER = f"an integer of at most {MAX_DIGITS} digits"
+_TOO_BIG = 10**MAX_DIGITS
+
+
+class _LongInteger:
+    """What the JSON parser makes of an integer of more than ``MAX_DIGITS`` digits, without
+    converting it (:func:`check_values` then refuses it, naming its field)."""
+
+
+_LONG = _LongInteger()
+
+
+def _json_int(text: str) -> int | _LongInteger:
+    return _LONG if digits(text) > MAX_DIGITS else int(text)
+
+
+def _long_integer(error: ValueError) -> bool:
+    return "integer string conversion" in str(error)
+
+
+def _long_integer_line(text: str) -> str | None:
+    """Where the first run of more than 4,300 digits is in a TOML text (for a message)."""
+    found = re.search(r"[0-9](?:_?[0-9]){4300}", text)
+    return f"line {text.count(chr(10), 0, found.start()) + 1}" if found else None
+
+
 def check_values(document: Mapping[str, Any], source: str) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` and strings with a NUL character or a lone
-    surrogate, naming the field.  Iterative, so that it cannot itself recurse too deep."""
+    """Refuse nesting deeper than :data:`MAX_DEPTH`, integers of more than
+    :data:`~partysolver.models.numbers.MAX_DIGITS` digits and strings with a NUL character or a
+    lone surrogate, naming the field.  Iterative, so that it cannot itself recurse too deep."""
     stack: list[tuple[Any, str, int]] = [(document, "", 0)]
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, str):
             _check_string(value, source, path)
             continue
+        if value is _LONG or (isinstance(value, int) and abs(value) >= _TOO_BIG):
+            raise InputError(source, path or None, _INTEGER)
         if not isinstance(value, dict | list):
             continue
         if depth >= MAX_DEPTH:

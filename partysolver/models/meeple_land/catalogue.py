@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..documents import Fields, parse_document, read_document
+from ..numbers import whole_number
 from .game import (
     COLOURS,
     JOKER,
@@ -110,7 +111,7 @@ def parse_path_end(text: Any, shape: str) -> PathEnd:
         raise ValueError(text)
     side = Side.parse(text[0])
     rows, cols = SHAPES[shape]
-    index = int(text[1:]) if len(text) > 1 else 0
+    index = whole_number(text[1:]) if len(text) > 1 else 0
     if len(text) == 1 and shape != "1x1":
         raise ValueError(text)
     limit = cols if side in (Side.N, Side.S) else rows

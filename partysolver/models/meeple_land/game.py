@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 
+from ..numbers import whole_number
 from ..protocol import GameInfo
 
 INFO = GameInfo(
@@ -549,11 +550,12 @@ def parse_entrance(text: str, width: int, height: int) -> Edge:
         if len(parts) != 2:
             raise ValueError(text)
         side = Side.parse(side_text)
-        return (int(parts[0]), int(parts[1])), side
+        return (whole_number(parts[0].strip(), signed=True),
+                whole_number(parts[1].strip(), signed=True)), side
     if len(text) < 2 or text[0].upper() not in "NESW":
         raise ValueError(text)
     side = Side.parse(text[0])
-    index = int(text[1:])
+    index = whole_number(text[1:].strip())
     if side == Side.N:
         return (index, 0), side
     if side == Side.S:

@@ -51,9 +51,13 @@ class Journal:
         header = {"partysolver_run": FORMAT, "version": package_version(),
                   "parameters": _normal(dict(parameters))}
         source = str(path)
-        if path.is_dir():
-            raise InputError(source, None, "a file for the run's results, not a folder")
-        exists = path.exists() and path.stat().st_size > 0
+        try:
+            if path.is_dir():
+                raise InputError(source, None, "a file for the run's results, not a folder")
+            exists = path.exists() and path.stat().st_size > 0
+        except OSError as error:  # a folder name too long on the way, a loop of links
+            raise InputError(source, None, "a file that can be written in an existing folder "
+                             f"({error.strerror})") from None
         if exists and not resume:
             raise InputError(source, None, "a new file (it holds results: --resume continues "
                              "that run, or choose another file)")
