@@ -50,6 +50,20 @@ def use_readline(session: Session) -> None:
         readline.parse_and_bind("tab: complete")
 
 
+NOT_TEXT = "bad input: standard input: expected a line of UTF-8 text"
+
+
+def _read_line(stdin: TextIO) -> str:
+    """The next line from a pipe (``""`` at its end), read as bytes and decoded alone, so that
+    a line that is not UTF-8 is refused by itself (:class:`UnicodeDecodeError`) and the lines
+    after it are still read."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is None:
+        return stdin.readline()
+    data: bytes = raw.readline()
+    return data.decode("utf-8")
+
+
 def converse(session: Session, show: Callable[[str], None], stdin: TextIO | None = None,
              interactive: bool | None = None) -> None:
     """Read lines until ``quit`` or the end of the input, showing each reply."""
@@ -61,11 +75,14 @@ def converse(session: Session, show: Callable[[str], None], stdin: TextIO | None
     show(session.intro())
     while True:
         try:
-            line = input(session.prompt()) if interactive else stdin.readline()
+            line = input(session.prompt()) if interactive else _read_line(stdin)
         except EOFError:
             if interactive:
                 show("")
             return
+        except UnicodeDecodeError:  # the line is dropped, as a bad line is; the rest is read
+            show(NOT_TEXT)
+            continue
         except KeyboardInterrupt:  # Ctrl-C drops the line typed; 'quit' or Ctrl-D ends
             show("\n(interrupted: 'quit' ends the session)")
             continue
