@@ -17,6 +17,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e examples/pig
 	touch $@
 
 # The compiled searches (numba) compile on their first run and are cached after it: warm the

@@ -20,11 +20,25 @@ import pytest
 
 import partysolver
 from partysolver.models.lazy import LazyNames
-from partysolver.models.registry import all_games, game_keys, package_of
+from partysolver.models.registry import all_games, game_keys, is_plugin, package_of
 
 HEAVY = ("ortools", "numba", "matplotlib", "networkx", "numpy", "dask", "distributed",
          "resvg_py", "scipy")
-GAMES = [key.replace("-", "_") for key in game_keys()]
+GAMES = [key.replace("-", "_") for key in game_keys() if not is_plugin(key)]
+"""This package's games, by package name."""
+PLUGINS = {key: package_of(key) for key in game_keys() if is_plugin(key)}
+"""The games other installed packages register (examples/pig when installed), by key: their
+module."""
+PACKAGES = [package_of(key) for key in game_keys()]
+"""Every game's package (its rules engine's module), this package's and the plugins'."""
+
+
+def plugin_allowed(key: str) -> set[str]:
+    """The modules of a plugin every command may load: its package, its declaration and its
+    commands module (the app floor, which every command reads for the options)."""
+    package = package_of(key)
+    commands = type(importlib.import_module(package).COMMANDS).__module__
+    return {package, f"{package}.game", commands}
 
 PROBE = """
 import json, sys
@@ -60,7 +74,7 @@ def heavy_in(modules: list[str]) -> list[str]:
 def game_modules(modules: list[str]) -> list[str]:
     """The modules of any game: its models package, app module or solvers."""
     prefixes = [f"partysolver.{layer}.{game}" for layer in ("models", "app", "solvers")
-                for game in GAMES]
+                for game in GAMES] + list(PLUGINS.values())
     return [name for name in modules if name.startswith(tuple(prefixes))]
 
 
@@ -84,6 +98,9 @@ def test_games_reads_each_game_declaration_only(tmp_path: Path) -> None:
                or name.startswith("partysolver.models") and name.count(".") > 2
                and not name.endswith(".game")]
     assert engines == []
+    for key, package in PLUGINS.items():
+        loaded = {name for name in modules if name.startswith(package + ".")}
+        assert loaded <= plugin_allowed(key), key
 
 
 def test_a_hint_loads_its_own_game_only(tmp_path: Path) -> None:
@@ -99,6 +116,9 @@ def test_a_hint_loads_its_own_game_only(tmp_path: Path) -> None:
         mine = (f"partysolver.models.{game}.", f"partysolver.solvers.{game}")
         loaded = [name for name in modules if name.startswith(mine)]
         assert loaded in ([], [f"partysolver.models.{game}.game"]), game
+    for key, package in PLUGINS.items():
+        loaded = {name for name in modules if name.startswith(package + ".")}
+        assert loaded <= plugin_allowed(key), key
 
 
 def test_version_is_the_installed_one() -> None:
@@ -128,18 +148,17 @@ def type_checking_imports(package: str) -> dict[str, str]:
     return found
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_game_package_declares_every_name_it_types(game: str) -> None:
-    package = f"partysolver.models.{game}"
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_game_package_declares_every_name_it_types(package: str) -> None:
     lazy = importlib.import_module(package).__getattr__
     assert isinstance(lazy, LazyNames)
     typed = type_checking_imports(package)
     assert typed == {name: lazy.modules[name] for name in lazy.names()}
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_game_package_gives_every_name_from_its_module(game: str) -> None:
-    package = importlib.import_module(f"partysolver.models.{game}")
+@pytest.mark.parametrize("name", PACKAGES)
+def test_a_game_package_gives_every_name_from_its_module(name: str) -> None:
+    package = importlib.import_module(name)
     for name, module in type_checking_imports(package.__name__).items():
         source = importlib.import_module(f"{package.__name__}.{module}")
         expected = source if name == module else getattr(source, name)
@@ -153,11 +172,12 @@ def test_a_game_package_gives_every_name_from_its_module(game: str) -> None:
 def test_importing_a_game_package_imports_its_declaration_only() -> None:
     script = ("import sys, json, partysolver.models.registry as r\n"
               "[__import__(r.package_of(k)) for k in r.game_keys()]\n"
-              "print(json.dumps(sorted(m for m in sys.modules if m.startswith('partysolver'))))")
+              "print(json.dumps(sorted(sys.modules)))")
     found = json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True,
                                       text=True, check=True).stdout)
-    submodules = [name for name in found if name.count(".") > 2]
-    assert submodules == sorted(f"partysolver.models.{game}.game" for game in GAMES)
+    submodules = [name for name in found if name.startswith(tuple(p + "." for p in PACKAGES))]
+    assert submodules == sorted(f"{package}.game" for package in PACKAGES)
+    assert heavy_in(found) == []
 
 
 # -- what the app modules state without importing the searches -------------------------------------

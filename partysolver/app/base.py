@@ -438,9 +438,9 @@ def module_name(game: str) -> str:
 @cache
 def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
     found: dict[str, GameCommands] = {}
-    broken = dict(broken_games())  # a plugin whose game cannot load has no commands either
+    broken = {key: why for key, why in broken_games().items() if key in game_keys()}
     for key in game_keys():
-        if key in broken:
+        if key in broken:  # a plugin whose game cannot load has no commands either
             continue
         try:
             found[key] = importlib.import_module(module_name(key)).COMMANDS

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import puzzles
 from ..models.documents import format_document, parse_document
-from ..models.registry import all_games, broken_games, game_keys, package_of
+from ..models.registry import all_games, broken_games, game_keys
 from .base import BadRequest, Document, Report, all_commands, broken_commands, parse, read
 
 SETS = ("examples", "puzzles", "scenarios", "positions")
@@ -141,8 +141,7 @@ def games_report(only: str | None = None) -> Report:
         lines.append(f"{'':<18} house data: {house if house else 'none (all components public)'}")
     for key, error in broken_games().items():  # a plugin that does not load: a bug to report
         if only is None or key == only:
-            lines.append(f"{key:<18} unavailable: registered by {package_of(key)}, which failed "
-                         f"to load ({error})")
+            lines.append(f"{key:<18} unavailable: {error}")
     return Report({"games": rows}, "\n".join(lines))
 
 

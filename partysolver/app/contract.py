@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from ..models.errors import Problem
+from ..models.registry import game_keys
 
 SCHEMA_VERBS = ("hint", "solve", "verify", "simulate", "render", "generate", "apply", "review")
 
@@ -32,11 +33,16 @@ SolveStatus = Literal["optimal", "feasible", "infeasible", "unknown", "solvable"
 
 @cache
 def schema(verb: str) -> dict[str, Any]:
-    """The JSON Schema of ``verb``'s ``--json`` output."""
+    """The JSON Schema of ``verb``'s ``--json`` output.  Its ``game`` is one of the games
+    registered where it runs (the shipped files list this package's own; a game another
+    installed package registers is one too: ``partysolver.models.registry``)."""
     if verb not in SCHEMA_VERBS:
         raise KeyError(verb)
     text = resources.files(__package__).joinpath("schemas", f"{verb}.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
+    game = data.get("properties", {}).get("game")
+    if isinstance(game, dict) and "enum" in game:
+        game["enum"] = list(game_keys())
     return data
 
 

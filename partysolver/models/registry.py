@@ -21,7 +21,9 @@ metadata, not their code), so a command that reads one game's file loads only th
 :func:`all_games` imports each game's module, whose ``__init__`` loads only what the game is
 (``game.py``; the rest loads on first use).  A plugin that cannot be loaded (its module fails
 to import, exports no ``GAME``, or names a key its entry point does not) takes no other game
-down: it is left out of :func:`all_games` and named with its error by :func:`broken_games`.
+down: it is left out of :func:`all_games` and named with its error by :func:`broken_games`
+(so is an entry point refused: one naming an attribute, a key partysolver has, or a key
+another plugin claims).
 """
 
 from __future__ import annotations
@@ -48,26 +50,23 @@ def plugins() -> dict[str, str]:
 
 @cache
 def _plugin_entries() -> tuple[dict[str, str], dict[str, str]]:
-    """The usable plugin entries (key -> module) and the refused ones (key -> why)."""
+    """The usable plugin entries (key -> module) and the refused ones (what they are -> why):
+    an entry naming an attribute, a key this package has, or a key another plugin claims."""
     from importlib.metadata import entry_points  # not for --help (start-up)
 
     own = set(_own_keys())
     found: dict[str, str] = {}
     refused: dict[str, str] = {}
     for entry in entry_points(group=GROUP):
-        key = entry.name
-        if key in refused:
-            continue
+        key, named = entry.name, f"the entry point {entry.name} = {entry.value!r}"
         if key in own:
-            refused[key] = (f"the entry point {key} = {entry.value!r} names a game "
-                            "partysolver already has")
+            refused[f"{key} ({entry.value})"] = f"{named} names a game partysolver already has"
         elif entry.attr:
-            refused[key] = (f"the entry point {key} = {entry.value!r} must name a module "
-                            "(exporting GAME and COMMANDS), not an attribute")
+            refused[key] = f"{named} must name a module (exporting GAME and COMMANDS)"
         elif key in found and found[key] != entry.module:
-            refused[key] = (f"two installed packages register {key} ({found.pop(key)!r} and "
-                            f"{entry.module!r})")
-        else:
+            refused[key] = f"two installed packages register {key} ({found.pop(key)!r} and " \
+                           f"{entry.module!r})"
+        elif key not in refused:
             found[key] = entry.module
     return dict(sorted(found.items())), refused
 
@@ -94,7 +93,7 @@ def package_of(key: str) -> str:
 def game_keys() -> tuple[str, ...]:
     """Every registered game's key, in key order, without importing a game (the conformance
     test checks that these are the keys of :func:`all_games` when nothing is broken)."""
-    return tuple(sorted({*_own_keys(), *plugins(), *_plugin_entries()[1]}))
+    return tuple(sorted({*_own_keys(), *plugins()}))
 
 
 @cache
@@ -102,23 +101,22 @@ def _load() -> tuple[dict[str, Game], dict[str, str]]:
     found: dict[str, Game] = {}
     broken = dict(_plugin_entries()[1])
     for key in game_keys():
-        if key in broken:
-            continue
+        module = package_of(key)
         if not is_plugin(key):
-            package = importlib.import_module(package_of(key))
-            game = getattr(package, "GAME", None)
+            game = getattr(importlib.import_module(module), "GAME", None)
             if game is not None:
                 found[game.info.key] = game
             continue
         try:  # a broken plugin must not take the other games down
-            game = getattr(importlib.import_module(package_of(key)), "GAME", None)
+            game = getattr(importlib.import_module(module), "GAME", None)
             if game is None:
-                raise LookupError(f"{package_of(key)} exports no GAME")
+                raise LookupError("it exports no GAME")
             if game.info.key != key:
-                raise LookupError(f"{package_of(key)}'s GAME is {game.info.key!r}, but its "
-                                  f"entry point registers it as {key!r}")
+                raise LookupError(f"its GAME is {game.info.key!r}, but its entry point "
+                                  f"registers it as {key!r}")
         except Exception as error:
-            broken[key] = f"{type(error).__name__}: {error}"
+            broken[key] = f"registered by {module}, which failed to load " \
+                          f"({type(error).__name__}: {error})"
             continue
         found[key] = game
     return dict(sorted(found.items())), broken
@@ -130,8 +128,8 @@ def all_games() -> dict[str, Game]:
 
 
 def broken_games() -> dict[str, str]:
-    """The plugins that are registered but cannot be loaded, with the error (a bug of the
-    package that registers them, to report to its authors)."""
+    """The plugins that are registered but cannot be loaded, and the entry points refused, each
+    with what went wrong in words (a bug of the package that registers them)."""
     return _load()[1]
 
 
@@ -140,7 +138,6 @@ def get_game(key: str) -> Game:
     registered game that cannot be loaded is missing)."""
     games = all_games()
     if key not in games:
-        why = f" ({key} is registered but failed to load: {broken_games()[key]})" \
-            if key in broken_games() else ""
+        why = f" ({broken_games()[key]})" if key in broken_games() else ""
         raise KeyError(f"unknown game {key!r}{why}; known games: {', '.join(games)}")
     return games[key]
