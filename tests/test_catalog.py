@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from partysolver import puzzles
 from partysolver.app import catalog
-from partysolver.app.base import BadRequest
 from partysolver.cli.main import cli
+from partysolver.models.errors import InputError
 from partysolver.models.registry import all_games
 
 
@@ -35,9 +35,9 @@ def test_a_puzzle_keeps_its_answer_unless_revealed() -> None:
 
 
 def test_unknown_names_say_how_to_list_and_ambiguous_prefixes_suggest() -> None:
-    with pytest.raises(BadRequest, match="--list"):
+    with pytest.raises(InputError, match="--list"):
         catalog.find("tea-party", "nope")
-    with pytest.raises(BadRequest, match="did you mean 08-impossible-promise"):
+    with pytest.raises(InputError, match="did you mean 08-impossible-promise"):
         catalog.find("meeple-land", "08")
 
 

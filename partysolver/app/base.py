@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ..models.errors import InputError, Problem
+from ..models.errors import MISSING, InputError, Problem
 from ..models.numbers import decimal_number, whole_number
 from ..models.registry import broken_games, game_keys, is_plugin, package_of
 from .kinds import DocumentKind, Figures, default_kinds, find
@@ -32,9 +32,33 @@ if TYPE_CHECKING:
 VERBS = ("hint", "solve", "verify", "simulate", "render", "generate")
 
 
-class BadRequest(Exception):
-    """A request the app cannot serve as asked (an option a game does not take, a verb it does
-    not offer, a file of the wrong kind): one line, exit code 2 in the CLI, 400 on the web."""
+class BadRequest(InputError):
+    """A request the app cannot serve as asked, said in free words (a verb a game does not
+    offer): an :class:`InputError` whose ``reason`` is the whole line, as the command line
+    prints it (exit code 2) and the web answers it (400).  Bad input with a field and an
+    expectation is an :class:`InputError` itself."""
+
+    def __init__(self, reason: str, field: str | None = None, *, option: bool = False) -> None:
+        super().__init__(None, field, None, reason=reason, option=option, refusal=True)
+
+
+class NotAnOption(InputError):
+    """An option given that ``game``'s ``verb`` does not take; ``takes`` are those it takes."""
+
+    def __init__(self, name: str, game: str, verb: str, takes: Sequence[str],
+                 got: object = MISSING) -> None:
+        listed = " and ".join(filter(None, (", ".join(takes[:-1]), takes[-1]))) if takes \
+            else "none"
+        super().__init__(None, name, f"an option of {game} {verb} (it takes {listed})", got,
+                         reason=f"not an option of {game} {verb} (it takes {listed})",
+                         option=True)
+        self.game = game
+        self.verb = verb
+
+    def line(self, names: bool = False) -> str:
+        if names:
+            return super().line(names)
+        return f"{self.named()} does not apply to {self.game} {self.verb}"
 
 
 # -- documents ----------------------------------------------------------------------------------
@@ -85,7 +109,7 @@ class OptionSpec:
     """An option a verb takes, whatever the front end: ``--name`` in the CLI, ``name`` in JSON.
 
     ``convert`` checks a value given as text (CLI) or as JSON and returns it typed, or raises
-    :class:`BadRequest` with one line naming the option and what was expected."""
+    :class:`InputError` naming the option and what was expected."""
 
     name: str
     """The Python name (``exact_nodes``); the flag is ``--exact-nodes``."""
@@ -126,9 +150,8 @@ class OptionSpec:
             return f"{noun} of at most {_num(high)}"
         return noun
 
-    def fail(self, value: Any, expected: str | None = None) -> BadRequest:
-        return BadRequest(f"bad input: {self.flag}: expected {expected or self.expected()}, "
-                          f"got {value!r}")
+    def fail(self, value: Any, expected: str | None = None) -> InputError:
+        return InputError.of_option(self.name, expected or self.expected(), value)
 
     def convert(self, value: Any) -> Any:
         """``value`` checked and typed (``None`` stays ``None``: the option was not given)."""
@@ -204,6 +227,10 @@ SEED = OptionSpec("seed", "int", minimum=0, maximum=SEED_MAX, metavar="N",
                        "search (how far it gets depends on the machine).")
 
 
+COMMON = (TIME_LIMIT, TOP, SEED)
+"""The options every verb on a document takes, whatever the game."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The common options, and the verb's game-specific ones in ``extra``."""
@@ -236,7 +263,7 @@ def game_options(commands: GameCommands, verb: str, given: Mapping[str, Any],
                  always: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The game-specific options of ``verb``: each of ``commands``' own options, converted, or
     its default when not given (``None`` in ``given``); an option given that the game does not
-    take is a :class:`BadRequest`.  ``always`` are verb options every game gets."""
+    take is a :class:`NotAnOption`.  ``always`` are verb options every game gets."""
     own = {spec.name: spec for spec in commands.options.get(verb, [])}
     chosen: dict[str, Any] = {}
     for name, value in given.items():
@@ -244,13 +271,13 @@ def game_options(commands: GameCommands, verb: str, given: Mapping[str, Any],
             typed = own[name].convert(value)
             chosen[name] = own[name].default if typed is None else typed
         elif value is not None:
-            raise BadRequest(f"--{name.replace('_', '-')} does not apply to "
-                             f"{commands.info.key} {verb}")
+            raise NotAnOption(name, commands.info.key, verb,
+                              [*own, *(spec.name for spec in COMMON)], value)
     for name, spec in own.items():
         chosen.setdefault(name, spec.default)
         if spec.required and chosen[name] is None:
-            raise BadRequest(f"bad input: {spec.flag}: expected {spec.expected()} "
-                             f"({commands.info.key} {verb} needs it)")
+            raise InputError.of_option(spec.name, spec.expected(), reason=(
+                f"expected {spec.expected()} ({commands.info.key} {verb} needs it)"))
     return chosen | dict(always or {})
 
 
@@ -421,9 +448,8 @@ class GameCommands:
         """Every verb the game takes: its own and the play-along verbs every game has."""
         return sorted(set(self.verbs) | set(PLAY_ALONG))
 
-    def unsupported(self, verb: str) -> BadRequest:
-        offered = ", ".join(self.offered())
-        return BadRequest(f"{self.info.key} does not support '{verb}' (it supports: {offered})")
+    def unsupported(self, verb: str) -> InputError:
+        return not_offered(self.info.key, verb, self.offered())
 
 
 def module_name(game: str) -> str:
@@ -474,48 +500,118 @@ def commands(game: str, verb: str) -> GameCommands:
                            f"this is a bug in {culprit}")
     found = commands_for(game)
     if found is None or verb not in found.verbs:
-        offered = ", ".join(found.offered()) if found else "none yet"
-        raise BadRequest(f"{game} does not support '{verb}' (it supports: {offered})")
+        raise not_offered(game, verb, found.offered() if found else [])
     return found
+
+
+def not_offered(game: str, verb: str, offered: Sequence[str]) -> InputError:
+    """The refusal of ``verb`` by ``game``, which offers the verbs ``offered``."""
+    listed = ", ".join(offered) or "none yet"
+    return InputError(None, "verb", f"a verb {game} supports ({listed})", verb,
+                      reason=f"{game} does not support '{verb}' (it supports: {listed})",
+                      refusal=True)
 
 
 def common_options(given: Mapping[str, Any]) -> dict[str, Any]:
     """``seed``, ``time_limit`` and ``top`` of ``given``, each converted by its spec."""
-    return {spec.name: spec.convert(given.get(spec.name)) for spec in (SEED, TIME_LIMIT, TOP)}
+    return {spec.name: spec.convert(given.get(spec.name)) for spec in COMMON}
+
+
+@dataclass(frozen=True)
+class Table:
+    """What ``simulate`` plays: ``games`` games of ``players`` (``None``: the game's usual
+    table), ``policies`` by seat (rotated each game with ``rotate``)."""
+
+    games: int = 200
+    players: int | None = None
+    policies: tuple[str, ...] = ()
+    rotate: bool = False
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A verb of a game with its options checked: :meth:`report` runs it."""
+
+    game: str
+    verb: str
+    commands: GameCommands
+    options: Options
+
+    def report(self, document: Document | None = None, table: Table | None = None,
+               count: int = 1, progress: Any = None) -> Report:
+        """The report of the verb: on ``document`` (``hint``, ``solve``, ``verify``,
+        ``render``: a record is read as its last position), of ``table`` (``simulate``) or of
+        ``count`` puzzles (``generate``).  ``render``'s report holds the SVG picture, in
+        ``data["svg"]`` and as its text."""
+        if self.verb == "simulate":
+            table = table or Table()
+            return self.commands.simulate(table.players, table.games, table.policies,
+                                          self.options, progress)
+        if self.verb == "generate":
+            return self.commands.generate(count, self.options, progress)
+        if document is None:
+            raise InputError(None, "document", f"a {self.game} document to {self.verb}")
+        if document.game != self.game:
+            raise InputError(document.source, "game", repr(self.game), document.game)
+        if document.data.get("kind") == "record":  # the play-along code: only for a record
+            from .playalong import current
+
+            document = current(document)
+        if self.verb == "render":
+            svg = self.commands.render(document, self.options)
+            return Report({"game": self.game, "format": "svg", "svg": svg}, svg)
+        report: Report = getattr(self.commands, self.verb)(document, self.options)
+        return report
+
+
+def prepare(game: str, verb: str, given: Mapping[str, Any] | None = None, *,
+            as_json: bool = False, always: Mapping[str, Any] | None = None,
+            notice: Callable[[str], None] | None = None, table: Table | None = None
+            ) -> Prepared:
+    """``verb`` of ``game`` with the options ``given`` by name (``seed``, ``time_limit``,
+    ``top`` and the game's own, as text or JSON values), each checked by its spec: bad input
+    is an :class:`InputError` before any work.  ``always`` are options the front end gives
+    every game (``simulate``'s ``rotate``); ``table``, what ``simulate`` is to seat."""
+    commands_ = commands(game, verb)
+    given = {key: value for key, value in (given or {}).items()}
+    common = common_options(given)
+    extra = {key: value for key, value in given.items() if key not in common}
+    if verb == "simulate":
+        table = table or Table()
+        check_simulation(commands_, table.players, table.policies, table.rotate)
+        common["time_limit"] = common["top"] = None
+    options = Options(as_json, common["seed"], common["time_limit"], common["top"],
+                      game_options(commands_, verb, extra, always), notice)
+    return Prepared(game, verb, commands_, options)
+
+
+def dispatch(game: str, verb: str, document: Document | None = None,
+             given: Mapping[str, Any] | None = None, *, as_json: bool = False,
+             always: Mapping[str, Any] | None = None,
+             notice: Callable[[str], None] | None = None, table: Table | None = None,
+             count: int = 1, progress: Any = None) -> Report:
+    """The report of ``verb`` of ``game`` on ``document`` with the options ``given`` as the
+    front end got them: the one way every front end runs a verb (:func:`prepare`, then
+    :meth:`Prepared.report`)."""
+    prepared = prepare(game, verb, given, as_json=as_json, always=always, notice=notice,
+                       table=table)
+    return prepared.report(document, table, count, progress)
 
 
 def run(verb: str, document: Document, given: Mapping[str, Any] | None = None,
         as_json: bool = False, always: Mapping[str, Any] | None = None) -> Report:
-    """The report of ``verb`` on ``document``, with options ``given`` by name (``seed``,
-    ``time_limit``, ``top`` and the game's own, as text or JSON values, each checked by its
-    spec): what every front end calls."""
-    from .playalong import current
-
-    document = current(document)
-    commands_ = commands(document.game, verb)
-    given = dict(given or {})
-    common = common_options(given)
-    extra = {key: value for key, value in given.items() if key not in common}
-    options = Options(as_json, common["seed"], common["time_limit"], common["top"],
-                      game_options(commands_, verb, extra, always))
-    report: Report = getattr(commands_, verb)(document, options)
-    return report
+    """The report of ``verb`` on ``document`` (see :func:`dispatch`)."""
+    return dispatch(document.game, verb, document, given, as_json=as_json, always=always)
 
 
 def run_simulation(game: str, games: int, policies: Sequence[str] = (),
                    players: int | None = None, given: Mapping[str, Any] | None = None,
                    workers: int = 1, rotate: bool = False, as_json: bool = False,
                    progress: Any = None) -> Report:
-    """The report of ``simulate`` for ``game`` (see :func:`run`)."""
-    commands_ = commands(game, "simulate")
-    check_simulation(commands_, players, policies, rotate)
-    given = dict(given or {})
-    common = common_options(given)
-    extra = {key: value for key, value in given.items() if key not in common}
-    options = Options(as_json, common["seed"], None, None,
-                      game_options(commands_, "simulate", extra,
-                                   {"workers": workers, "rotate": rotate}))
-    return commands_.simulate(players, games, tuple(policies), options, progress)
+    """The report of ``simulate`` for ``game`` (see :func:`dispatch`)."""
+    return dispatch(game, "simulate", None, given, as_json=as_json,
+                    always={"workers": workers, "rotate": rotate},
+                    table=Table(games, players, tuple(policies), rotate), progress=progress)
 
 
 def check_simulation(commands: GameCommands, players: int | None, policies: Sequence[str],
@@ -523,18 +619,22 @@ def check_simulation(commands: GameCommands, players: int | None, policies: Sequ
     """Refuse, before any game is played, a table the game cannot seat or policies it does not
     know or that would never play."""
     if players is not None and len(policies) > players and not rotate:
-        raise BadRequest(f"bad input: --policy: {len(policies)} policies for {players} seats: "
-                         f"the last {len(policies) - players} would never play (add --rotate "
-                         "to let every policy take every seat in turn)")
+        raise InputError.of_option(
+            "policy", f"at most {players} policies for {players} seats", list(policies),
+            reason=f"{len(policies)} policies for {players} seats: the last "
+                   f"{len(policies) - players} would never play (add --rotate to let every "
+                   "policy take every seat in turn)")
     unknown = [p for p in policies if p not in commands.policies]
     if unknown:
-        raise BadRequest(f"bad input: --policy: expected one of "
-                         f"{', '.join(commands.policies)} for {commands.info.key}, got "
-                         f"{unknown[0]!r}")
+        raise InputError.of_option(
+            "policy", f"one of {', '.join(commands.policies)} for {commands.info.key}",
+            unknown[0])
     info = commands.info
     if players is not None and players not in info.player_counts():
-        raise BadRequest(f"bad input: --players: {info.key} takes {info.min_players} to "
-                         f"{info.max_players} players, not {players}")
+        raise InputError.of_option(
+            "players", f"{info.min_players} to {info.max_players} players", players,
+            reason=f"{info.key} takes {info.min_players} to {info.max_players} players, "
+                   f"not {players}")
 
 
 def require_valid(problems: Sequence[Problem], source: str) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.errors import InputError
-from .base import BadRequest, Document, Options, commands, parse
+from .base import Document, Options, Prepared, commands, parse
 
 SUFFIXES = (".toml", ".json")
 """The files a batch takes from its folder (not its subfolders)."""
@@ -58,10 +58,10 @@ def file_report(verb: str, document: Document, options: Options) -> dict[str, An
     ``partysolver VERB FILE`` would print it."""
     try:
         found = commands(document.game, verb)
-    except BadRequest as error:
+    except InputError as error:
         raise InputError(document.source, "game", f"a game that supports '{verb}' "
                          f"({error})") from None
-    report = getattr(found, verb)(document, options)
+    report = Prepared(document.game, verb, found, options).report(document)
     return {"data": report.data, "text": report.text, "exit_code": report.exit_code}
 
 

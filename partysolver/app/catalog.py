@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import puzzles
 from ..models.documents import format_document, parse_document
+from ..models.errors import InputError
 from ..models.registry import all_games, broken_games, game_keys
 from .base import BadRequest, Document, Report, all_commands, broken_commands, parse, read
 
@@ -79,12 +80,13 @@ def find(game: str, name: str) -> Shipped:
         return exact[0]
     if len(exact) > 1:
         choices = ", ".join(item.qualified for item in exact)
-        raise BadRequest(f"bad input: {game}: {name!r} names several shipped files "
-                         f"({choices}); give one of these")
+        raise InputError(game, None, f"one of {choices}", name, reason=(
+            f"{name!r} names several shipped files ({choices}); give one of these"))
     close = [item.name for item in items if item.name.startswith(name)]
     hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
-    raise BadRequest(f"bad input: {game} has no shipped example or puzzle {name!r}{hint} "
-                     f"(partysolver example {game} --list lists them)")
+    raise InputError(None, None, f"the name of a shipped {game} example or puzzle", name,
+                     reason=f"{game} has no shipped example or puzzle {name!r}{hint} "
+                            f"(partysolver example {game} --list lists them)")
 
 
 def default_example(game: str) -> Shipped:
@@ -151,8 +153,9 @@ def tiles_report(game: str, source: str | None) -> Report:
     commands = all_commands().get(game)
     lister = getattr(commands, "tiles", None)
     if lister is None:
-        raise BadRequest(f"bad input: --tiles: {game} has no tile codes to list (only "
-                         "meeple-land names its tiles by code)")
+        coded = [key for key, other in all_commands().items() if hasattr(other, "tiles")]
+        raise InputError.of_option("tiles", reason=f"{game} has no tile codes to list (only "
+                                   f"{' and '.join(coded) or 'no game'} names its tiles by code)")
     report: Report = lister(source)
     return report
 

@@ -23,7 +23,6 @@ from ..models.meeple_land.game import (
 )
 from .answers import answer_data
 from .base import (
-    BadRequest,
     Document,
     GameCommands,
     Options,
@@ -272,8 +271,8 @@ class MeepleLandCommands(GameCommands):
         from ..models.meeple_land.position import state_from_document
 
         if _kind(document) != "game":
-            raise BadRequest(f"bad input: {document.source}: expected a game position "
-                             "(kind = \"game\") to play on")
+            raise InputError(document.source, None, "a game position (kind = \"game\") to "
+                             "play on")
         return describe_game(state_from_document(document.data, document.source))
 
     def seat_names(self, state: MeepleLandState) -> tuple[str, ...]:
@@ -290,9 +289,8 @@ class MeepleLandCommands(GameCommands):
         if (kind := _kind(document)) == "puzzle":
             return self._puzzle_step(document, options)
         if kind != "game":
-            raise BadRequest(f"bad input: {document.source}: kind: expected \"game\" or "
-                             f"\"puzzle\" for hint (solve a park with 'partysolver solve'), got "
-                             f"{kind!r}")
+            raise InputError(document.source, "kind", "\"game\" or \"puzzle\" for hint "
+                             "(solve a park with 'partysolver solve')", kind)
         state = _game(document)
         who = state.names[state.current]
         value_text = (f"{who}'s estimated reputation at the end of the game (a documented "
@@ -346,8 +344,8 @@ class MeepleLandCommands(GameCommands):
             return self._solve_puzzle(document, options)
         if kind == "park":
             return self._seat_park(document, options)
-        raise BadRequest(f"bad input: {document.source}: kind: expected \"puzzle\" or \"park\" "
-                         f"for solve (a game position is for 'partysolver hint'), got {kind!r}")
+        raise InputError(document.source, "kind", "\"puzzle\" or \"park\" for solve (a game "
+                         "position is for 'partysolver hint')", kind)
 
     def _solve_puzzle(self, document: Document, options: Options) -> Report:
         from ..models.meeple_land.position import describe_park

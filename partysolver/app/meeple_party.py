@@ -684,8 +684,8 @@ class MeeplePartyCommands(GameCommands):
         try:
             factory(random.Random(0))
         except ValueError as error:
-            raise InputError("--house", None, f"a house that seats {plural(n, 'player')}",
-                             str(error)) from None
+            raise InputError.of_option("house", f"a house that seats {plural(n, 'player')}",
+                                       str(error)) from None
         names = policies_ or ("hint",)
         budget = extra.get("hint_nodes", policies.SIMULATION_NODES) or None
         chosen = [policies.make_policy(name, budget) for name in names]

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from .base import BadRequest
+from ..models.errors import InputError
 
 Format = Literal["svg", "png"]
 FORMATS: dict[str, Format] = {".svg": "svg", ".png": "png"}
@@ -32,11 +32,11 @@ def format_of(path: str | Path) -> Format | None:
 
 def picture_format(path: str | Path, flag: str) -> Format:
     """The format of the picture file ``path`` given with option ``flag``; a name ending in
-    neither ``.svg`` nor ``.png`` is a :class:`BadRequest` (one line)."""
+    neither ``.svg`` nor ``.png`` is an :class:`InputError` (one line)."""
     found = format_of(path)
     if found is None:
-        raise BadRequest(f"bad input: {flag}: expected a file name ending in .svg or .png "
-                         f"(the suffix picks the picture's format), got {str(path)!r}")
+        raise InputError.of_option(flag, "a file name ending in .svg or .png (the suffix "
+                                   "picks the picture's format)", str(path))
     return found
 
 

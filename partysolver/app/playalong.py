@@ -66,7 +66,8 @@ def step(position: Playable, text: str, where: str) -> Any:
     try:
         return position.parse(text)
     except NotationError as error:
-        raise BadRequest(f"bad input: {where}: {error} ({position.actor()} to act)") from None
+        raise InputError(None, where, f"a legal step for {position.actor()}", text,
+                         reason=f"{error} ({position.actor()} to act)") from None
 
 
 def advance(position: Playable, texts: Sequence[str], rng: random.Random | None = None,
@@ -88,8 +89,8 @@ def advance(position: Playable, texts: Sequence[str], rng: random.Random | None 
         comment = comments[index] if index < len(comments) else None
         while True:
             if position.is_over():
-                raise BadRequest(f"bad input: step {number} ({text!r}): the game is over, no "
-                                 "move is legal")
+                raise InputError(None, f"step {number} ({text!r})", "no step: the game is over",
+                                 text, reason="the game is over, no move is legal")
             if rng is None or not position.awaits_chance():
                 take(step(position, text, f"step {number}"), comment)
                 break
@@ -138,14 +139,15 @@ def apply(doc: Document, texts: Sequence[str], seed: int | None = None, draw: bo
     ``doc``; with ``draw``, chance outcomes left out are drawn from ``seed``."""
     record = new_record(doc)
     if upto is not None and not is_record(doc):
-        raise InputError("--upto", None, "a record file to extract a position from (this is a "
-                         "position)", upto)
+        raise InputError.of_option("upto", "a record file to extract a position from (this "
+                                   "is a position)", upto)
     position, history = position_after(doc, upto)
     rng = random.Random(0 if seed is None else seed) if draw else None
     if draw and not texts and not position.awaits_chance():
         step = "the game is over" if position.is_over() else \
             f"the next step is {position.actor()}'s decision (give it as a move)"
-        raise BadRequest(f"bad input: --random: expected a chance outcome to draw, but {step}")
+        raise InputError.of_option("random", "a chance outcome to draw", reason=(
+            f"expected a chance outcome to draw, but {step}"))
     position, new = advance(position, texts, rng, first=len(history) + 1)
     record = Record(record.game, record.start, tuple(history) + tuple(new))
     return Applied(record, position, tuple(new))
@@ -162,8 +164,10 @@ def appended(existing: Document | None, applied: Applied, source: str) -> Record
     before = Record(applied.record.game, applied.record.start, applied.record.steps[:begun])
     start, _ = advance(playable(start_document(before, source)), [s.move for s in before.steps])
     if position.to_document() != start.to_document():
-        raise BadRequest(f"bad input: --record: {existing.source} ends in another position "
-                         "than the one the moves were applied to")
+        raise InputError.of_option("record", "a record that ends where the moves were applied",
+                                   existing.source, reason=(
+                                       f"{existing.source} ends in another position than the "
+                                       "one the moves were applied to"))
     first = len(record.steps) + 1
     renumbered = [Step(first + i, s.actor, s.move, s.comment) for i, s in enumerate(applied.new)]
     return extended(record, renumbered)
@@ -221,8 +225,8 @@ def load_record(doc: Document) -> Record:
     position = playable(start_document(record, doc.source))
     try:
         _, steps = advance(position, texts, None, comments=comments)
-    except BadRequest as error:
-        raise BadRequest(f"{doc.source}: steps: {error}") from None
+    except InputError as error:
+        raise error.within(doc.source, "steps") from None
     return Record(doc.game, start, tuple(steps))
 
 
@@ -257,7 +261,7 @@ def position_after(doc: Document, upto: int | None) -> tuple[Playable, list[Step
     start, steps = start_of(doc)
     if upto is not None:
         if upto < 0 or upto > len(steps):
-            raise InputError("--upto", None, f"a step number from 0 to {len(steps)}", upto)
+            raise InputError.of_option("upto", f"a step number from 0 to {len(steps)}", upto)
         steps = steps[:upto]
     position, replayed = advance(start, [s.move for s in steps], None,
                                  comments=[s.comment for s in steps])
@@ -321,8 +325,8 @@ def to_review(doc: Document, players: Sequence[str] | None
     (casefolded; ``None``: all).  Bad input: ``doc`` is no record, or a name in ``players`` is
     none of the record's players (``--players``, one line listing them)."""
     if not is_record(doc):
-        raise BadRequest(f"bad input: {doc.source}: expected a game record (kind = \"record\"; "
-                         "partysolver apply --record writes one)")
+        raise InputError(doc.source, None, "a game record (kind = \"record\"; partysolver "
+                         "apply --record writes one)")
     record = load_record(doc)
     position = playable(start_document(record, doc.source))
     if players is None:
@@ -332,8 +336,8 @@ def to_review(doc: Document, players: Sequence[str] | None
         folded = {name.casefold() for name in known}
         unknown = [name for name in players if name.casefold() not in folded]
         if unknown:
-            raise BadRequest(f"bad input: --players: expected players of {doc.source} "
-                             f"({', '.join(known)}), separated by commas, got {unknown[0]!r}")
+            raise InputError.of_option("players", f"players of {doc.source} "
+                                       f"({', '.join(known)}), separated by commas", unknown[0])
     return record, position, {name.casefold() for name in players}
 
 
@@ -344,7 +348,7 @@ def players_of(position: Playable, game: str) -> tuple[str, ...] | None:
         found = commands_for(game)
         try:
             return tuple(found.seat_names(position.state)) if found else None
-        except BadRequest:
+        except InputError:
             return None
     view = getattr(position, "view", position)  # a Party-Time view, a Pool Party Stars seat
     names = getattr(view, "names", None)

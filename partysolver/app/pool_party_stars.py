@@ -83,13 +83,14 @@ def _seat(log: GameLog, options: Options, source: str, required: bool = True) ->
     names = log.names
     if name is not None:
         if name not in names:
-            raise InputError("--from-seat", None, "one of the players " + ", ".join(names), name)
+            raise InputError.of_option("from_seat", "one of the players " + ", ".join(names),
+                                       name)
         seat = names.index(name)
         if log.seat is not None and seat != log.seat:
-            raise InputError("--from-seat", None, f"the log's own seat ({names[log.seat]}): a "
-                             "seat log knows only that seat's rule", name)
+            raise InputError.of_option("from_seat", f"the log's own seat ({names[log.seat]}): "
+                                       "a seat log knows only that seat's rule", name)
         if log.rules[seat] is None:
-            raise InputError("--from-seat", None, "a player whose rule the log knows", name)
+            raise InputError.of_option("from_seat", "a player whose rule the log knows", name)
         return seat
     if log.seat is not None:
         return log.seat

@@ -114,9 +114,9 @@ def parse_bots(given: Sequence[str], commands_: GameCommands, position: Playable
         return ()
     state = getattr(position, "state", None)
     if not isinstance(position, StatePlayable) or state is None:
-        raise BadRequest("bad input: --bot: bots play from a full game (every hand known); "
-                         "this position is one seat's view, where you enter what the others "
-                         "do")
+        raise InputError.of_option("bot", reason="bots play from a full game (every hand "
+                                   "known); this position is one seat's view, where you enter "
+                                   "what the others do")
     names = commands_.seat_names(state)
     offered = ", ".join(commands_.policies)
     bots: dict[int, Bot] = {}
@@ -124,15 +124,15 @@ def parse_bots(given: Sequence[str], commands_: GameCommands, position: Playable
         who, equals, policy = text.partition("=")
         policy = policy.strip().lower()
         if not equals or not who.strip() or not policy:
-            raise BadRequest(f"bad input: --bot: expected NAME=POLICY (a player and one of "
-                             f"{offered}), got {text!r}")
+            raise InputError.of_option("bot", f"NAME=POLICY (a player and one of {offered})",
+                                       text)
         seat = _seat(who.strip(), names)
         if seat is None:
-            raise BadRequest(f"bad input: --bot: expected a player ({', '.join(names)}) or a "
-                             f"seat number from 1 to {len(names)}, got {who.strip()!r}")
+            raise InputError.of_option("bot", f"a player ({', '.join(names)}) or a seat "
+                                       f"number from 1 to {len(names)}", who.strip())
         if policy not in commands_.policies:
-            raise BadRequest(f"bad input: --bot: expected a policy of {commands_.info.key} "
-                             f"({offered}), got {policy!r}")
+            raise InputError.of_option("bot", f"a policy of {commands_.info.key} ({offered})",
+                                       policy)
         bots[seat] = Bot(seat, names[seat], policy, commands_.policy(policy))
     return tuple(bots[seat] for seat in sorted(bots))
 
@@ -204,8 +204,10 @@ class Session:
         info = game_commands.info
         n = players or game_commands.players
         if n not in info.player_counts():
-            raise BadRequest(f"bad input: --players: {info.key} takes {info.min_players} to "
-                             f"{info.max_players} players, not {n}")
+            raise InputError.of_option(
+                "players", f"{info.min_players} to {info.max_players} players", n,
+                reason=f"{info.key} takes {info.min_players} to {info.max_players} players, "
+                       f"not {n}")
         registered = get_game(game)
         state = registered.initial_state(n, random.Random(seed * 64))
         data = registered.state_to_document(state)
@@ -293,7 +295,7 @@ class Session:
                 answer: str = getattr(self, f"_{word}")(rest)
                 return Reply(answer)
             return Reply(self._step(text))
-        except (BadRequest, InputError, NotationError) as error:
+        except (InputError, NotationError) as error:
             return Reply(_one_line(error))
 
     def _help(self, rest: str) -> str:
@@ -400,13 +402,14 @@ class Session:
         try:
             words = shlex.split(rest)
         except ValueError as error:  # an unclosed quote
-            raise BadRequest(f"bad input: save: {error} in {rest!r}") from None
+            raise InputError(None, "save", "save [--record] [--force] FILE", rest,
+                             reason=f"{error} in {rest!r}") from None
         flags = {w for w in words if w.startswith("--")}
         names = [w for w in words if not w.startswith("--")]
         unknown = flags - {"--record", "--force"}
         if unknown or len(names) != 1:
-            raise BadRequest("bad input: save: expected save [--record] [--force] FILE, got "
-                             f"{('save ' + rest).strip()!r}")
+            raise InputError(None, "save", "save [--record] [--force] FILE",
+                             ("save " + rest).strip())
         return self.save(Path(names[0]), "--record" in flags, "--force" in flags)
 
     def save(self, path: Path, as_record: bool = False, force: bool = False) -> str:
@@ -417,15 +420,15 @@ class Session:
         paths.check_output(path, "save", (".toml", ".json"), force=True)
         resolved = path.resolve()
         if path.exists() and not force and resolved not in self.saved:
-            raise BadRequest(f"bad input: save: {str(path)!r} exists already (save --force "
-                             f"{path} replaces it)")
+            raise InputError(None, "save", "a new file", str(path), reason=(
+                f"{str(path)!r} exists already (save --force {path} replaces it)"))
         data = self.record().to_document() if record else self.position.to_document()
         try:
             paths.write_atomically(path, format_document(data, as_json=path.suffix.lower()
                                                          == ".json"))
         except OSError as error:
-            raise BadRequest(f"bad input: save: could not write {str(path)!r} "
-                             f"({error.strerror or error})") from None
+            raise InputError(None, "save", "a file that can be written", str(path), reason=(
+                f"could not write {str(path)!r} ({error.strerror or error})")) from None
         self.saved.add(resolved)
         what = f"the record of {len(self.taken)} steps" if record else "the position"
         return f"saved {what} to {path}"
@@ -503,7 +506,7 @@ def _result(position: Playable, game_commands: GameCommands) -> str:
 
 
 def _one_line(error: Exception) -> str:
-    text = str(error) if not isinstance(error, InputError) else f"bad input: {error}"
+    text = error.line() if isinstance(error, InputError) else str(error)
     return " ".join(text.split())
 
 

@@ -4,9 +4,10 @@ Every verb reads its file through :class:`DocumentFile` (malformed files fail th
 converts its options with the app layer's :class:`~partysolver.app.base.OptionSpec` values, asks
 the game's commands (:mod:`partysolver.app`) for a :class:`Report` and prints it as text or, with
 ``--json``, as JSON on stdout and nothing else there.  Bad input found later (an unknown field,
-an impossible position, an option a game does not take) is an :class:`InputError` or a
-:class:`BadRequest`, turned into a one-line message and exit code 2 in one place,
-:meth:`PartyGroup.invoke`.  Nothing else happens here: the reports are built in the app layer.
+an impossible position, an option a game does not take) is an :class:`InputError`, printed as
+its one line (:meth:`InputError.line`) with exit code 2 in one place, :meth:`PartyGroup.invoke`.
+Every verb runs through the app layer's one dispatcher (:func:`app.prepare` and
+:meth:`app.Prepared.report`, as the web does): nothing else happens here.
 """
 
 from __future__ import annotations
@@ -32,10 +33,8 @@ from ..app.base import (
     TIME_LIMIT,
     TOP,
     VERBS,
-    BadRequest,
     Document,
     GameCommands,
-    Options,
     OptionSpec,
     Report,
     all_commands,
@@ -60,10 +59,9 @@ class BadInput(click.ClickException):
         return self.message
 
 
-def bad_input(error: InputError | BadRequest) -> BadInput:
-    if isinstance(error, InputError):
-        return BadInput(f"bad input: {error}")
-    return BadInput(str(error))
+def bad_input(error: InputError) -> BadInput:
+    """``error`` as the command line prints it: its one line, exit code 2."""
+    return BadInput(error.line())
 
 
 class PartyGroup(click.Group):
@@ -77,7 +75,7 @@ class PartyGroup(click.Group):
         try:
             with text.width(columns()), listening(screen.notice, screen.status):
                 return super().invoke(ctx)
-        except (InputError, BadRequest) as error:
+        except InputError as error:
             raise bad_input(error) from None
         except click.UsageError as error:
             if isinstance(error, BadInput):
@@ -133,7 +131,7 @@ class DocumentFile(click.ParamType):
             return value
         try:
             return catalog.open_document(value)
-        except (InputError, BadRequest) as error:
+        except InputError as error:
             raise bad_input(error) from None
 
 
@@ -182,7 +180,7 @@ class Spec(click.ParamType):
                 ) -> Any:
         try:
             return self.spec.convert(value)
-        except BadRequest as error:
+        except InputError as error:
             raise bad_input(error) from None
 
 
@@ -284,15 +282,24 @@ def _shared_option(found: list[tuple[str, OptionSpec]]) -> click.Option:
     return spec_option(shared, help_text=f"{help_text} (default per game: {defaults}).")
 
 
-def options_for(verb: str, commands: GameCommands, as_json: bool, seed: int | None,
-                time_limit: float | None, top: int | None, extra: dict[str, Any],
-                always: dict[str, Any] | None = None) -> Options:
-    """The options for ``commands``: the game's own options converted by its specs, with its
-    defaults; an option the game does not take is an error when given."""
+def given_options(extra: dict[str, Any], **common: Any) -> dict[str, Any]:
+    """The options of a verb as given on the command line, by name: the common ones
+    (``seed``, ``time_limit``, ``top``; ``None`` when not given) and the games' own options
+    that were given (an option a game does not take is an error only when given)."""
     ctx = click.get_current_context()
-    given = {name: value for name, value in extra.items() if _given(ctx, name)}
-    return Options(as_json, seed, time_limit, top,
-                   app.game_options(commands, verb, given, always), notice=notice)
+    return common | {name: value for name, value in extra.items() if _given(ctx, name)}
+
+
+def prepare(game: str, verb: str, given: dict[str, Any], as_json: bool = False,
+            always: dict[str, Any] | None = None, table: app.Table | None = None
+            ) -> app.Prepared:
+    """``verb`` of ``game`` with its options checked, through the app layer's one dispatcher
+    (:func:`app.prepare`); its notices go to stderr."""
+    try:
+        return app.prepare(game, verb, given, as_json=as_json, always=always, notice=notice,
+                           table=table)
+    except RuntimeError as error:  # a game whose commands failed to load: a bug to report
+        raise click.ClickException(str(error)) from None
 
 
 def notice(text: str) -> None:
@@ -311,16 +318,6 @@ def adapter(game: str, verb: str) -> GameCommands:
         return app.commands(game, verb)
     except RuntimeError as error:
         raise click.ClickException(str(error)) from None
-
-
-def position_of(file: Document) -> Document:
-    """The position a verb works on: ``file`` itself, or a game record's last position (the
-    play-along code loads only for a record)."""
-    if file.data.get("kind") != "record":
-        return file
-    from ..app import playalong
-
-    return playalong.current(file)
 
 
 def working(label: str) -> AbstractContextManager[None]:
@@ -405,10 +402,10 @@ def example(game: str | None, name: str | None, listing: bool, reveal: bool,
 def hint(file: Document, as_json: bool, seed: int | None, time_limit: float | None,
          top: int | None, **extra: Any) -> None:
     """Rank the moves of the position in FILE, with values and a reason each."""
-    commands = adapter(file.game, "hint")
-    options = options_for("hint", commands, as_json, seed, time_limit, top, extra)
+    prepared = prepare(file.game, "hint", given_options(extra, seed=seed, time_limit=time_limit,
+                                                        top=top), as_json)
     with working("hint"):
-        report = commands.hint(position_of(file), options)
+        report = prepared.report(file)
     emit(report, as_json, seed)
 
 
@@ -437,15 +434,15 @@ def verify(file: Document | Path, as_json: bool, seed: int | None, time_limit: f
 def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
              time_limit: float | None, top: int | None, run: RunSettings,
              extra: dict[str, Any]) -> None:
+    given = given_options(extra, seed=seed, time_limit=time_limit, top=top)
     if isinstance(file, Path):
-        run_batch(verb, file, run, lambda commands: options_for(
-            verb, commands, as_json, seed, time_limit, top, extra), as_json, seed)
+        run_batch(verb, file, run, lambda commands: prepare(
+            commands.info.key, verb, given, as_json).options, as_json, seed)
         return
     refuse_run_options(run, verb)
-    commands = adapter(file.game, verb)
-    options = options_for(verb, commands, as_json, seed, time_limit, top, extra)
+    prepared = prepare(file.game, verb, given, as_json)
     with working(verb):
-        report = getattr(commands, verb)(position_of(file), options)
+        report = prepared.report(file)
     emit(report, as_json, seed)
 
 
@@ -471,13 +468,14 @@ def simulate(game: str, players: int | None, count: int, policies: tuple[str, ..
     is a unit of work: local processes, a Dask cluster, a journal to resume."""
     from ..app import simulated
 
-    commands = adapter(game, "simulate")
+    adapter(game, "simulate")
     if records is not None:
         simulated.check_folder(records, count)
-    options = options_for("simulate", commands, as_json, seed, None, None, extra,
-                          {"rotate": rotate, simulated.OPTION: str(records) if records else None})
-    app.check_simulation(commands, players, policies, rotate)
-    emit(simulate_games(commands, run, players, count, policies, options), as_json, seed)
+    table = app.Table(count, players, policies, rotate)
+    prepared = prepare(game, "simulate", given_options(extra, seed=seed), as_json,
+                       {"rotate": rotate, simulated.OPTION: str(records) if records else None},
+                       table)
+    emit(simulate_games(prepared, run, table), as_json, seed)
 
 
 @cli.command(cls=GameVerb, verb="render")
@@ -495,11 +493,11 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
     paths.check_output(output, "--output", (".svg", ".png"), file.source, force,
                        pictures.is_picture)
     fmt = pictures.picture_format(output, "--output")
-    commands = adapter(file.game, "render")
-    options = options_for("render", commands, as_json, seed, time_limit, None, extra,
-                           {"hint": with_hint})
+    prepared = prepare(file.game, "render", given_options(extra, seed=seed,
+                                                          time_limit=time_limit), as_json,
+                       {"hint": with_hint})
     with working("render"):
-        picture = pictures.encode(commands.render(position_of(file), options), fmt)
+        picture = pictures.encode(prepared.report(file).text, fmt)
     paths.write_atomically(output, picture)
     data = {"game": file.game, "output": str(output), "format": fmt, "bytes": len(picture)}
     emit(Report(data, f"wrote {output}"), as_json)
@@ -516,12 +514,11 @@ def render(file: Document, output: Path, with_hint: bool, force: bool, as_json: 
 def generate(game: str, count: int, out: Path, as_json: bool, seed: int | None,
              **extra: Any) -> None:
     """Generate puzzles of GAME with a unique answer (answers hidden unless --reveal)."""
-    commands = adapter(game, "generate")
-    options = options_for("generate", commands, as_json, seed, None, None, extra)
-    names = commands.generated_names(count, options)
+    prepared = prepare(game, "generate", given_options(extra, seed=seed), as_json)
+    names = prepared.commands.generated_names(count, prepared.options)
     paths.check_folder(out, "--out", names)  # before any work
     with click.progressbar(length=count, label="generating", file=sys.stderr) as bar:
-        report = commands.generate(count, options, bar.update)
+        report = prepared.report(count=count, progress=bar.update)
     items = report.data["puzzles"]
     taken = [str(out / item["name"]) for item in items if (out / item["name"]).exists()]
     if taken:

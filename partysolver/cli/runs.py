@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from ..app.base import BadRequest, GameCommands, Options, Report, commands_for, json_safe
+from ..app.base import GameCommands, Options, Prepared, Report, Table, commands_for, json_safe
+from ..models.errors import InputError
 
 if TYPE_CHECKING:  # the runner (processes, Dask, journals) loads only for a run: start-up
     from ..solvers.runner import Outcome, Progress, RunPlan
@@ -53,10 +54,11 @@ class RunSettings:
 
     def check(self) -> None:
         if self.scheduler and self.cluster:
-            raise BadRequest("bad input: --scheduler and --cluster: expected one of them (a "
-                           "running cluster, or a local one started for the run)")
+            raise InputError(None, None, "one of --scheduler and --cluster",
+                             reason="--scheduler and --cluster: expected one of them (a "
+                                    "running cluster, or a local one started for the run)")
         if self.resume and self.out is None:
-            raise BadRequest("bad input: --resume: expected --out FILE, the results to continue")
+            raise InputError.of_option("resume", "--out FILE, the results to continue")
 
     def plan(self, parameters: dict[str, Any], view: ProgressView) -> RunPlan:
         from ..solvers.runner import RunPlan, executor_for
@@ -107,8 +109,8 @@ def refuse_run_options(settings: RunSettings, verb: str) -> None:
     """A single file is one unit, run here: the run options apply to a folder."""
     given = settings.given()
     if given:
-        raise BadRequest(f"bad input: {given[0]}: expected a folder of files to {verb} "
-                       f"(the run options apply to '{verb} DIR')")
+        raise InputError.of_option(given[0], f"a folder of files to {verb} (the run options "
+                                   f"apply to '{verb} DIR')")
 
 
 def _clock(seconds: float | None) -> str:
@@ -224,16 +226,16 @@ def with_failures(report: Report, failures: list[Outcome], total: int, noun: str
     return Report(data, text, max(report.exit_code, FAILED_EXIT))
 
 
-def simulate_games(commands: GameCommands, settings: RunSettings, players: int | None,
-                   count: int, policies: tuple[str, ...], options: Options) -> Report:
-    """``simulate``'s report, its games run as ``settings`` says."""
-    parameters = {"verb": "simulate", "game": commands.info.key, "players": players,
-                  "policies": list(policies), "options": dict(options.extra)}
+def simulate_games(prepared: Prepared, settings: RunSettings, table: Table) -> Report:
+    """``simulate``'s report (``prepared``: its options checked), its games run as
+    ``settings`` says."""
+    options = prepared.options
+    parameters = {"verb": "simulate", "game": prepared.game, "players": table.players,
+                  "policies": list(table.policies), "options": dict(options.extra)}
     with watched_run(settings, "playing", "games", parameters) as (plan, view):
         extra = {**options.extra, "workers": plan}
-        report = commands.simulate(players, count, policies, replace(options, extra=extra),
-                                   None)
-    return with_failures(report, view.failures, count, "games")
+        report = replace(prepared, options=replace(options, extra=extra)).report(table=table)
+    return with_failures(report, view.failures, table.games, "games")
 
 
 def run_batch(verb: str, folder: Path, settings: RunSettings,
@@ -248,7 +250,7 @@ def run_batch(verb: str, folder: Path, settings: RunSettings,
 
     files = folder_files(folder)
     if not files:
-        raise BadRequest(f"bad input: {folder}: expected a folder with .toml or .json files")
+        raise InputError(str(folder), None, "a folder with .toml or .json files")
     inputs = tuple((str(path), read_text(path)) for path in files)
     games = {game for source, text in inputs if (game := game_of(source, text))}
     options = {game: options_for(commands) for game in sorted(games)

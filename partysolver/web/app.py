@@ -7,7 +7,15 @@ uploads are content.
 
 Limits (issue 17 §4): request bodies over :data:`MAX_BODY` get 413; each job has a time limit
 (default 10 s, at most 60 s, enforced by killing the worker); a full pool answers 503 with
-``Retry-After``; a client that goes away has its job killed.
+``Retry-After``; a client that goes away has its job killed.  Every body is read by one reader,
+:func:`read_body`: a body that is not UTF-8, not JSON, nested deeper than :data:`MAX_DEPTH` or
+holding an integer of more than :data:`MAX_DIGITS` digits gets 400, naming the limit.
+
+Every answer other than 200 is JSON: ``{"status": N, "error": {"message": ..., "source": ...,
+"field": ..., "expected": ..., "got": ..., "reason": ...}}``, the parts of the application
+layer's :class:`~partysolver.models.errors.InputError` (``got`` and ``reason`` only when there
+are some), the message being the one line the command line would print (options named as in
+JSON).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..app import catalog
 from ..app.contract import SCHEMA_VERBS, schema
+from ..models.errors import MISSING, InputError
 from ..models.registry import all_games
 from . import pages
 from .openapi import openapi
@@ -37,6 +46,12 @@ from .pool import GRACE, Busy, Cancelled, TimedOut, WorkerDied, WorkerPool, defa
 
 MAX_BODY = 1024 * 1024
 """The largest request body accepted, in bytes (1 MB)."""
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects a JSON request body may have."""
+
+MAX_DIGITS = 100
+"""The most digits an integer in a JSON request body may have."""
 
 API_VERBS = ("hint", "solve", "verify", "apply", "render", "check", "inspect")
 """What ``POST /api/{game}/{verb}`` serves: the five verbs of the contract, ``check`` (puzzle
@@ -57,21 +72,28 @@ SECURITY_HEADERS = {
 
 
 class ApiError(Exception):
-    """An answer other than 200, with a one-line message."""
+    """An answer other than 200: a one-line message, and the parts of the error (``source``,
+    ``field``, ``expected``, ``got``, ``reason``) when it is bad input."""
 
     def __init__(self, status: int, message: str, field: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None,
+                 parts: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-        self.field = field
+        self.parts = {"message": message, "source": None, "field": field,
+                      "expected": None} | (parts or {})
         self.headers = headers or {}
+
+    @classmethod
+    def bad_input(cls, error: InputError, status: int = 400) -> ApiError:
+        """``error`` of the application layer, as its parts (:meth:`InputError.as_json`)."""
+        parts = error.as_json()
+        return cls(status, parts["message"], parts["field"], parts=parts)
 
 
 def error_response(error: ApiError) -> JSONResponse:
-    body: dict[str, Any] = {"error": error.message, "status": error.status}
-    if error.field is not None:
-        body["field"] = error.field
+    body: dict[str, Any] = {"error": error.parts, "status": error.status}
     return JSONResponse(body, status_code=error.status, headers=error.headers)
 
 
@@ -142,35 +164,100 @@ async def _no_receive() -> Message:
 # -- reading a request ------------------------------------------------------------------------
 
 
+def _refused(field: str, expected: str, got: Any = MISSING, reason: str | None = None
+             ) -> ApiError:
+    """Bad input in the request's ``field`` (not in a document: the request itself)."""
+    return ApiError.bad_input(InputError(None, field, expected, got, reason=reason))
+
+
+class _TooBig(ValueError):
+    """A JSON integer of more than :data:`MAX_DIGITS` digits."""
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _TooBig(text)
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(name)  # NaN, Infinity: not JSON
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests arrays and objects more than ``limit`` deep (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item \
+            if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
+def read_body(raw: bytes, kind: str) -> Any:
+    """The body of a request: a JSON value when ``kind`` (the content type) is
+    ``application/json`` (``{}`` when empty), else the text.  Every bad body is an
+    :class:`ApiError` of 400 that names what was expected (and the limit it passes): text that
+    is not UTF-8, JSON that does not parse, nests deeper than :data:`MAX_DEPTH`, or holds an
+    integer of more than :data:`MAX_DIGITS` digits."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _refused("request", "a body of UTF-8 text", reason=(
+            f"the body is not UTF-8 text (at byte {error.start})")) from None
+    if kind != "application/json":
+        return text
+    if not text.strip():
+        return {}
+    nested = f"JSON nested at most {MAX_DEPTH} deep (the limit of a request)"
+    try:
+        body = json.loads(text, parse_int=_integer, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise _refused("request", "a JSON object", reason=(
+            f"expected a JSON object (line {error.lineno} column {error.colno}: "
+            f"{error.msg})")) from None
+    except _TooBig as error:
+        raise _refused("request", f"integers of at most {MAX_DIGITS} digits (the limit of "
+                       "a request)", reason=(
+            f"an integer of {len(str(error).lstrip('-'))} digits, more than the "
+            f"{MAX_DIGITS} a request may hold")) from None
+    except RecursionError:
+        raise _refused("request", nested, reason=(
+            f"JSON nested more than {MAX_DEPTH} deep, the most a request may be")) from None
+    except ValueError as error:
+        raise _refused("request", "a JSON object", reason=(
+            f"expected a JSON object ({error} is not JSON)")) from None
+    if _deeper_than(body, MAX_DEPTH):
+        raise _refused("request", nested, reason=(
+            f"JSON nested more than {MAX_DEPTH} deep, the most a request may be"))
+    return body
+
+
 async def read_request(request: Request) -> dict[str, Any]:
     """The request's fields: a JSON object (``document``, ``options``, ``moves``, ...; or the
     document itself when it names its ``game``) or a document as TOML/JSON text; the query's
     parameters are options by name (the body's ``options`` win)."""
-    raw = await request.body()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ApiError(400, "bad input: the request body is not UTF-8 text") from None
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    body = read_body(await request.body(), kind)
     query = dict(parse_qsl(request.url.query, keep_blank_values=True))
     query.pop("format", None)
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     fields: dict[str, Any]
     if kind == "application/json":
-        try:
-            body = json.loads(text) if text.strip() else {}
-        except json.JSONDecodeError as error:
-            raise ApiError(400, f"bad input: request: expected a JSON object (line "
-                           f"{error.lineno} column {error.colno}: {error.msg})") from None
         if not isinstance(body, dict):
-            raise ApiError(400, "bad input: request: expected a JSON object")
+            raise _refused("request", "a JSON object")
         fields = {"document": body} if "game" in body and "document" not in body else body
     else:
-        fields = {"document": text} if text.strip() else {}
+        fields = {"document": body} if body.strip() else {}
     options = fields.get("options")
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise ApiError(400, "bad input: options: expected an object of options by name")
+        raise _refused("options", "an object of options by name")
     fields["options"] = query | options
     return fields
 
@@ -183,17 +270,17 @@ def document_args(fields: dict[str, Any]) -> dict[str, Any]:
     if example is not None:
         args["example"] = example
         if document is not None:
-            raise ApiError(400, "bad input: document: give a document or an example, not both")
+            raise _refused("document", "a document or an example, not both",
+                           reason="give a document or an example, not both")
     elif isinstance(document, str):
         args["text"] = document
     elif isinstance(document, dict):
         args["data"] = document
     elif document is None:
-        raise ApiError(400, "bad input: document: expected a document (TOML or JSON text, or "
-                       "a JSON object) or the name of a shipped example")
+        raise _refused("document", "a document (TOML or JSON text, or a JSON object) or the "
+                       "name of a shipped example")
     else:
-        raise ApiError(400, "bad input: document: expected TOML or JSON text, or a JSON "
-                       "object")
+        raise _refused("document", "TOML or JSON text, or a JSON object")
     return args
 
 
@@ -234,7 +321,8 @@ class Board:
         except (WorkerDied, Cancelled) as error:
             raise ApiError(500, f"internal error: {error}") from None
         if answer["status"] != 200:
-            raise ApiError(answer["status"], answer["error"], answer.get("field"))
+            parts = answer["error"]
+            raise ApiError(answer["status"], parts["message"], parts.get("field"), parts=parts)
         data: dict[str, Any] = answer["data"]
         return data
 
@@ -295,15 +383,14 @@ def create_app(workers: int | None = None, queue: int | None = None,
         answer_format = request.query_params.get("format")
         formats = ("json", "svg") if verb == "render" else ("json",)
         if answer_format is not None and answer_format not in formats:
-            raise ApiError(400, f"bad input: format: expected {' or '.join(formats)}, got "
-                           f"{answer_format!r}", "format")
+            raise _refused("format", " or ".join(formats), answer_format)
         fields = await read_request(request)
         args: dict[str, Any] = {"game": game, "document": document_args(fields)}
         option_verb = verb if verb in (*REPORT_VERBS, "render") else "solve"
         try:
             args["options"], limit = jobs.options(game, option_verb, fields["options"])
-        except jobs.BadRequest as error:
-            raise ApiError(400, *jobs.api_wording(str(error))) from None
+        except InputError as error:
+            raise ApiError.bad_input(error) from None
         if verb in REPORT_VERBS:
             args["verb"] = verb
             data = await board.job(request, "verb", args, limit)
@@ -339,9 +426,9 @@ def create_app(workers: int | None = None, queue: int | None = None,
             await asyncio.to_thread(jobs.find_example, game, name)
             data = await asyncio.to_thread(pages.example_data, game, name)
         except jobs.NotFound as error:
-            raise ApiError(404, str(error), jobs.NotFound.field) from None
-        except catalog.BadRequest as error:
-            raise ApiError(400, str(error)) from None
+            raise ApiError.bad_input(error, 404) from None
+        except InputError as error:
+            raise ApiError.bad_input(error) from None
         return JSONResponse(data)
 
     async def get_schema(request: Request) -> Response:

@@ -1,9 +1,11 @@
 """The work a worker process does for the web front end: each job takes plain data (the
 document as TOML/JSON text, a JSON object or a shipped name; the options by name) and answers
-with plain data, ``{"status": 200, "data": ...}`` or ``{"status": 400, "error": ..., "field":
-...}``, so that nothing but dicts and strings crosses the pipe.
+with plain data, ``{"status": 200, "data": ...}`` or ``{"status": 400, "error": {"message":
+..., "source": ..., "field": ..., "expected": ..., "got": ...}}`` (the error's parts, from
+:meth:`InputError.as_json`), so that nothing but dicts and strings crosses the pipe.
 
-Every job goes through the application layer exactly as the CLI does (:func:`app.base.run`,
+Every job goes through the application layer exactly as the CLI does (the one dispatcher,
+:func:`app.base.dispatch`,
 :func:`app.playalong.apply`, :mod:`app.catalog`): the web adds only what HTTP input needs, the
 refusal of anything that would name a path on the server (:func:`refuse_paths`).
 """
@@ -19,7 +21,7 @@ from typing import Any
 
 from ..app import answers, catalog, playalong
 from ..app import base as app
-from ..app.base import BadRequest, Document, OptionSpec, json_safe
+from ..app.base import Document, OptionSpec, json_safe
 from ..models.documents import format_document, parse_document
 from ..models.errors import InputError
 from ..models.registry import all_games
@@ -37,14 +39,13 @@ WEB_TIME_LIMIT = OptionSpec("time_limit", "float", minimum=0.0, maximum=60.0,
 
 HINT = OptionSpec("hint", "flag", help="Draw the hint's move as arrows.")
 
-COMMON_OPTIONS = ("time_limit", "top", "seed")
-"""The options every verb takes on the web (each game's own come on top)."""
 
-
-class NotFound(BadRequest):
+class NotFound(InputError):
     """A shipped position that does not exist: the web answers 404."""
 
-    field = "example"
+    def __init__(self, game: str, name: str, reason: str) -> None:
+        super().__init__(None, "example", f"the name of a shipped {game} position", name,
+                         reason=reason, refusal=True)
 
 
 def find_example(game: str, name: str) -> catalog.Shipped:
@@ -54,33 +55,11 @@ def find_example(game: str, name: str) -> catalog.Shipped:
     if not any(name in (item.name, item.qualified) for item in items):
         close = [item.name for item in items if name and item.name.startswith(name)]
         hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
-        raise NotFound(f"no shipped {game} position {name!r}{hint} (GET /api/{game}/examples "
-                       "lists them)")
+        raise NotFound(game, name, f"no shipped {game} position {name!r}{hint} (GET "
+                       f"/api/{game}/examples lists them)")
     return catalog.find(game, name)
 
 
-_FLAG = re.compile(r"^(?:bad input: )?--([a-z][a-z0-9-]*)(?=[: ])")
-_ELSEWHERE = re.compile(r"^ does not apply to (\S+) (\S+)$")
-
-
-def api_wording(message: str) -> tuple[str, str | None]:
-    """A message of the app layer as the API says it: an option by its field name in the
-    request (``time_limit``, not the CLI's ``--time-limit``), after ``bad input:``, and that
-    field.  Other messages are unchanged (and name no field)."""
-    found = _FLAG.match(message)
-    if found is None:
-        return message, None
-    name = found.group(1).replace("-", "_")
-    rest = message[found.end():]
-    if (other := _ELSEWHERE.match(rest)) is not None:
-        game, verb = other.groups()
-        commands = app.commands_for(game)
-        own = [spec.name for spec in (commands.options.get(verb, []) if commands else [])
-               if not (spec.metavar and "FILE" in spec.metavar)]
-        takes = [*own, *COMMON_OPTIONS]
-        rest = (f": not an option of {game} {verb} (it takes {', '.join(takes[:-1])} and "
-                f"{takes[-1]})")
-    return f"bad input: {name}{rest}", name
 RANDOM = OptionSpec("random", "flag", help="Draw the chance outcomes the moves leave out.")
 
 
@@ -109,7 +88,7 @@ def _quiet(name: str) -> str:
         return ""
     try:
         catalog.find(game, rest)
-    except BadRequest:
+    except InputError:
         return ""
     return name
 
@@ -119,26 +98,25 @@ def load(game: str, given: Mapping[str, Any]) -> Document:
     ``text`` (TOML or JSON text) or ``data`` (a JSON object), checked to be of ``game`` and to
     name no file on the server."""
     if game not in all_games():
-        raise BadRequest(f"bad input: game: expected one of {', '.join(all_games())}, "
-                         f"got {game!r}")
+        raise InputError(None, "game", f"one of {', '.join(all_games())}", game)
     example, text, data = given.get("example"), given.get("text"), given.get("data")
     if sum(x is not None for x in (example, text, data)) != 1:
-        raise BadRequest("bad input: document: expected exactly one of a document (TOML or "
-                         "JSON text, or a JSON object) or the name of a shipped example")
+        raise InputError(None, "document", "exactly one of a document (TOML or JSON text, or "
+                         "a JSON object) or the name of a shipped example")
     if example is not None:
         if not isinstance(example, str):
-            raise BadRequest(f"bad input: example: expected the name of a shipped {game} "
-                             f"position, got {example!r}")
+            raise InputError(None, "example", f"the name of a shipped {game} position",
+                             example)
         found = find_example(game, example).document()
         return found
     if text is not None:
         if not isinstance(text, str):
-            raise BadRequest("bad input: document: expected TOML or JSON text")
+            raise InputError(None, "document", "TOML or JSON text")
         source = source_name(given.get("filename"), text)
         parsed = parse_document(text, source)
     else:
         if not isinstance(data, Mapping):
-            raise BadRequest(f"bad input: document: expected a JSON object, got {data!r:.60}")
+            raise InputError(None, "document", "a JSON object", data)
         source = source_name(given.get("filename"), "{")
         parsed = dict(data)
     document = app.document(parsed, source)
@@ -188,8 +166,7 @@ def options(game: str, verb: str, given: Any) -> tuple[dict[str, Any], float]:
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise BadRequest(f"bad input: options: expected an object of options by name, got "
-                         f"{given!r:.60}")
+        raise InputError(None, "options", "an object of options by name", given)
     chosen = {str(k): v for k, v in given.items() if v is not None}
     limit = WEB_TIME_LIMIT.convert(chosen.pop("time_limit", None))
     limit = WEB_TIME_LIMIT.default if limit is None else limit
@@ -198,15 +175,17 @@ def options(game: str, verb: str, given: Any) -> tuple[dict[str, Any], float]:
     for name in chosen:
         spec = specs.get(name)
         if spec is not None and spec.metavar and "FILE" in spec.metavar:
-            raise BadRequest(f"bad input: {spec.flag}: the web board reads no file on the "
-                             "server (upload the file's content instead)")
+            raise InputError.of_option(name, "no file name: the web board reads no file on "
+                                       "the server", chosen[name], reason=(
+                                           "the web board reads no file on the server "
+                                           "(upload the file's content instead)"))
     cores = os.cpu_count() or 1
     if "search_workers" in chosen:
         workers = specs["search_workers"].convert(chosen["search_workers"]) \
             if "search_workers" in specs else None
         if workers is not None and workers > cores:
-            raise BadRequest(f"bad input: --search-workers: expected at most {cores} on this "
-                             f"server, got {workers}")
+            raise InputError.of_option("search_workers", f"at most {cores} on this server",
+                                       workers)
     chosen["time_limit"] = limit
     return chosen, limit
 
@@ -218,19 +197,14 @@ def run_job(kind: str, args: dict[str, Any]) -> dict[str, Any]:
     """Run one job; every failure is an answer (400 for bad input, 500 for a bug)."""
     try:
         return {"status": 200, "data": JOBS[kind](args)}
-    except InputError as error:
-        message, field = api_wording(f"bad input: {error}")
-        return {"status": 400, "error": message, "field": error.field or field}
-    except NotFound as error:
-        return {"status": 404, "error": str(error), "field": NotFound.field}
-    except BadRequest as error:
-        message, field = api_wording(str(error))
-        return {"status": 400, "error": message, "field": field}
+    except InputError as error:  # its parts, as data: the message names options as JSON does
+        return {"status": 404 if isinstance(error, NotFound) else 400,
+                "error": error.as_json()}
     except Exception as error:  # a bug: one line for the client, the trace for the server log
         traceback.print_exc()
         line = f"{type(error).__name__}: {error}".splitlines()[0][:300]
-        return {"status": 500, "error": f"internal error (a bug in partysolver): {line}",
-                "field": None}
+        return {"status": 500,
+                "error": {"message": f"internal error (a bug in partysolver): {line}"}}
 
 
 def _seeded(given: Mapping[str, Any]) -> bool:
@@ -241,7 +215,7 @@ def verb_job(args: dict[str, Any]) -> dict[str, Any]:
     """hint, solve or verify: the report's data in the JSON contract, and its text."""
     document = load(args["game"], args["document"])
     given = args["options"]
-    report = app.run(args["verb"], document, given, as_json=True)
+    report = app.dispatch(document.game, args["verb"], document, given, as_json=True)
     data: dict[str, Any] = json_safe(report.data, not _seeded(given))
     data["text"] = report.text
     return data
@@ -252,12 +226,8 @@ def render_job(args: dict[str, Any]) -> dict[str, Any]:
     document = load(args["game"], args["document"])
     given = dict(args["options"])
     hint = HINT.convert(given.pop("hint", False)) or False
-    commands = app.commands(document.game, "render")
-    common = app.common_options(given)
-    extra = {key: value for key, value in given.items() if key not in common}
-    chosen = app.game_options(commands, "render", extra, {"hint": hint})
-    svg = commands.render(document, app.Options(True, common["seed"], common["time_limit"],
-                                                common["top"], chosen))
+    svg = app.dispatch(document.game, "render", document, given, as_json=True,
+                       always={"hint": hint}).data["svg"]
     return {"game": document.game, "output": "response", "format": "svg",
             "bytes": len(svg.encode("utf-8")), "svg": svg}
 
@@ -268,15 +238,14 @@ def apply_job(args: dict[str, Any]) -> dict[str, Any]:
     document = load(args["game"], args["document"])
     moves = args.get("moves") or []
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise BadRequest("bad input: moves: expected a list of moves (texts in the game's "
-                         "notation)")
+        raise InputError(None, "moves", "a list of moves (texts in the game's notation)",
+                         moves)
     seed = args.get("seed")
     if seed is not None:
         seed = app.SEED.convert(seed)
     upto = args.get("upto")
     if upto is not None and (not isinstance(upto, int) or isinstance(upto, bool) or upto < 0):
-        raise BadRequest(f"bad input: --upto: expected a step number of at least 0, got "
-                         f"{upto!r}")
+        raise InputError.of_option("upto", "a step number of at least 0", upto)
     draw = RANDOM.convert(args.get("random", False)) or False
     applied = playalong.apply(document, moves, seed, draw, upto)
     report = applied.report()
@@ -299,7 +268,7 @@ def check_job(args: dict[str, Any]) -> dict[str, Any]:
     document = load(args["game"], args["document"])
     answer = args.get("answer")
     if not isinstance(answer, str):
-        raise BadRequest("bad input: answer: expected your answer as text")
+        raise InputError(None, "answer", "your answer as text", answer)
     report = answers.check(document, answer, args["options"])
     data: dict[str, Any] = json_safe(report.data)
     data["text"] = report.text
@@ -314,7 +283,7 @@ def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
     try:
         playalong.start_of(document)
         playable, why = True, None
-    except (InputError, BadRequest) as error:
+    except InputError as error:
         # Bad input, or a good file that is no game to play on (a park, a catalogue, a log
         # no rules fit)?  Verify tells: it reads any good file and refuses bad input.
         commands = app.commands_for(document.game)
@@ -357,11 +326,11 @@ def not_playable(document: Document, error: Exception) -> str:
     if field == "seat":
         return ("this log is seen from no seat: play along needs a seat log (seat = NAME and "
                 "that player's rules) or a log that shows every rule and hand")
-    if isinstance(error, InputError) and error.expected.startswith("a legal position"):
+    if isinstance(error, InputError) and (error.expected or "").startswith("a legal position"):
         return "the file breaks the game's rules: Verify lists the problems"
     if isinstance(error, InputError):
         return f"play along needs {error.expected}"
-    return str(error).removeprefix("bad input: ")
+    return error.detail(names=True) if isinstance(error, InputError) else str(error)
 
 
 def example_job(args: dict[str, Any]) -> dict[str, Any]:

@@ -70,9 +70,13 @@ def request_schema(verb: str) -> dict[str, Any]:
     return {"type": "object", "properties": properties}
 
 
+_TEXT = {"type": ["string", "null"]}
 ERROR = {"type": "object", "required": ["error", "status"],
-         "properties": {"error": {"type": "string"}, "status": {"type": "integer"},
-                        "field": {"type": ["string", "null"]}}}
+         "properties": {"status": {"type": "integer"}, "error": {
+             "type": "object", "required": ["message", "source", "field", "expected"],
+             "properties": {"message": {"type": "string"}, "source": _TEXT, "field": _TEXT,
+                            "expected": _TEXT, "got": {}, "reason": {"type": "string"}}}}}
+"""Every answer other than 200: the parts of the application layer's ``InputError``."""
 
 
 @cache
@@ -89,8 +93,9 @@ def openapi() -> dict[str, Any]:
             answer = {"$ref": f"#/components/schemas/{verb}"}
         errors = {str(code): {"description": what, "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/error"}}}} for code, what in (
-            (400, "bad input: one line, and the field at fault (an option by its name "
-                  "here: time_limit, not --time-limit)"),
+            (400, "bad input: its parts (source, field, expected, got, reason) and the "
+                  "one line of the CLI (an option by its name here: time_limit, not "
+                  "--time-limit)"),
             (404, "no such game, verb or shipped position (GET /api/GAME/examples lists "
                   "the shipped positions)"),
             (405, "a method other than POST"), (413, "a body over 1 MB"),

@@ -65,8 +65,9 @@ def test_solve_answers_in_the_contract(client: TestClient, game: str) -> None:
 def test_a_game_without_solve_says_so_in_one_line(client: TestClient) -> None:
     answer = post(client, "party-time", "solve", example="default")
     assert answer.status_code == 400
-    assert answer.json()["error"] == ("party-time does not support 'solve' (it supports: "
-                                      "apply, hint, play, render, review, simulate, verify)")
+    assert answer.json()["error"]["message"] == (
+        "party-time does not support 'solve' (it supports: "
+        "apply, hint, play, render, review, simulate, verify)")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -146,7 +147,7 @@ def test_apply_replays_a_record_and_draws_chance(client: TestClient) -> None:
 def test_a_move_that_is_not_legal_gets_one_line(client: TestClient) -> None:
     answer = post(client, "tea-party", "apply", example="default", moves=["fly away"])
     assert answer.status_code == 400
-    message = answer.json()["error"]
+    message = answer.json()["error"]["message"]
     assert message.startswith("bad input: step 1: ") and "\n" not in message
     assert "closest legal" in message
 
@@ -204,15 +205,17 @@ def test_check_judges_a_scenario_answer(client: TestClient) -> None:
 
 def test_check_refuses_a_position_that_is_no_puzzle(client: TestClient) -> None:
     answer = post(client, "tea-party", "check", example="default", answer="yes")
-    assert answer.status_code == 400 and "expected a puzzle" in answer.json()["error"]
+    assert answer.status_code == 400
+    assert "expected a puzzle" in answer.json()["error"]["message"]
 
 
 def test_inspect_refuses_bad_input_and_says_in_words_why_a_file_is_not_playable(
         client: TestClient) -> None:
     broken = post(client, "tea-party", "inspect", filename="pasted.toml",
                   document='game = "tea-party"\nplayers = ["Blue", "Green"]\ncurrent = "Red"\n')
-    assert broken.status_code == 400 and broken.json()["field"] == "current"
-    assert broken.json()["error"].startswith("bad input: pasted.toml: current: expected")
+    assert broken.status_code == 400 and broken.json()["error"]["field"] == "current"
+    message = broken.json()["error"]["message"]
+    assert message.startswith("bad input: pasted.toml: current: expected")
     for game, name, said in (("meeple-land", "park", "a park on its own"),
                              ("meeple-land", "my-catalogue", "a catalogue of tiles"),
                              ("pool-party-stars", "conflict", "no assignment of the secret "
@@ -263,17 +266,17 @@ def test_bad_documents_get_the_clis_line_and_field(client: TestClient, tmp_path:
     printed = CliRunner().invoke(cli, ["verify", str(path)])
     assert printed.exit_code == 2
     expected = printed.output.strip().removeprefix("Error: ").replace(str(path), name)
-    assert error["error"] == expected
-    assert "\n" not in error["error"]
-    if "field" in error:
-        assert error["field"] in error["error"]
+    assert error["error"]["message"] == expected
+    assert "\n" not in error["error"]["message"]
+    if error["error"]["field"] is not None:
+        assert error["error"]["field"] in error["error"]["message"]
 
 
 def test_a_document_of_another_game_is_refused(client: TestClient) -> None:
     text = client.get("/api/tea-party/examples/default").json()["text"]
     answer = client.post("/api/pool-party-stars/hint", content=text)
     assert answer.status_code == 400
-    assert answer.json()["field"] == "game"
+    assert answer.json()["error"]["field"] == "game"
 
 
 def cli_error(*args: str) -> str:
@@ -288,24 +291,28 @@ def test_bad_options_get_the_clis_line_naming_the_api_field(client: TestClient) 
     # named as the request names it (top, not --top), and the answer names that field.
     top = post(client, "tea-party", "hint", example="default", options={"top": "0"})
     assert top.status_code == 400
-    assert top.json() == {"error": cli_error("hint", "tea-party:default", "--top", "0").replace(
-        "--top", "top"), "status": 400, "field": "top"}
+    assert top.json() == {"error": {
+        "message": cli_error("hint", "tea-party:default", "--top", "0").replace("--top", "top"),
+        "source": None, "field": "top", "expected": "a number of moves of at least 1",
+        "got": "0"}, "status": 400}
     number = post(client, "tea-party", "hint", example="default", options={"top": 0})
-    assert number.json()["error"].endswith("got 0")
+    assert number.json()["error"]["message"].endswith("got 0")
     unknown = post(client, "tea-party", "hint", example="default", options={"depth": 2})
     assert unknown.status_code == 400
-    assert unknown.json()["field"] == "depth"
-    assert unknown.json()["error"].startswith("bad input: depth: not an option of tea-party hint")
-    assert "exact_nodes" in unknown.json()["error"] and "--" not in unknown.json()["error"]
+    assert unknown.json()["error"]["field"] == "depth"
+    message = unknown.json()["error"]["message"]
+    assert message.startswith("bad input: depth: not an option of tea-party hint")
+    assert "exact_nodes" in message and "--" not in message
     limit = post(client, "tea-party", "hint", example="default", options={"time_limit": 61})
     assert limit.status_code == 400
-    message = limit.json()["error"]
+    message = limit.json()["error"]["message"]
     assert message.startswith("bad input: time_limit: expected ") and "60" in message
-    assert message.endswith("got 61") and limit.json()["field"] == "time_limit"
+    assert message.endswith("got 61") and limit.json()["error"]["field"] == "time_limit"
     upto = post(client, "tea-party", "apply", example="default", upto=-1).json()
-    assert upto["error"].startswith("bad input: upto: ") and upto["field"] == "upto"
+    assert upto["error"]["message"].startswith("bad input: upto: ")
+    assert upto["error"]["field"] == "upto"
     flag = post(client, "tea-party", "render", example="default", options={"hint": "maybe"})
-    assert flag.json()["error"].startswith("bad input: hint: expected true or false")
+    assert flag.json()["error"]["message"].startswith("bad input: hint: expected true or false")
 
 
 def test_unknown_games_verbs_and_examples_are_404(client: TestClient) -> None:
@@ -313,10 +320,11 @@ def test_unknown_games_verbs_and_examples_are_404(client: TestClient) -> None:
     assert client.post("/api/tea-party/simulate", json={}).status_code == 404
     missing = post(client, "tea-party", "hint", example="no-such-position")
     assert missing.status_code == 404, missing.text
-    assert missing.json()["field"] == "example"
-    assert "GET /api/tea-party/examples" in missing.json()["error"]
+    assert missing.json()["error"]["field"] == "example"
+    assert "GET /api/tea-party/examples" in missing.json()["error"]["message"]
     listed = client.get("/api/tea-party/examples/no-such-position")
-    assert listed.status_code == 404 and "GET /api/tea-party/examples" in listed.json()["error"]
+    assert listed.status_code == 404
+    assert "GET /api/tea-party/examples" in listed.json()["error"]["message"]
     assert client.get("/nowhere").status_code == 404
 
 
@@ -325,14 +333,15 @@ def test_a_method_a_route_does_not_take_is_405_as_json(client: TestClient) -> No
     assert answer.status_code == 405
     assert answer.headers["content-type"].startswith("application/json")
     assert answer.headers["allow"] == "POST"
-    assert answer.json()["status"] == 405 and "POST" in answer.json()["error"]
+    assert answer.json()["status"] == 405 and "POST" in answer.json()["error"]["message"]
 
 
 def test_an_unknown_answer_format_is_400(client: TestClient) -> None:
     gif = client.post("/api/tea-party/render?format=gif", json={"example": "default"})
     assert gif.status_code == 400
-    assert gif.json() == {"error": "bad input: format: expected json or svg, got 'gif'",
-                          "status": 400, "field": "format"}
+    assert gif.json() == {"error": {"message": "bad input: format: expected json or svg, got 'gif'",
+                                    "source": None, "field": "format",
+                                    "expected": "json or svg", "got": "gif"}, "status": 400}
     assert client.post("/api/tea-party/hint?format=svg",
                        json={"example": "default"}).status_code == 400
     json_asked = client.post("/api/tea-party/render?format=json", json={"example": "default"},
@@ -343,7 +352,8 @@ def test_an_unknown_answer_format_is_400(client: TestClient) -> None:
 def test_a_body_that_is_not_json_is_one_line(client: TestClient) -> None:
     answer = client.post("/api/tea-party/hint", content=b"{nope",
                          headers={"content-type": "application/json"})
-    assert answer.status_code == 400 and answer.json()["error"].startswith("bad input: request")
+    assert answer.status_code == 400
+    assert answer.json()["error"]["message"].startswith("bad input: request")
 
 
 # -- limits and paths -------------------------------------------------------------------------
@@ -366,17 +376,17 @@ def test_no_request_names_a_path_on_the_server(client: TestClient, tmp_path: Any
     assert pointed != text
     answer = client.post("/api/meeple-party/verify", content=pointed)
     assert answer.status_code == 400
-    assert answer.json()["field"] == "house"
-    assert "reads no file on the server" in answer.json()["error"]
+    assert answer.json()["error"]["field"] == "house"
+    assert "reads no file on the server" in answer.json()["error"]["message"]
     catalogue = post(client, "meeple-land", "verify", document={
         "game": "meeple-land", "kind": "park", "catalogue": "/etc/passwd", "placed": []})
-    assert catalogue.status_code == 400 and catalogue.json()["field"] == "catalogue"
+    assert catalogue.status_code == 400 and catalogue.json()["error"]["field"] == "catalogue"
     traversal = post(client, "tea-party", "hint", example="../../../../etc/passwd")
     assert traversal.status_code == 404  # a name no shipped position has, never a path
     # A file name is a label, never a path read.
     labelled = post(client, "tea-party", "verify", document="game = 1",
                     filename="/etc/passwd")
-    assert labelled.json()["error"].startswith("bad input: passwd: game:")
+    assert labelled.json()["error"]["message"].startswith("bad input: passwd: game:")
 
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:

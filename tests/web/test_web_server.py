@@ -88,7 +88,7 @@ def test_a_full_pool_answers_503_with_retry_after() -> None:
         answer = client.post("/api/tea-party/verify", json={"example": "default"})
         assert answer.status_code == 503
         assert int(answer.headers["retry-after"]) >= 1
-        assert "busy" in answer.json()["error"]
+        assert "busy" in answer.json()["error"]["message"]
         slow.join(30)
         # Free again: the same request is served.
         assert client.post("/api/tea-party/verify",
@@ -104,7 +104,7 @@ def test_a_job_past_its_time_limit_is_stopped() -> None:
             "example": "default", "options": {"games": 500, "time_limit": 1}})
         assert answer.status_code == 504
         assert time.monotonic() - began < 30
-        assert "time limit (1 s)" in answer.json()["error"]
+        assert "time limit (1 s)" in answer.json()["error"]["message"]
         status = client.get("/api/status").json()
         assert status["timed_out"] == 1
         assert wait_for(lambda: client.get("/api/status").json()["idle"] == 1)

@@ -103,7 +103,7 @@ def run_chunk(task: Task, seed: int, indices: Sequence[int]) -> list[Outcome]:
         try:
             result = json.loads(json.dumps(task(seed, index)))
         except Exception as error:
-            message = (f"bad input: {error}" if isinstance(error, InputError)
+            message = (error.line() if isinstance(error, InputError)
                        else f"{type(error).__name__}: {error}")
             outcomes.append(Outcome(index, seed, error=message, trace=traceback.format_exc(),
                                     seconds=time.perf_counter() - started, worker=worker))

@@ -126,11 +126,12 @@
     let data = null;
     try { data = await response.json(); } catch (error) { data = null; }
     if (!response.ok) {
-      let message = (data && data.error) || `the server answered ${response.status}`;
+      const error = (data && data.error) || {};
+      let message = error.message || `the server answered ${response.status}`;
       if (response.status === 503) {
         message += ` (retry in ${response.headers.get("retry-after") || "a few"} s)`;
       }
-      throw new ApiError(message, response.status, data && data.field);
+      throw new ApiError(message, response.status, error.field);
     }
     return data;
   }
