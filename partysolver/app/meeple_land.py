@@ -24,7 +24,6 @@ from ..models.meeple_land.game import (
 from .answers import answer_data
 from .base import (
     Document,
-    GameCommands,
     Options,
     OptionSpec,
     Report,
@@ -45,6 +44,7 @@ from .contract import (
     verify_data,
 )
 from .kinds import DocumentKind, Figure, Figures, record_kind
+from .simulation import Plan, Run, SimulatingCommands
 from .text import plural, problems_text, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -130,7 +130,7 @@ def _best(document: Document, puzzle: Puzzle, given: Mapping[str, Any]
     return solution["objective"]["value"], solution["status"] == "optimal"
 
 
-class MeepleLandCommands(GameCommands):
+class MeepleLandCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
@@ -539,35 +539,29 @@ class MeepleLandCommands(GameCommands):
 
     # -- simulate -----------------------------------------------------------------------------
 
-    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
-                 options: Options, progress: Any) -> Report:
-        from ..models.meeple_land.state import DEFAULT_NAMES
-        from ..solvers.simulate import simulate
-        from . import simulated
+    def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
+        return Plan(new_game_factory(players), [make_policy(name) for name in names],
+                    final_scores)
 
-        n = players or self.players
-        names = policies or ("greedy",)
-        chosen = [make_policy(name) for name in names]
-        seat_policies = [names[seat % len(names)] for seat in range(n)]
-        rotate = bool(options.extra.get("rotate", False))
-        result = simulate(new_game_factory(n), chosen, games, seed=options.rng_seed,
-                          rotate=rotate, stats=final_scores,
-                          workers=options.extra.get("workers", 1), progress=progress,
-                          notation=simulated.notation(INFO.key, options))
+    def simulation_report(self, run: Run) -> Report:
+        from ..models.meeple_land.state import DEFAULT_NAMES
+
+        result, n, names = run.result, run.players, run.names
         seats = result.seat_rates()
         figures = result.figures()
         data = simulation_data(
-            INFO.key, result, DEFAULT_NAMES[:n], names, rotate,
+            INFO.key, result, DEFAULT_NAMES[:n], names, run.rotate,
             seat_figures=[{"reputation": figures[f"reputation_{i + 1}"].as_json()}
                           for i in range(n)])
-        rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate),
+        seat_policies = run.seat_policies()
+        rows = [(DEFAULT_NAMES[i], "rotating" if run.rotate else seat_policies[i], str(rate),
                  f"{figures[f'reputation_{i + 1}'].mean:.1f}") for i, rate in enumerate(seats)]
-        text = [f"{games} games, {n} players ({WIN_RATE_HEADER})",
+        text = [f"{run.games} games, {n} players ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate", "mean reputation"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"],
                               [(name, str(rate)) for name, rate in result.policy_rates().items()]))
-        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+        return Report(data, "\n".join(text))
 
     # -- render -------------------------------------------------------------------------------
 

@@ -27,7 +27,6 @@ from ..models.protocol import CHANCE, Action
 from .answers import answer_data
 from .base import (
     Document,
-    GameCommands,
     Options,
     OptionSpec,
     Report,
@@ -47,6 +46,7 @@ from .contract import (
 )
 from .kinds import DocumentKind, Figure, Figures, record_kind
 from .pictures import expected_picture_file, figure_bytes, is_picture, picture_format
+from .simulation import Plan, Run, SimulatingCommands
 from .text import percent, plural, problems_text, table
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -313,7 +313,7 @@ POSITION_VERBS = ("hint", "verify", "render", "apply", "play")
 """What an ordinary party position takes (``solve`` proves a scenario's question)."""
 
 
-class MeeplePartyCommands(GameCommands):
+class MeeplePartyCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
@@ -324,6 +324,7 @@ class MeeplePartyCommands(GameCommands):
         "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT, HINT_NODES],
     }
     policies = ("hint", "random")
+    default_policies = ("hint",)
     review = Thresholds(0.1, 0.25, 0.5, "stress")
     players = 3
     kinds = (
@@ -663,14 +664,12 @@ class MeeplePartyCommands(GameCommands):
 
     # -- simulate -----------------------------------------------------------------------------
 
-    def simulate(self, players: int | None, games: int, policies_: tuple[str, ...],
-                 options: Options, progress: Any) -> Report:
+    def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
         from ..models.meeple_party import data
         from ..solvers.meeple_party import policies
-        from ..solvers.simulate import simulate
-        from . import paths, simulated
+        from . import paths
 
-        n = players or self.players
+        n = players
         extra = options.extra
         if extra.get("plot") is not None:  # before any game, not after all of them
             paths.check_output(Path(extra["plot"]), "--plot", (".svg", ".png"),
@@ -686,13 +685,16 @@ class MeeplePartyCommands(GameCommands):
         except ValueError as error:
             raise InputError.of_option("house", f"a house that seats {plural(n, 'player')}",
                                        str(error)) from None
-        names = policies_ or ("hint",)
         budget = extra.get("hint_nodes", policies.SIMULATION_NODES) or None
         chosen = [policies.make_policy(name, budget) for name in names]
-        result = simulate(factory, chosen, games, seed=options.rng_seed,
-                          rotate=extra.get("rotate", False), stats=policies.party_figures,
-                          workers=extra.get("workers", 1), progress=progress,
-                          notation=simulated.notation(INFO.key, options))
+        return Plan(factory, chosen, policies.party_figures, context=budget)
+
+    def simulation_report(self, run: Run) -> Report:
+        from ..solvers.meeple_party.policies import NewParty
+
+        result, names, budget = run.result, run.names, run.plan.context
+        factory = run.plan.new_game
+        assert isinstance(factory, NewParty)
         report = _simulation_report(result, factory, names)
         if "hint" in names:
             report.data["hint_nodes"] = budget
@@ -700,12 +702,12 @@ class MeeplePartyCommands(GameCommands):
                 "the exact turn hint at every decision" if budget is None else
                 f"exact when a decision fits in {budget:,} nodes, else the most promising "
                 "options first (--hint-nodes)"))
-        plot = extra.get("plot")
+        plot = run.options.extra.get("plot")
         if plot is not None:
             _plot(result, factory, Path(plot))
             report.data["plot"] = str(plot)
             report = Report(report.data, report.text + f"\nplot written to {plot}")
-        return simulated.noted(INFO.key, report, result, options)
+        return report
 
     # -- render -------------------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ from ..models.errors import InputError
 from ..models.party_time import GAME, HOUSE_RULES, INFO, Rules
 from .base import (
     Document,
-    GameCommands,
     Options,
     OptionSpec,
     Report,
@@ -20,6 +19,7 @@ from .base import (
 )
 from .contract import Move, hint_data, simulation_data
 from .kinds import Figure, Figures
+from .simulation import Plan, Run, SimulatingCommands
 from .text import percent, plural, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -95,7 +95,7 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
                 options.extra.get("playouts", PLAYOUTS), options.rng_seed)
 
 
-class PartyTimeCommands(GameCommands):
+class PartyTimeCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
@@ -222,45 +222,43 @@ class PartyTimeCommands(GameCommands):
 
     # -- simulate -----------------------------------------------------------------------------
 
-    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
-                 options: Options, progress: Any) -> Report:
+    def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
         from ..solvers.party_time import playouts
         from ..solvers.party_time.hint import HintPolicy
-        from ..solvers.simulate import simulate
-        from . import simulated
 
-        n = players or self.players
-        rules = _rules(options, n)
-        names = policies or ("greedy",)
+        rules = _rules(options, players)
         chosen = [make_policy(name, options.extra.get("hint_depth", 1),
                               options.extra.get("hint_playouts", PLAYOUTS)) for name in names]
-        rotate = options.extra.get("rotate", False)
-        if any(isinstance(p, HintPolicy) and p.playouts for p in chosen) and \
-                playouts.needs_compile():
-            simulated.compile_first(options, lambda _: playouts.warm_up(NewGame(n, rules)))
-        result = simulate(NewGame(n, rules), chosen, games, seed=options.rng_seed,
-                          rotate=rotate, stats=figures,
-                          workers=options.extra.get("workers", 1), progress=progress,
-                          notation=simulated.notation(INFO.key, options))
-        seat_policies = [names[seat % len(names)] for seat in range(n)]
+        compiles = any(isinstance(p, HintPolicy) and p.playouts for p in chosen) and \
+            playouts.needs_compile()
+        return Plan(NewGame(players, rules), chosen, figures,
+                    (lambda _: playouts.warm_up(NewGame(players, rules))) if compiles else None,
+                    context=rules)
+
+    def simulation_report(self, run: Run) -> Report:
+        from ..solvers.party_time.hint import HintPolicy
+
+        result, n, names, rules, rotate = run.result, run.players, run.names, \
+            run.plan.context, run.rotate
+        seat_policies = run.seat_policies()
         seats = seat_figures(result.records, n)
         by_policy = policy_figures(result.records, result.policies)
         data = simulation_data(
-            INFO.key, result, SEATS[:n], names, bool(rotate),
+            INFO.key, result, SEATS[:n], names, rotate,
             seat_figures=[{k: seats[i][k] for k in ("strips_lost", "first_out")}
                           for i in range(n)],
             by_policy={name: {"win": f["win"], "figures": {
                 k: f[k] for k in ("strips_lost", "first_out")}}
                 for name, f in by_policy.items()} if len(set(names)) > 1 else {},
             house_rules=rules.is_house(), r_card=rules.r_card)
-        hinted = [policy for policy in chosen if isinstance(policy, HintPolicy)]
+        hinted = [policy for policy in run.plan.policies if isinstance(policy, HintPolicy)]
         if hinted:
             data["hint"] = {"depth": hinted[0].depth, "playouts": hinted[0].playouts,
                             "max_nodes": hinted[0].nodes}
         rows = [(SEATS[i], "rotating" if rotate else seat_policies[i],
                  _mean_text(seats[i]["strips_lost"]), _rate_text(seats[i]["first_out"]),
                  _rate_text(seats[i]["win"])) for i in range(n)]
-        text = [f"{games} games, {n} players ({'house' if rules.is_house() else 'custom'} "
+        text = [f"{run.games} games, {n} players ({'house' if rules.is_house() else 'custom'} "
                 f"board and deck, R card: {rules.r_card}); 95% intervals of the expected values "
                 "over games like these (Wilson for rates, Student's t for strips, cut to 0-4)"
                 + (f"; the hint at depth {hinted[0].depth} with {hinted[0].playouts:,} "
@@ -270,7 +268,7 @@ class PartyTimeCommands(GameCommands):
             text.append(table(["policy", "strips lost", "first out", "win"],
                               [(name, _mean_text(f["strips_lost"]), _rate_text(f["first_out"]),
                                 _rate_text(f["win"])) for name, f in by_policy.items()]))
-        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+        return Report(data, "\n".join(text))
 
     # -- play ---------------------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from ..models.protocol import TERMINAL
 from ..models.tea_party import GAME, INFO
 from .base import (
     Document,
-    GameCommands,
     Options,
     OptionSpec,
     Report,
@@ -31,6 +30,7 @@ from .contract import (
     solve_data,
 )
 from .kinds import Figure, Figures
+from .simulation import Plan, Run, SimulatingCommands
 from .text import percent, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -133,7 +133,7 @@ def _search(result: SearchResult) -> dict[str, Any]:
     return {"method": result.method, **result.usage}
 
 
-class TeaPartyCommands(GameCommands):
+class TeaPartyCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
@@ -285,41 +285,34 @@ class TeaPartyCommands(GameCommands):
 
     # -- simulate -----------------------------------------------------------------------------
 
-    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
-                 options: Options, progress: Any) -> Report:
-        from ..solvers.simulate import simulate
+    def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
         from ..solvers.tea_party import exact
         from ..solvers.tea_party.policies import NewGame
-        from . import simulated
 
-        n = players or self.players
-        names = policies or ("greedy",)
-        chosen = [make_policy(name) for name in names]
-        seat_policies = [names[seat % len(names)] for seat in range(n)]
-        if n == 2 and "hint" in names and exact.needs_compile():
-            simulated.compile_first(options, exact.load_compiled)
+        compile = exact.load_compiled if players == 2 and "hint" in names and \
+            exact.needs_compile() else None
+        return Plan(NewGame(DEFAULT_SEATS[:players]), [make_policy(name) for name in names],
+                    final_scores, compile)
 
-        result = simulate(NewGame(DEFAULT_SEATS[:n]), chosen, games, seed=options.rng_seed,
-                          rotate=options.extra.get("rotate", False), stats=final_scores,
-                          workers=options.extra.get("workers", 1), progress=progress,
-                          notation=simulated.notation(INFO.key, options))
+    def simulation_report(self, run: Run) -> Report:
+        result, n, names = run.result, run.players, run.names
         seats = result.seat_rates()
         scores = result.figures({f"score_{i + 1}": (0.0, math.inf) for i in range(n)})
-        rotate = bool(options.extra.get("rotate", False))
         data = simulation_data(
-            INFO.key, result, DEFAULT_SEATS[:n], names, rotate,
+            INFO.key, result, DEFAULT_SEATS[:n], names, run.rotate,
             seat_figures=[{"score": scores[f"score_{i + 1}"].as_json()} for i in range(n)],
             figures={name: figure.as_json() for name, figure in scores.items()})
-        rows = [(DEFAULT_SEATS[i], "rotating" if options.extra.get("rotate") else
-                 seat_policies[i], str(rate)) for i, rate in enumerate(seats)]
-        text = [f"{games} games, {n} players ({WIN_RATE_HEADER})",
+        seat_policies = run.seat_policies()
+        rows = [(DEFAULT_SEATS[i], "rotating" if run.rotate else seat_policies[i], str(rate))
+                for i, rate in enumerate(seats)]
+        text = [f"{run.games} games, {n} players ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate"], rows)]
         if len(set(names)) > 1:
             text.append(table(["policy", "win rate"],
                               [(name, str(rate)) for name, rate in result.policy_rates().items()]))
         text.append("mean final score: " + ", ".join(
             f"{DEFAULT_SEATS[i]} {scores[f'score_{i + 1}'].mean:.1f}" for i in range(n)))
-        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+        return Report(data, "\n".join(text))
 
     # -- play ---------------------------------------------------------------------------------
 
