@@ -378,3 +378,25 @@ def test_play_takes_moves_chance_and_a_hint(tmp_path: Path) -> None:
     assert "to enter: 1. roll" in output and "2. the die: 4" in output
     assert "Ben has won" in output or "game is over" in output
     assert 'name = "Ben", score = 22' in saved.read_text()
+
+
+def test_every_spelling_of_every_step_parses_back_on_random_playouts() -> None:
+    from partysolver.models.playable import StatePlayable
+
+    notation = pig.GAME.notation
+    for seed in range(60):
+        rng = random.Random(seed)
+        position = StatePlayable(pig.GAME, pig.GAME.initial_state(2 + seed % 3, rng))
+        position = StatePlayable(pig.GAME, PigState(20, position.state.names,
+                                                    position.state.scores))
+        while not position.is_over():
+            steps = list(position.legal_steps())
+            spelled = [position.format(step) for step in steps]
+            assert len(set(spelled)) == len(spelled)
+            for step, text in zip(steps, spelled, strict=True):
+                assert position.parse(text) == step and position.parse(text.upper()) == step
+                for variant in notation.variants(position.state, step):
+                    assert position.parse(variant) == step, variant
+            chosen = position.random_step(rng) if position.awaits_chance() else rng.choice(steps)
+            position = position.apply(chosen)
+            assert load_state(position.to_document(), "x").key() == position.state.key()

@@ -5,7 +5,8 @@ Pig is the public-domain dice game (John Scarne described it in 1945; Neller and
 On your turn you roll a die as often as you like: each face from 2 to 6 adds to the turn's
 total, a 1 loses the turn's total and ends the turn; *hold* banks the turn's total into your
 score and passes the die on.  The first player to reach the goal (100 points unless the position
-names another) wins.  Rules this package decides (``docs/rules.md`` of the plugin's README):
+names another) wins.  Rules this package decides (written down in the plugin's README.md, each
+pinned by a test in ``tests/test_pig_plugin.py``):
 
 - a turn starts with a roll (holding nothing is no move);
 - the turn ends, and the game is won, as soon as the score plus the turn's total reaches the
