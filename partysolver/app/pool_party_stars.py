@@ -15,7 +15,6 @@ from ..models.pool_party_stars.game import ATTRIBUTES, Guess, Propose, Public, w
 from .answers import answer_data
 from .base import (
     Document,
-    GameCommands,
     Options,
     OptionSpec,
     Report,
@@ -34,6 +33,7 @@ from .contract import (
     verify_data,
 )
 from .kinds import DocumentKind, Figure, Figures, record_kind
+from .simulation import Plan, Run, SimulatingCommands
 from .text import plural, problems_text, table, top
 
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
@@ -131,7 +131,7 @@ RULES = tuple(a.name.capitalize() for a in ATTRIBUTES)
 """The rules a deduction puzzle's answer names (``Sport``: the target's Forbidden Sport)."""
 
 
-class PoolPartyStarsCommands(GameCommands):
+class PoolPartyStarsCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render", "generate"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
@@ -142,9 +142,9 @@ class PoolPartyStarsCommands(GameCommands):
         "generate": [DIFFICULTY, FIRST, REVEAL],
     }
     policies = ("random", "hint")
+    default_policies = ("hint", "random")
     review = Thresholds(0.1, 0.3, 0.6, "VIPs")
     players = 4
-
     kinds = (
         DocumentKind("seat log", LOG_VERBS, "a game log seen from one seat"),
         DocumentKind("position", LOG_VERBS, "a game log or a full state"),
@@ -193,6 +193,7 @@ class PoolPartyStarsCommands(GameCommands):
                        f"not {guess}: the clues rule it out" if guess not in possible else
                        f"not {guess}")
         return Report(answer_data(INFO.key, correct, verdict, guess, target=target), verdict)
+
     # -- play ---------------------------------------------------------------------------------
 
     def board(self, document: Document) -> str:
@@ -478,32 +479,30 @@ class PoolPartyStarsCommands(GameCommands):
 
     # -- simulate -----------------------------------------------------------------------------
 
-    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
-                 options: Options, progress: Any) -> Report:
+    def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
         from ..models.pool_party_stars.position import DEFAULT_NAMES
-        from ..solvers.simulate import simulate
-        from . import simulated
 
-        n = players or self.players
-        names = policies or ("hint", "random")
-        seat_policies = [names[seat % len(names)] for seat in range(n)]
-        deck = _deck(options.extra.get("guest_deck"), n)
+        deck = _deck(options.extra.get("guest_deck"), players)
         competitive = bool(options.extra.get("competitive"))
-        table_ = Table(DEFAULT_NAMES[:n], deck, competitive)
-        chosen = [make_policy(name) for name in names]
-        rotate = options.extra.get("rotate", False)
-        result = simulate(NewGame(table_), chosen, games, seed=options.rng_seed, rotate=rotate,
-                          stats=final_vips, workers=options.extra.get("workers", 1),
-                          progress=progress, notation=simulated.notation(INFO.key, options))
+        table_ = Table(DEFAULT_NAMES[:players], deck, competitive)
+        return Plan(NewGame(table_), [make_policy(name) for name in names], final_vips,
+                    context=table_)
+
+    def simulation_report(self, run: Run) -> Report:
+        from ..models.pool_party_stars.position import DEFAULT_NAMES
+
+        result, n, names, table_ = run.result, run.players, run.names, run.plan.context
+        competitive = table_.competitive
         seats = result.seat_rates()
         figures = result.figures()
         data = simulation_data(
-            INFO.key, result, DEFAULT_NAMES[:n], names, bool(rotate),
+            INFO.key, result, DEFAULT_NAMES[:n], names, run.rotate,
             seat_figures=[{"vips": figures[f"vips_{i + 1}"].as_json()} for i in range(n)],
             competitive=competitive, deck="house" if table_.house_deck else "custom")
-        rows = [(DEFAULT_NAMES[i], "rotating" if rotate else seat_policies[i], str(rate))
+        seat_policies = run.seat_policies()
+        rows = [(DEFAULT_NAMES[i], "rotating" if run.rotate else seat_policies[i], str(rate))
                 for i, rate in enumerate(seats)]
-        text = [f"{games} games, {n} players, {'competitive' if competitive else 'friendly'} "
+        text = [f"{run.games} games, {n} players, {'competitive' if competitive else 'friendly'} "
                 f"mode ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate"], rows)]
         if len(set(names)) > 1:
@@ -511,7 +510,7 @@ class PoolPartyStarsCommands(GameCommands):
                                                        result.policy_rates().items()]))
         text.append("mean VIPs: " + ", ".join(
             f"{DEFAULT_NAMES[i]} {figures[f'vips_{i + 1}'].mean:.1f}" for i in range(n)))
-        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+        return Report(data, "\n".join(text))
 
     # -- render -------------------------------------------------------------------------------
 
