@@ -10,7 +10,6 @@ are data files that positions refer to, not positions.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -21,12 +20,10 @@ from ..models.documents import format_document, parse_document
 from ..models.errors import InputError
 from ..models.registry import all_games, broken_games, game_keys
 from .base import BadRequest, Document, Report, all_commands, broken_commands, parse, read
+from .kinds import SECRET
 
 SETS = ("examples", "puzzles", "scenarios", "positions")
 """The folders of shipped positions, in the order names are looked up."""
-
-SECRET = re.compile(r"^#\s*(recorded answer|answer|proven optimum|solution)\b", re.IGNORECASE)
-"""Header lines of a shipped puzzle that give its answer away (kept back unless revealed)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +96,7 @@ def default_example(game: str) -> Shipped:
 
 def open_document(name: str) -> Document:
     """The document in the file ``name`` or, when no such file exists, the shipped position
-    ``GAME:NAME`` (``tea-party:midgame``, ``meeple-land:08-impossible-promise``)."""
+    ``GAME:NAME`` (``GAME:midgame``, or ``GAME:puzzles/08-impossible-promise`` by its set)."""
     if name != "-" and not Path(name).exists() and (item := reference(name)) is not None:
         return item.document()
     return read(name)

@@ -3,11 +3,11 @@ game records (a start position and the steps from it, each with an optional comm
 
 A record is a TOML (or JSON) document::
 
-    game = "tea-party"
+    game = "GAME"
     kind = "record"
-    start = "tea-party:default"          # a shipped position, or an inline [start] table
+    start = "GAME:default"               # a shipped position, or an inline [start] table
     [[steps]]
-    move = "squish king as rogue on Green take rogue"
+    move = "squish king as rogue on Green take rogue"   # a move in the game's notation
     comment = "the hint's first choice"
 
 Every step is checked when the record is read (it must be legal where it stands), so a record
@@ -203,7 +203,11 @@ def load_record(doc: Document) -> Record:
     fields.text("kind", choices=("record",))
     raw = fields.raw("start")
     if isinstance(raw, str):
-        if reference(raw) is None:
+        try:
+            known = reference(raw) is not None
+        except (InputError, BadRequest):  # a game's name, but none of its shipped positions
+            known = False
+        if not known:
             raise fields.error("start", "a shipped position as GAME:NAME (partysolver example "
                                "--list) or a table with the start position", raw)
         start: Mapping[str, Any] | str = raw

@@ -353,8 +353,8 @@ def cli() -> None:
 @cli.command()
 @click.argument("game", type=GAME, required=False)
 @click.option("--tiles", "tiles", is_flag=True,
-              help="GAME's tiles by code (meeple-land: S30 and the rest), from the house data "
-                   "or --catalogue FILE.")
+              help="GAME's tiles by code (S30 and the rest, for a game whose files name its "
+                   "tiles by code), from the house data or --catalogue FILE.")
 @click.option("--catalogue", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="With --tiles: list the tiles of this catalogue file instead.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -366,7 +366,7 @@ def games(game: str | None, tiles: bool, catalogue: str | None, as_json: bool) -
     if tiles or catalogue:
         if game is None or not tiles:
             raise BadInput("bad input: --tiles and --catalogue: expected GAME --tiles "
-                           "[--catalogue FILE], e.g. partysolver games meeple-land --tiles")
+                           "[--catalogue FILE] (partysolver games lists the games)")
         emit(catalog.tiles_report(game, catalogue), as_json)
         return
     emit(catalog.games_report(game), as_json)

@@ -16,7 +16,6 @@ import os
 import re
 import traceback
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Any
 
 from ..app import answers, catalog, playalong
@@ -127,29 +126,15 @@ def load(game: str, given: Mapping[str, Any]) -> Document:
     return document
 
 
-def _meeple_party_names(kind: str) -> set[str]:
-    """The shipped houses, card decks or clocks of Meeple Party, by name."""
-    from ..models.meeple_party import data
-
-    return set(data.shipped(kind))
-
-
-FILE_FIELDS: dict[str, dict[str, Callable[[], set[str]]]] = {
-    "meeple-party": {key: partial(_meeple_party_names, key)
-                     for key in ("house", "cards", "clock")},
-    "meeple-land": {"catalogue": lambda: {"house"}},
-}
-"""Fields of a position that may name a file beside it (read from the disk by the loader):
-the names allowed on the web, which are the shipped ones."""
-
-
 def refuse_paths(data: Mapping[str, Any], source: str, game: str, where: str = "") -> None:
-    """Refuse a document field that would make the server read a file: the web takes shipped
-    names or inline tables only.  A record's inline start position is checked the same way."""
-    for key, names in FILE_FIELDS.get(game, {}).items():
+    """Refuse a document field that would make the server read a file (the fields each game
+    declares, :meth:`~app.base.GameCommands.shipped_names`): the web takes shipped names or
+    inline tables only.  A record's inline start position is checked the same way."""
+    commands = app.commands_for(game)
+    for key, names in (commands.shipped_names() if commands else {}).items():
         value = data.get(key)
-        if isinstance(value, str) and value not in names():
-            raise InputError(source, where + key, f"a shipped name ({', '.join(sorted(names()))})"
+        if isinstance(value, str) and value not in names:
+            raise InputError(source, where + key, f"a shipped name ({', '.join(sorted(names))})"
                              " or an inline table: the web board reads no file on the server",
                              value)
     start = data.get("start")
@@ -215,10 +200,24 @@ def verb_job(args: dict[str, Any]) -> dict[str, Any]:
     """hint, solve or verify: the report's data in the JSON contract, and its text."""
     document = load(args["game"], args["document"])
     given = args["options"]
+    supported(document, args["verb"])
     report = app.dispatch(document.game, args["verb"], document, given, as_json=True)
     data: dict[str, Any] = json_safe(report.data, not _seeded(given))
     data["text"] = report.text
     return data
+
+
+def supported(document: Document, verb: str) -> None:
+    """Refuse ``verb`` on a document whose kind does not support it (solve on a game in
+    progress of a game that solves only puzzles), in the board's words."""
+    commands = app.commands_for(document.game)
+    if commands is None or verb not in commands.verbs:
+        return  # the app layer says what the game offers
+    kind = commands.kind(document)
+    if verb not in kind.verbs:
+        raise InputError.refused(f"{document.source} is {kind.what or 'a ' + kind.name}: "
+                                 f"'{verb}' does not apply to it (it takes: "
+                                 f"{', '.join(kind.verbs)})")
 
 
 def render_job(args: dict[str, Any]) -> dict[str, Any]:
@@ -292,40 +291,27 @@ def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
         playable, why = False, not_playable(document, error)
     given = args["document"]
     if given.get("example") is not None:
-        text = find_example(document.game, given["example"]).text(reveal=False)
-    elif given.get("text") is not None:
-        text = given["text"]
+        text: str | None = find_example(document.game, given["example"]).text(reveal=False)
     else:
-        text = format_document(document.data)
-    return {"game": document.game, "source": document.source, "data": dict(document.data),
-            "text": text, "kind": document.data.get("kind"),
-            "puzzle": answers.kind(document), "playable": playable, "not_playable": why}
-
-
-KINDS = {"park": "a park on its own (a layout to verify, solve or draw), not a game in progress",
-         "catalogue": "a catalogue of tiles, not a game",
-         "puzzle": "a layout puzzle, not a game in progress",
-         "record": "a game record whose start is no game to play on"}
-"""What a file of another ``kind`` than a game is, in words (Meeple Land's parks, catalogues
-and puzzles, for one)."""
+        text = given.get("text")
+    return {"game": document.game, "source": document.source,
+            "kind": document.data.get("kind"), "playable": playable, "not_playable": why
+            } | answers.shown(document, text)
 
 
 def not_playable(document: Document, error: Exception) -> str:
     """Why moves cannot be played on ``document`` (a good file, but no game position), in
-    plain words rather than the loader's message."""
+    plain words rather than the loader's message: what its kind is, or what the game says of
+    the field the loader refused (:attr:`~app.base.GameCommands.unplayable`)."""
     field = getattr(error, "field", None)
-    kind = document.data.get("kind")
-    if field == "kind" and isinstance(kind, str):
-        return f"this file is {KINDS.get(kind, f'a {kind} file, not a game')}"
-    if field == "complete":
-        return ("this log is an excerpt (a puzzle's clues): without the whole game from the "
-                "deal there is no turn order to play on")
-    if field == "events":
-        return ("no assignment of the secret rules fits these events, so no game can go on "
-                "from them: Verify names the events that conflict")
-    if field == "seat":
-        return ("this log is seen from no seat: play along needs a seat log (seat = NAME and "
-                "that player's rules) or a log that shows every rule and hand")
+    commands = app.commands_for(document.game)
+    if commands is not None and field == "kind":
+        kind = commands.kind(document)
+        if kind.name == "record":
+            return "this file is a game record whose start is no game to play on"
+        return f"this file is {kind.what or 'a ' + kind.name + ' file, not a game'}"
+    if commands is not None and isinstance(field, str) and field in commands.unplayable:
+        return commands.unplayable[field]
     if isinstance(error, InputError) and (error.expected or "").startswith("a legal position"):
         return "the file breaks the game's rules: Verify lists the problems"
     if isinstance(error, InputError):
@@ -337,25 +323,19 @@ def example_job(args: dict[str, Any]) -> dict[str, Any]:
     """A shipped position's text (answers hidden) and what it is."""
     game, name = args["game"], args["name"]
     item = find_example(game, name)
-    document = item.document()
+    found = answers.shown(item.document(), item.text(reveal=False))
     return {"game": game, "set": item.set, "name": item.name,
-            "description": item.description(), "text": item.text(reveal=False),
-            "puzzle": answers.kind(document)}
-
-
-WARM_UP: dict[str, dict[str, Any]] = {
-    "tea-party": {"time_limit": 0.5}, "party-time": {"playouts": 2}, "pool-party-stars": {},
-    "meeple-party": {"time_limit": 0.5}, "meeple-land": {}}
-"""A quick hint per game on its default example, run once before any worker starts: it
-compiles the numba kernels (the Tea Party search, the Party-Time playouts) or loads them from
-numba's cache beside the modules, so that no request pays for it against its time limit.
-Meeple Party's turn kernel is only loaded here when it is compiled already (``make run``
-compiles it; a hint never does: the interpreted search answers until then)."""
+            "description": item.description(), "text": found["text"],
+            "puzzle": found["puzzle"]}
 
 
 def warm() -> None:
-    """Import every game's commands and solvers and run :data:`WARM_UP` (done once in the
-    forkserver, before any worker starts: every worker is forked warm)."""
+    """Import every game's commands and solvers and run each game's warm-up hint on its
+    default example (:attr:`~app.base.GameCommands.warm_up`: it compiles the numba kernels,
+    or loads them from numba's cache beside the modules, so that no request pays for it
+    against its time limit); done once in the forkserver, before any worker starts: every
+    worker is forked warm.  A kernel a hint never compiles (Meeple Party's turn kernel) is
+    only loaded here when it is compiled already."""
     import importlib
     import pkgutil
 
@@ -367,9 +347,11 @@ def warm() -> None:
             importlib.import_module(found.name)
         except Exception:  # a solver that fails to import fails its requests, with the error
             continue
-    for game, given in WARM_UP.items():
+    for game, commands in app.all_commands().items():
+        if commands.warm_up is None or "hint" not in commands.verbs:
+            continue
         try:
-            app.run("hint", catalog.default_example(game).document(), given)
+            app.run("hint", catalog.default_example(game).document(), commands.warm_up)
         except Exception:  # a game that cannot warm up still serves (or explains) requests
             continue
 
