@@ -369,6 +369,9 @@ def test_verify_render_apply_review_and_simulate(tmp_path: Path) -> None:
     alone = json.loads(run(*args).stdout)
     assert alone["games"] == 20 and alone["goal"] == 30
     assert json.loads(run(*args, "--workers", "2").stdout) == alone
+    refused = run("simulate", "pig", "--players", "3", "--policy", "hint", expect=2).output
+    assert refused.strip() == ("Error: bad input: --policy: expected random or hold20 for 3 "
+                               "players (hint is Pig's exact two-player policy), got 'hint'")
 
 
 def test_play_takes_moves_chance_and_a_hint(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from partysolver.app.base import (
     BadRequest,
     Document,
-    GameCommands,
     Options,
     OptionSpec,
     Report,
@@ -33,7 +32,9 @@ from partysolver.app.contract import (
     solve_data,
 )
 from partysolver.app.kinds import DocumentKind, Figure, Figures, record_kind
+from partysolver.app.simulation import Plan, Run, SimulatingCommands
 from partysolver.app.text import percent, table, top
+from partysolver.models.errors import InputError
 
 from .game import DEFAULT_GOAL, INFO, MAX_GOAL, MIN_GOAL
 
@@ -67,12 +68,13 @@ def _state(document: Document) -> PigState:
     return position.to_state(document.source)
 
 
-class PigCommands(GameCommands):
+class PigCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [PLAYOUTS], "render": [PLAYOUTS], "simulate": [GOAL]}
     policies = ("random", "hold20", "hint")
+    default_policies = ("hold20",)
     review = Thresholds(0.02, 0.05, 0.15, "of the chance to win", percent=True)
     players = 2
     kinds = (
@@ -230,34 +232,33 @@ class PigCommands(GameCommands):
 
     # -- simulate -----------------------------------------------------------------------------
 
-    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
-                 options: Options, progress: Any) -> Report:
-        from partysolver.app import simulated
-        from partysolver.solvers.simulate import simulate
-
+    def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
+        from . import solver
         from .state import DEFAULT_NAMES
 
-        n = players or self.players
-        names = policies or ("hold20",)
-        if "hint" in names and n != 2:
-            raise BadRequest(f"bad input: --policy: the hint policy is Pig's exact two-player "
-                             f"policy, not for {n} players (use hold20 or random)")
-        seats = DEFAULT_NAMES[:n]
+        if "hint" in names and players != 2:
+            raise InputError.of_option(
+                "policy", f"random or hold20 for {players} players (hint is Pig's exact "
+                "two-player policy)", "hint")
         goal = options.extra.get("goal") or DEFAULT_GOAL
-        rotate = bool(options.extra.get("rotate", False))
-        result = simulate(NewGame(seats, goal), [self.policy(name) for name in names], games,
-                          seed=options.rng_seed, rotate=rotate,
-                          workers=options.extra.get("workers", 1), progress=progress,
-                          notation=simulated.notation(INFO.key, options))
-        data = simulation_data(INFO.key, result, seats, names, rotate, goal=goal)
-        rows = [(seats[seat], "rotating" if rotate else names[seat % len(names)], str(rate))
-                for seat, rate in enumerate(result.seat_rates())]
-        text = [f"{games} games to {goal}, {n} players ({WIN_RATE_HEADER})",
+        compile = (lambda tell: solver.values(goal)) if "hint" in names else None
+        return Plan(NewGame(DEFAULT_NAMES[:players], goal), [self.policy(n) for n in names],
+                    compile=compile, context=goal)
+
+    def simulation_report(self, run: Run) -> Report:
+        from .state import DEFAULT_NAMES
+
+        seats, goal = DEFAULT_NAMES[:run.players], run.plan.context
+        data = simulation_data(INFO.key, run.result, seats, run.names, run.rotate, goal=goal)
+        policies = run.seat_policies()
+        rows = [(seats[seat], "rotating" if run.rotate else policies[seat], str(rate))
+                for seat, rate in enumerate(run.result.seat_rates())]
+        text = [f"{run.games} games to {goal}, {run.players} players ({WIN_RATE_HEADER})",
                 table(["seat", "policy", "win rate"], rows)]
-        if len(set(names)) > 1:
-            text.append(table(["policy", "win rate"],
-                              [(name, str(rate)) for name, rate in result.policy_rates().items()]))
-        return simulated.noted(INFO.key, Report(data, "\n".join(text)), result, options)
+        if len(set(run.names)) > 1:
+            text.append(table(["policy", "win rate"], [
+                (name, str(rate)) for name, rate in run.result.policy_rates().items()]))
+        return Report(data, "\n".join(text))
 
     # -- play ---------------------------------------------------------------------------------
 
