@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,14 @@ class Busy(Exception):
         self.retry_after = retry_after
 
 
+class Stopping(Busy):
+    """The server is stopping (Ctrl+C): a job running is stopped, and no other starts."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is stopping: its jobs were stopped; try again once it "
+                         "is back", 10)
+
+
 class TimedOut(Exception):
     """A job ran past its hard deadline and its worker was killed."""
 
@@ -54,13 +63,38 @@ class WorkerDied(Exception):
 
 
 def _serve(conn: Connection) -> None:
-    """The worker's loop: one job in, one answer out, until the pipe closes."""
+    """The worker's loop: one job in, one answer out, until the pipe closes.
+
+    A worker ignores SIGINT: Ctrl+C in a terminal signals the whole process group, and the
+    server alone decides what happens to a worker (:meth:`WorkerPool.close` ends each one), so
+    a worker never dies in the middle of a job with a ``KeyboardInterrupt`` traceback (one
+    forked by the forkserver ignores it from its start, see :meth:`WorkerPool.start`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             kind, args = conn.recv()
         except (EOFError, OSError):
             return
         conn.send(jobs.run_job(kind, args))
+
+
+def _start_forkserver() -> None:
+    """Start the forkserver (once per process) with SIGINT ignored, which it and every worker
+    it forks inherit: a Ctrl+C while it imports the app layer (seconds, before it ignores
+    SIGINT itself) would end it with a traceback, and the pool's start with it.  The server's
+    main thread ignores Ctrl+C only while the process starts (a fork and an exec: a Ctrl+C
+    in those milliseconds is lost; blocking it instead does not last, the exec's fork
+    unblocks every signal)."""
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()  # a test client's thread: no signal to guard against
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @dataclass(eq=False)
@@ -116,7 +150,8 @@ class WorkerPool:
         self.grace = grace
         self.queue = 4 * workers if queue is None else queue
         self.context: Any = multiprocessing.get_context(start_method)
-        if start_method == "forkserver":
+        self.forkserver = start_method == "forkserver"
+        if self.forkserver:
             self.context.set_forkserver_preload(["partysolver.web.preload"])
         self.stats = Stats()
         self._idle: asyncio.Queue[Worker] | None = None
@@ -125,13 +160,18 @@ class WorkerPool:
         self._all: set[Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping: asyncio.Event | None = None
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Start every worker (in threads: starting a process blocks)."""
         self._idle = asyncio.Queue()
-        loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        loop = self._loop = asyncio.get_running_loop()
+        if self.forkserver:
+            _start_forkserver()
         started = await asyncio.gather(*(loop.run_in_executor(self._threads, self._spawn)
                                          for _ in range(self.size)))
         for worker in started:
@@ -147,6 +187,22 @@ class WorkerPool:
         with self._lock:
             self._all.add(worker)
         return worker
+
+    def stop_soon(self) -> None:
+        """Stop every job now and start no other (safe from a signal handler or another
+        thread): the server calls it on Ctrl+C, so that a running job answers at once
+        (:class:`Stopping`, 503) instead of holding the shutdown until its time limit."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._stop)
+
+    def _stop(self) -> None:
+        self._closed = True
+        if self._stopping is not None:
+            self._stopping.set()
+        with self._lock:
+            workers = list(self._all)
+        for worker in workers:  # a job's blocked exchange then ends (see _exchange)
+            worker.kill()
 
     async def close(self) -> None:
         self._closed = True
@@ -173,17 +229,15 @@ class WorkerPool:
         """The answer of job ``kind`` (see :mod:`jobs`), run within ``limit`` seconds plus
         :data:`GRACE`; cancelling the awaiting task kills the job's worker."""
         assert self._idle is not None, "start the pool first"
+        if self._closed:
+            raise Stopping()
         if self.stats.running + self.stats.waiting >= self.size + self.queue:
             self.stats.refused += 1
             raise Busy(f"all {self.size} workers are busy and {self.queue} jobs wait; "
                        "try again shortly", self._retry_after())
         self.stats.waiting += 1
         try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout=limit)
-        except TimeoutError:
-            self.stats.refused += 1
-            raise Busy(f"no worker came free within {limit:g} s; try again shortly",
-                       self._retry_after()) from None
+            worker = await self._next_worker(limit)
         finally:
             self.stats.waiting -= 1
         self.stats.running += 1
@@ -194,6 +248,9 @@ class WorkerPool:
             if on_start is not None:
                 on_start()
             return await self._exchange(worker, kind, args, limit)
+        except Stopping:
+            outcome = "stopped"
+            raise
         except TimedOut:
             outcome = "timed out"
             self.stats.timed_out += 1
@@ -216,6 +273,27 @@ class WorkerPool:
             else:
                 self._replace(worker)
 
+    async def _next_worker(self, limit: float) -> Worker:
+        """The next idle worker, within ``limit`` seconds (else :class:`Busy`), unless the
+        pool stops first (:class:`Stopping`)."""
+        assert self._idle is not None and self._stopping is not None
+        taken = asyncio.ensure_future(self._idle.get())
+        stopped = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({taken, stopped}, timeout=limit,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped.cancel()
+            if not taken.done():
+                taken.cancel()
+        if taken.done() and not taken.cancelled():
+            return taken.result()
+        if self._closed:
+            raise Stopping()
+        self.stats.refused += 1
+        raise Busy(f"no worker came free within {limit:g} s; try again shortly",
+                   self._retry_after())
+
     async def _exchange(self, worker: Worker, kind: str, args: dict[str, Any],
                         limit: float) -> Any:
         loop = asyncio.get_running_loop()
@@ -236,6 +314,8 @@ class WorkerPool:
             raise TimedOut(f"the job passed its time limit ({limit:g} s) and was stopped"
                            ) from None
         if not answered:
+            if self._closed:
+                raise Stopping()
             with contextlib.suppress(Exception):
                 worker.process.join(1)
             raise WorkerDied(f"the worker stopped without an answer (exit code "

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 import sys
 import threading
 import webbrowser
+from types import FrameType
 from typing import TextIO
 
 LOOPBACK = ("localhost",)
+STOP_SECONDS = 10
+"""On Ctrl+C the running jobs are stopped at once (``WorkerPool.stop_soon``: each answers 503)
+and the pool shuts down; a request still open after this long is cut (none should be)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -60,5 +65,20 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     print(f"partysolver board on {address} (Ctrl+C stops it)", file=out, flush=True)
     if open_browser:
         threading.Timer(1.5, webbrowser.open, args=(address,)).start()
-    uvicorn.run(create_app(workers, queue), host=host, port=port, log_level="warning",
-                access_log=False)
+    app = create_app(workers, queue)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=STOP_SECONDS)
+    stop_jobs = app.state.board.pool.stop_soon
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which also stops the running jobs on Ctrl+C: uvicorn waits for
+        every open request before the application shuts down, and a job would hold it
+        until its time limit."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            stop_jobs()
+
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl+C again once
+        Server(config).run()                      # it has shut down: the stop is clean
+    print("partysolver board stopped", file=out, flush=True)

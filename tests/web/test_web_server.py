@@ -137,16 +137,18 @@ def test_serve_prints_the_warning_before_it_listens(monkeypatch: Any) -> None:
 
     import uvicorn
 
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    calls: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: calls.append(
+        self.config))
     out = io.StringIO()
     web_server.serve("0.0.0.0", 8123, out=out)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("warning: serving on 0.0.0.0: others on the network can reach")
     assert lines[1].startswith("starting the solver workers")
     assert lines[2] == "partysolver board on http://127.0.0.1:8123/ (Ctrl+C stops it)"
-    assert calls == [{"host": "0.0.0.0", "port": 8123, "log_level": "warning",
-                      "access_log": False}]
+    [config] = calls
+    assert (config.host, config.port, config.log_level, config.access_log) == \
+        ("0.0.0.0", 8123, "warning", False)
     quiet = io.StringIO()
     web_server.serve("127.0.0.1", 8124, out=quiet)
     assert not quiet.getvalue().startswith("warning")
