@@ -23,6 +23,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from ..models.errors import MISSING, InputError, Problem
 from ..models.numbers import decimal_number, whole_number
 from ..models.registry import broken_games, game_keys, is_plugin, package_of
+from .inputs import BadRequest as BadRequest
+from .inputs import Document as Document
+from .inputs import document as document
+from .inputs import parse as parse
+from .inputs import read as read
 from .kinds import DocumentKind, Figures, default_kinds, find
 from .text import problems_text
 
@@ -30,16 +35,6 @@ if TYPE_CHECKING:
     from ..models.protocol import GameInfo
 
 VERBS = ("hint", "solve", "verify", "simulate", "render", "generate")
-
-
-class BadRequest(InputError):
-    """A request the app cannot serve as asked, said in free words (a verb a game does not
-    offer): an :class:`InputError` whose ``reason`` is the whole line, as the command line
-    prints it (exit code 2) and the web answers it (400).  Bad input with a field and an
-    expectation is an :class:`InputError` itself."""
-
-    def __init__(self, reason: str, field: str | None = None, *, option: bool = False) -> None:
-        super().__init__(None, field, None, reason=reason, option=option, refusal=True)
 
 
 class NotAnOption(InputError):
@@ -59,44 +54,6 @@ class NotAnOption(InputError):
         if names:
             return super().line(names)
         return f"{self.named()} does not apply to {self.game} {self.verb}"
-
-
-# -- documents ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Document:
-    """A parsed input file: its content, where it came from, and the game it names."""
-
-    data: Mapping[str, Any]
-    source: str
-    game: str
-
-
-def document(data: Mapping[str, Any], source: str) -> Document:
-    """``data`` as a :class:`Document`, once its ``game`` names a registered game."""
-    game = data.get("game")
-    games = ", ".join(game_keys())
-    if not isinstance(game, str):
-        raise InputError(source, "game", f"the name of a game ({games})", game)
-    if game not in game_keys():
-        raise InputError(source, "game", f"one of {games}", game)
-    return Document(data, source, game)
-
-
-def read(path: str) -> Document:
-    """The document in the TOML or JSON file ``path`` (``-``: standard input)."""
-    from ..models.documents import read_document  # TOML, JSON: not for --help (start-up)
-
-    data, source = read_document(path)
-    return document(data, source)
-
-
-def parse(text: str, source: str) -> Document:
-    """The document in ``text`` (TOML, or JSON when it starts with ``{``)."""
-    from ..models.documents import parse_document
-
-    return document(parse_document(text, source), source)
 
 
 # -- options ------------------------------------------------------------------------------------
@@ -554,7 +511,7 @@ class Prepared:
         if document.game != self.game:
             raise InputError(document.source, "game", repr(self.game), document.game)
         if document.data.get("kind") == "record":  # the play-along code: only for a record
-            from .playalong import current
+            from .records import current
 
             document = current(document)
         if self.verb == "render":

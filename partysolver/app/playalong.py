@@ -12,7 +12,9 @@ A record is a TOML (or JSON) document::
 
 Every step is checked when the record is read (it must be legal where it stands), so a record
 that loads can always be replayed; ``apply --record`` appends to one, ``apply RECORD --upto N``
-extracts the position after ``N`` steps.
+extracts the position after ``N`` steps.  Reading and replaying records is :mod:`.records`
+(whose names this module gives too); this module applies steps (``apply``) and reviews a
+record's decisions (``review``).
 """
 
 from __future__ import annotations
@@ -23,85 +25,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..models.documents import Fields
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable
 from ..models.playable import StatePlayable
-from ..models.registry import get_game
-from .base import BadRequest, Document, Options, Report, Thresholds, commands_for, document
-from .catalog import reference
+from .base import Document, Options, Report, Thresholds, commands_for, document
+from .records import Record as Record
+from .records import Step as Step
+from .records import advance as advance
+from .records import extended as extended
+from .records import is_record as is_record
+from .records import load_record as load_record
+from .records import new_record as new_record
+from .records import playable as playable
+from .records import position_after as position_after
+from .records import start_document as start_document
+from .records import start_of as start_of
 from .text import plural
-
-
-@dataclass(frozen=True)
-class Step:
-    """One applied step: its number (from 1), who took it, its canonical notation and an
-    optional comment."""
-
-    number: int
-    actor: str
-    move: str
-    comment: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"number": self.number, "actor": self.actor, "move": self.move}
-        if self.comment:
-            data["comment"] = self.comment
-        return data
-
-
-def playable(doc: Document) -> Playable:
-    """The position of ``doc`` to play on: a full state, or one seat's view."""
-    game = get_game(doc.game)
-    make = getattr(game, "playable", None)
-    if make is None:
-        raise BadRequest(f"{doc.game} has no move notation yet: apply, play and review are not "
-                         "available for it")
-    position: Playable = make(doc.data, doc.source)
-    return position
-
-
-def step(position: Playable, text: str, where: str) -> Any:
-    """The legal step ``text`` names, or bad input naming ``where`` it was given."""
-    try:
-        return position.parse(text)
-    except NotationError as error:
-        raise InputError(None, where, f"a legal step for {position.actor()}", text,
-                         reason=f"{error} ({position.actor()} to act)") from None
-
-
-def advance(position: Playable, texts: Sequence[str], rng: random.Random | None = None,
-            first: int = 1, comments: Sequence[str | None] = ()) -> tuple[Playable, list[Step]]:
-    """``position`` after the steps ``texts`` (numbered from ``first``).  With ``rng``, the
-    chance outcomes (and, from a seat, what the seat observes) that the texts leave out are
-    drawn: whenever chance is next and the next text does not name one of its outcomes, and
-    after the last text until someone has to decide."""
-    applied: list[Step] = []
-    number = first
-
-    def take(chosen: Any, comment: str | None) -> None:
-        nonlocal position, number
-        applied.append(Step(number, position.actor(), position.format(chosen), comment))
-        position = position.apply(chosen)
-        number += 1
-
-    for index, text in enumerate(texts):
-        comment = comments[index] if index < len(comments) else None
-        while True:
-            if position.is_over():
-                raise InputError(None, f"step {number} ({text!r})", "no step: the game is over",
-                                 text, reason="the game is over, no move is legal")
-            if rng is None or not position.awaits_chance():
-                take(step(position, text, f"step {number}"), comment)
-                break
-            try:
-                take(position.parse(text), comment)
-                break
-            except NotationError:
-                take(position.random_step(rng), "drawn at random")
-    while rng is not None and position.awaits_chance() and not position.is_over():
-        take(position.random_step(rng), "drawn at random")
-    return position, applied
 
 
 def summary(position: Playable) -> dict[str, Any]:
@@ -171,118 +110,6 @@ def appended(existing: Document | None, applied: Applied, source: str) -> Record
     first = len(record.steps) + 1
     renumbered = [Step(first + i, s.actor, s.move, s.comment) for i, s in enumerate(applied.new)]
     return extended(record, renumbered)
-
-
-# -- records ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Record:
-    """A game record: the start position's document and the steps from it."""
-
-    game: str
-    start: Mapping[str, Any] | str
-    """The start position: a document, or the name ``GAME:NAME`` of a shipped one."""
-    steps: tuple[Step, ...]
-
-    def to_document(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": self.game, "kind": "record", "start": self.start}
-        data["steps"] = [{"move": s.move} | ({"comment": s.comment} if s.comment else {})
-                         for s in self.steps]
-        return data
-
-
-def is_record(doc: Document) -> bool:
-    return doc.data.get("kind") == "record"
-
-
-def load_record(doc: Document) -> Record:
-    """The record in ``doc``; every step is checked by replaying it."""
-    fields = Fields(doc.data, doc.source)
-    fields.text("game")
-    fields.text("kind", choices=("record",))
-    raw = fields.raw("start")
-    if isinstance(raw, str):
-        try:
-            known = reference(raw) is not None
-        except (InputError, BadRequest):  # a game's name, but none of its shipped positions
-            known = False
-        if not known:
-            raise fields.error("start", "a shipped position as GAME:NAME (partysolver example "
-                               "--list) or a table with the start position", raw)
-        start: Mapping[str, Any] | str = raw
-    elif isinstance(raw, Mapping):
-        start = dict(raw)
-        if start.get("game", doc.game) != doc.game:
-            raise fields.error("start.game", f"the record's game {doc.game!r}",
-                               start.get("game"))
-        start = {"game": doc.game} | {k: v for k, v in start.items() if k != "game"}
-    else:
-        raise fields.error("start", "a shipped position (GAME:NAME) or a table", raw)
-    texts, comments = [], []
-    for item in fields.tables("steps", []):
-        texts.append(item.text("move"))
-        comments.append(item.text("comment", None))
-        item.done()
-    fields.done()
-    record = Record(doc.game, start, ())
-    position = playable(start_document(record, doc.source))
-    try:
-        _, steps = advance(position, texts, None, comments=comments)
-    except InputError as error:
-        raise error.within(doc.source, "steps") from None
-    return Record(doc.game, start, tuple(steps))
-
-
-def start_document(record: Record, source: str) -> Document:
-    if isinstance(record.start, str):
-        found = reference(record.start)
-        assert found is not None
-        return found.document()
-    return document(record.start, f"{source}: start")
-
-
-def start_of(doc: Document) -> tuple[Playable, list[Step]]:
-    """The position to begin from and the steps already taken: a record's start and steps, or
-    a position file and none."""
-    if is_record(doc):
-        record = load_record(doc)
-        return playable(start_document(record, doc.source)), list(record.steps)
-    return playable(doc), []
-
-
-def current(doc: Document) -> Document:
-    """The position a verb works on: ``doc`` itself, or a record's last position (so that
-    ``hint``, ``solve``, ``verify`` and ``render`` read a record as the game so far)."""
-    if not is_record(doc):
-        return doc
-    position, steps = position_after(doc, None)
-    return document(position.to_document(), f"{doc.source} (after step {len(steps)})")
-
-
-def position_after(doc: Document, upto: int | None) -> tuple[Playable, list[Step]]:
-    """A record's position after its first ``upto`` steps (all of them when ``None``)."""
-    start, steps = start_of(doc)
-    if upto is not None:
-        if upto < 0 or upto > len(steps):
-            raise InputError.of_option("upto", f"a step number from 0 to {len(steps)}", upto)
-        steps = steps[:upto]
-    position, replayed = advance(start, [s.move for s in steps], None,
-                                 comments=[s.comment for s in steps])
-    return position, replayed
-
-
-def new_record(doc: Document) -> Record:
-    """A record starting from the position ``doc`` (a ``GAME:NAME`` source stays a name)."""
-    if is_record(doc):
-        return load_record(doc)
-    name = doc.source if reference(doc.source) is not None else None
-    start: Mapping[str, Any] | str = name or {k: v for k, v in doc.data.items()}
-    return Record(doc.game, start, ())
-
-
-def extended(record: Record, steps: Sequence[Step]) -> Record:
-    return Record(record.game, record.start, record.steps + tuple(steps))
 
 
 # -- review -------------------------------------------------------------------------------------
