@@ -1316,7 +1316,8 @@ def start_server(log: Path, workers: int, port: int | None = None
         process = subprocess.Popen([sys.executable, "-m", "partysolver", "serve", "--port",
                                     str(port), "--workers", str(workers)], stdout=out,
                                    stderr=subprocess.STDOUT, start_new_session=True,
-                                   env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                                   env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                                   cwd=log.parent)  # partysolver as this Python finds it
     SERVER.update(host="127.0.0.1", port=port, process=process)
     deadline = time.monotonic() + 300  # a first start compiles the numba kernels
     while time.monotonic() < deadline:
@@ -1502,9 +1503,10 @@ def main() -> None:
     print(file=sys.stderr)
     if "Traceback" in server_log:
         for chunk in server_log.split("Traceback (most recent call last):")[1:]:
-            last = [line for line in chunk.strip().splitlines() if line and line[0] != " "]
-            tally.add(-1, "web", "serve", "crash",
-                      "server log: " + (last[0][:150] if last else "a traceback"), 0.0)
+            raised = [line for line in chunk.splitlines()
+                      if re.match(r"[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b", line)]
+            tally.add(-1, "web", "serve", "crash", "server log: " + plain(
+                raised[0][:150] if raised else chunk.strip().splitlines()[-1][:150]), 0.0)
     seconds = time.perf_counter() - started
     print(f"Fuzzing cases {args.start} to {args.start + total - 1} of seed {args.seed} "
           f"({seconds:.0f} s, {args.jobs} workers; slowest: case {tally.slowest[1]}, "
