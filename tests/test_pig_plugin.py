@@ -403,3 +403,31 @@ def test_every_spelling_of_every_step_parses_back_on_random_playouts() -> None:
             chosen = position.random_step(rng) if position.awaits_chance() else rng.choice(steps)
             position = position.apply(chosen)
             assert load_state(position.to_document(), "x").key() == position.state.key()
+
+
+GOLDEN = Path(__file__).parent / "pig_golden.txt"
+"""One seeded game to 30, the hint policy against hold20, as its record and its review."""
+
+
+def golden_transcript(folder: Path) -> str:
+    run("simulate", "pig", "--games", "1", "--seed", "11", "--goal", "30", "--policy", "hint",
+        "--policy", "hold20", "--records", str(folder))
+    record = folder / "game-001.record.toml"
+    review = run("review", str(record), "--seed", "1").stdout
+    return f"{record.read_text()}\n# partysolver review\n{review}"
+
+
+def test_a_seeded_game_and_its_review_match_the_golden_transcript(tmp_path: Path) -> None:
+    assert golden_transcript(tmp_path / "records") == GOLDEN.read_text()
+
+
+def test_the_registry_lists_pig_without_importing_it() -> None:
+    import subprocess
+    import sys
+
+    script = ("import json, sys\nfrom partysolver.models.registry import game_keys\n"
+              "print(json.dumps([list(game_keys()), sorted(sys.modules)]))")
+    keys, modules = json.loads(subprocess.run([sys.executable, "-c", script], check=True,
+                                              capture_output=True, text=True).stdout)
+    assert "pig" in keys
+    assert not [m for m in modules if m.startswith(("partysolver_pig", "numpy", "numba"))]
