@@ -1,5 +1,5 @@
 """``python -m partysolver``: the same as the ``partysolver`` command."""
 
-from .cli.main import main
+from .console import main
 
 main()

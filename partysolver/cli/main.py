@@ -21,7 +21,7 @@ import textwrap
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import click
 
@@ -669,14 +669,31 @@ def schema(verb: str) -> None:
               help="Solver worker processes (default: one per core, at most 4).")
 def serve(host: str, port: int, open_browser: bool, workers: int | None) -> None:
     """Start the local web analysis board and JSON API (Ctrl+C stops it)."""
-    from ..web import server
-
+    if BOARD is None:
+        raise BadInput("bad input: serve: the web board is not part of this command line (the "
+                       "partysolver command and python -m partysolver have it)")
+    server = BOARD()
     try:
         server.check_port(host, port)
     except OSError as error:
         raise BadInput(f"bad input: --host/--port: cannot listen on {host}:{port} "
                        f"({error.strerror or error})") from None
     server.serve(host, port, open_browser, workers)
+
+
+class Board(Protocol):
+    """The web board as ``serve`` starts it (:mod:`partysolver.web.server`).  The command line
+    imports nothing of the web: the command's composition root, :mod:`partysolver.console`,
+    gives it (:data:`BOARD`)."""
+
+    def check_port(self, host: str, port: int) -> None: ...
+
+    def serve(self, host: str, port: int, open_browser: bool, workers: int | None) -> None: ...
+
+
+BOARD: Callable[[], Board] | None = None
+"""Loads the web board for ``serve``: set by :mod:`partysolver.console` (``None``: this command
+line has no board)."""
 
 
 DOCUMENT_SUFFIXES = (".toml", ".json")

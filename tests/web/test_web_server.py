@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 from web_helpers import Server
 
-from partysolver.cli.main import cli
+from partysolver.console import cli
 from partysolver.web import server as web_server
 from partysolver.web.app import create_app
 
