@@ -369,9 +369,16 @@ def test_verify_render_apply_review_and_simulate(tmp_path: Path) -> None:
     alone = json.loads(run(*args).stdout)
     assert alone["games"] == 20 and alone["goal"] == 30
     assert json.loads(run(*args, "--workers", "2").stdout) == alone
-    refused = run("simulate", "pig", "--players", "3", "--policy", "hint", expect=2).output
-    assert refused.strip() == ("Error: bad input: --policy: expected random or hold20 for 3 "
-                               "players (hint is Pig's exact two-player policy), got 'hint'")
+    three = json.loads(run("simulate", "pig", "--players", "3", "--games", "2", "--goal", "15",
+                           "--policy", "hint", "--policy", "random", "--rotate", "--seed", "1",
+                           "--json").stdout)
+    assert three["players"] == 3 and three["games"] == 2
+
+
+def test_a_hint_bot_plays_a_table_of_three() -> None:
+    output = run("play", "pig:three-players", "--bot", "Ada=hint", "--bot", "Ben=hint",
+                 "--seed", "2", input="hold\nquit\n").output
+    assert "1. Cleo: hold" in output and "Ada: roll  (hint bot)" in output
 
 
 def test_play_takes_moves_chance_and_a_hint(tmp_path: Path) -> None:

@@ -34,7 +34,6 @@ from partysolver.app.contract import (
 from partysolver.app.kinds import DocumentKind, Figure, Figures, record_kind
 from partysolver.app.simulation import Plan, Run, SimulatingCommands
 from partysolver.app.text import percent, table, top
-from partysolver.models.errors import InputError
 
 from .game import DEFAULT_GOAL, INFO, MAX_GOAL, MIN_GOAL
 
@@ -236,12 +235,9 @@ class PigCommands(SimulatingCommands):
         from . import solver
         from .state import DEFAULT_NAMES
 
-        if "hint" in names and players != 2:
-            raise InputError.of_option(
-                "policy", f"random or hold20 for {players} players (hint is Pig's exact "
-                "two-player policy)", "hint")
         goal = options.extra.get("goal") or DEFAULT_GOAL
-        compile = (lambda tell: solver.values(goal)) if "hint" in names else None
+        compile = (lambda tell: solver.values(goal)) if "hint" in names and players == 2 \
+            else None
         return Plan(NewGame(DEFAULT_NAMES[:players], goal), [self.policy(n) for n in names],
                     compile=compile, context=goal)
 

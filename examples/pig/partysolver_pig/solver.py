@@ -50,6 +50,9 @@ MAX_PASSES = 100_000
 PLAYOUTS = 2_000
 """Playouts per move of a hint for three players or more (fewer when the time limit ends it)."""
 
+POLICY_PLAYOUTS = 200
+"""Playouts per move of the ``hint`` policy at a table of three or more (a bot's move)."""
+
 HOLD_AT = 20
 """The turn total at which the ``hold20`` policy (and the playouts) hold."""
 
@@ -195,14 +198,17 @@ def hold_at(state: PigState, at: int = HOLD_AT) -> Move:
 
 
 class OptimalPolicy:
-    """The two-player optimal policy (the table of :func:`values`)."""
+    """What the hint plays: the two-player optimal policy (the table of :func:`values`); at a
+    table of three or more, the move with the better estimate by :data:`POLICY_PLAYOUTS`
+    playouts a move (every player then holding at :data:`HOLD_AT`)."""
 
     name = "hint"
 
     def __call__(self, state: PigState, rng: random.Random) -> Hashable:
-        if state.num_players != 2:
-            raise ValueError("the hint policy is exact for two players only")
-        return values(state.goal).best(*scores_of(state))
+        if state.num_players == 2:
+            return values(state.goal).best(*scores_of(state))
+        found = estimate(state, rng, POLICY_PLAYOUTS)
+        return max(found, key=lambda move: (found[move].value, str(move) == "roll"))
 
 
 # -- more players: playouts --------------------------------------------------------------------
