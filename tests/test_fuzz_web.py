@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from test_fuzz_moves import HUGE, odd_words
 
 from partysolver.web.app import create_app
+from partysolver.web.guard import TOKEN_HEADER
 
 GAMES = ["tea-party", "pool-party-stars", "party-time", "meeple-party", "meeple-land"]
 VERBS = ["hint", "solve", "verify", "apply", "render", "check", "inspect"]
@@ -96,7 +97,11 @@ def bodies(draw: st.DrawFn) -> bytes:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(workers=1, queue=4, grace=2.0)) as test_client:
+    app = create_app(workers=1, queue=4, grace=2.0)
+    # As the board's page talks to it: to 127.0.0.1, with its token (web/guard.py), so that
+    # every body reaches the reader.
+    with TestClient(app, base_url="http://127.0.0.1",
+                    headers={TOKEN_HEADER: app.state.token}) as test_client:
         yield test_client
 
 

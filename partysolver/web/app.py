@@ -40,12 +40,19 @@ from ..app import catalog
 from ..app.contract import SCHEMA_VERBS, schema
 from ..models.errors import MISSING, InputError
 from ..models.registry import all_games
-from . import pages
+from . import guard, pages
 from .openapi import openapi
 from .pool import GRACE, Busy, Cancelled, TimedOut, WorkerDied, WorkerPool, default_workers
 
 MAX_BODY = 1024 * 1024
 """The largest request body accepted, in bytes (1 MB)."""
+
+DRAIN_MAX = 16 * MAX_BODY
+"""A body over :data:`MAX_BODY` but at most this long is read to its end (and thrown away)
+before the 413, so that the client, still sending, reads it; a longer one is cut."""
+
+BODY_SECONDS = 30.0
+"""A request's body must arrive within this many seconds of its headers (else 408)."""
 
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects a JSON request body may have."""
@@ -101,12 +108,17 @@ def error_response(error: ApiError) -> JSONResponse:
 
 
 class Limits:
-    """Pure ASGI middleware: the security headers on every answer, and 413 for a body over
-    :data:`MAX_BODY` (by its Content-Length, or while it streams in)."""
+    """Pure ASGI middleware: the security headers on every answer; 413 for a body over
+    :data:`MAX_BODY` (by its Content-Length, or while it streams in), sent once the rest of
+    the body is read and thrown away (up to :data:`DRAIN_MAX`), so that a client still
+    sending reads the 413 instead of a broken pipe, and then the connection closes; 408 for a
+    body not complete within ``body_seconds`` (:data:`BODY_SECONDS`)."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY,
+                 body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -126,35 +138,81 @@ class Limits:
                 message = dict(message, headers=headers)
             await send(message)
 
+        deadline = asyncio.get_running_loop().time() + self.body_seconds
         length = dict(scope.get("headers", [])).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            if length.isdigit() and int(length) <= DRAIN_MAX:
+                await _drain(receive, deadline)
             await self._too_large(send_with_headers)
             return
         received = 0
+        body_done = False
 
-        async def counting_receive() -> Message:
-            nonlocal received
-            message = await receive()
+        async def guarded_receive() -> Message:
+            nonlocal received, body_done
+            if body_done:  # the body is in: what follows is the client going away
+                return await receive()
+            message = await _before(receive, deadline)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if received > self.max_body:
                     raise _TooLarge
+            else:
+                body_done = True
             return message
 
         try:
-            await self.app(scope, counting_receive, send_with_headers)
+            await self.app(scope, guarded_receive, send_with_headers)
         except _TooLarge:
             if not started:
+                if not body_done:
+                    await _drain(receive, deadline, DRAIN_MAX - received)
                 await self._too_large(send_with_headers)
+        except _SlowBody:
+            if not started:
+                await error_response(ApiError(408, f"bad input: the request body did not "
+                                              f"arrive within {self.body_seconds:g} s", headers={
+                                                  "connection": "close"}))(
+                    {"type": "http"}, _no_receive, send_with_headers)
 
     async def _too_large(self, send: Send) -> None:
         response = error_response(ApiError(413, f"bad input: the request body is over "
-                                           f"{self.max_body // 1024} KB (the most accepted)"))
+                                           f"{self.max_body // 1024} KB (the most accepted)",
+                                           headers={"connection": "close"}))
         await response({"type": "http"}, _no_receive, send)
 
 
 class _TooLarge(Exception):
     pass
+
+
+class _SlowBody(Exception):
+    pass
+
+
+async def _before(receive: Receive, deadline: float) -> Message:
+    """The next message of ``receive``, or :class:`_SlowBody` past ``deadline``."""
+    left = deadline - asyncio.get_running_loop().time()
+    try:
+        return await asyncio.wait_for(receive(), max(left, 0.001))
+    except TimeoutError:
+        raise _SlowBody from None
+
+
+async def _drain(receive: Receive, deadline: float, most: int = DRAIN_MAX) -> None:
+    """Read and throw away the rest of a body (at most ``most`` bytes, until ``deadline``)."""
+    read = 0
+    while read <= most:
+        try:
+            message = await _before(receive, deadline)
+        except _SlowBody:
+            return
+        if message["type"] != "http.request":
+            return
+        read += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 async def _no_receive() -> Message:
@@ -344,10 +402,17 @@ async def _disconnected(request: Request) -> None:
 
 
 def create_app(workers: int | None = None, queue: int | None = None,
-               grace: float = GRACE) -> Starlette:
+               grace: float = GRACE, host: str | None = None) -> Starlette:
     """The web application (``workers`` worker processes; ``queue`` jobs may wait; a job is
-    killed ``grace`` seconds past its time limit)."""
+    killed ``grace`` seconds past its time limit; it answers to the loopback names and
+    ``host``, see :mod:`guard`)."""
     board = Board(workers, queue, grace)
+    token = guard.new_token()
+
+    def with_token(page: str) -> str:
+        """A page of the board, holding the token its script sends (:mod:`guard`)."""
+        return page.replace('<meta charset="utf-8">', '<meta charset="utf-8"><meta name='
+                            f'"partysolver-token" content="{token}">', 1)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -444,14 +509,14 @@ def create_app(workers: int | None = None, queue: int | None = None,
         return JSONResponse(board.pool.status() | {"server_pid": os.getpid()})
 
     async def start_page(request: Request) -> Response:
-        return HTMLResponse(await asyncio.to_thread(pages.start_page))
+        return HTMLResponse(with_token(await asyncio.to_thread(pages.start_page)))
 
     async def board_page(request: Request) -> Response:
         game = game_of(request)
-        return HTMLResponse(await asyncio.to_thread(pages.board_page, game))
+        return HTMLResponse(with_token(await asyncio.to_thread(pages.board_page, game)))
 
     async def docs_page(request: Request) -> Response:
-        return HTMLResponse(await asyncio.to_thread(pages.docs_page))
+        return HTMLResponse(with_token(await asyncio.to_thread(pages.docs_page)))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return error_response(ApiError(404, f"nothing at {request.url.path}"))
@@ -479,8 +544,15 @@ def create_app(workers: int | None = None, queue: int | None = None,
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed})
     app.state.board = board
-    app.add_middleware(Limits)
+    app.state.token = token
+    app.add_middleware(guard.Guard, hosts=guard.allowed_hosts(host), token=token,
+                       refusal=_refusal, any_address=host is not None and guard.is_wildcard(host))
+    app.add_middleware(Limits)  # outermost: its headers go on the Guard's refusals too
     return app
+
+
+def _refusal(status: int, message: str, headers: dict[str, str] | None) -> Response:
+    return error_response(ApiError(status, message, headers=headers))
 
 
 def _wants_svg(request: Request) -> bool:

@@ -56,6 +56,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     import uvicorn
 
     from .app import create_app
+    from .connections import uvicorn_settings
 
     if (said := warning(host)) is not None:
         print(said, file=out, flush=True)
@@ -65,9 +66,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     print(f"partysolver board on {address} (Ctrl+C stops it)", file=out, flush=True)
     if open_browser:
         threading.Timer(1.5, webbrowser.open, args=(address,)).start()
-    app = create_app(workers, queue)
+    app = create_app(workers, queue, host=host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=STOP_SECONDS)
+                            timeout_graceful_shutdown=STOP_SECONDS, **uvicorn_settings())
     stop_jobs = app.state.board.pool.stop_soon
 
     class Server(uvicorn.Server):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import Server, start_server, stop_server
+from web_helpers import Server, local_client, start_server, stop_server
 
 from partysolver.web.app import create_app
 
@@ -15,7 +15,7 @@ from partysolver.web.app import create_app
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """The application on two real worker processes, through the ASGI test client."""
-    with TestClient(create_app(workers=2, queue=4, grace=2.0)) as test_client:
+    with local_client(create_app(workers=2, queue=4, grace=2.0)) as test_client:
         yield test_client
 
 

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from click.testing import CliRunner
-from starlette.testclient import TestClient
-from web_helpers import Server
+from web_helpers import Server, local_client
 
 from partysolver.console import cli
 from partysolver.web import server as web_server
@@ -79,7 +78,7 @@ def test_a_client_that_goes_away_cancels_its_job(server: Server) -> None:
 
 
 def test_a_full_pool_answers_503_with_retry_after() -> None:
-    with TestClient(create_app(workers=1, queue=0, grace=1.0)) as client:
+    with local_client(create_app(workers=1, queue=0, grace=1.0)) as client:
         slow = threading.Thread(target=client.post, args=(SLOW_PATH,),
                                 kwargs={"json": SLOW | {"options": {"games": 500,
                                                                     "time_limit": 3}}})
@@ -96,7 +95,7 @@ def test_a_full_pool_answers_503_with_retry_after() -> None:
 
 
 def test_a_job_past_its_time_limit_is_stopped() -> None:
-    with TestClient(create_app(workers=1, queue=0, grace=0.5)) as client:
+    with local_client(create_app(workers=1, queue=0, grace=0.5)) as client:
         pids = client.get("/api/status").json()["pids"]
         began = time.monotonic()
         # Playing 500 games from the position takes minutes and reads no time limit.

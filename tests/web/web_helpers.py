@@ -13,6 +13,11 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from partysolver.web.guard import TOKEN_HEADER
 
 EVIL = "<script>alert(1)</script>"
 QUOTES = "Gr\"een' onload='alert(2)"
@@ -55,6 +60,14 @@ wizard = 1
 ranger = 1
 bard = 1
 """
+
+
+def local_client(app: Any) -> TestClient:
+    """The ASGI test client of ``app`` as the board's own page talks to it: to 127.0.0.1 (the
+    server answers only the names it listens on), with the page's token (a body of any
+    content type is then taken, see ``web/guard.py``)."""
+    return TestClient(app, base_url="http://127.0.0.1",
+                      headers={TOKEN_HEADER: app.state.token})
 
 
 def free_port() -> int:

@@ -106,6 +106,9 @@
     return [first, ...more.map((figure) => figureText(figure, move)).filter(Boolean)].join(", ");
   }
 
+  // The server's token (its pages hold it): a request of the board's own page (see web/guard.py).
+  const TOKEN = (document.querySelector('meta[name="partysolver-token"]') || {}).content || "";
+
   class ApiError extends Error {
     constructor(message, status, field) { super(message); this.status = status; this.field = field; }
   }
@@ -116,7 +119,7 @@
     if (body.document !== undefined && state.doc && !body.filename) body.filename = state.doc.source;
     try {
       response = await fetch(`/api/${G.game}/${verb}`, {
-        method: "POST", headers: { "content-type": "application/json" },
+        method: "POST", headers: { "content-type": "application/json", "x-partysolver-token": TOKEN },
         body: JSON.stringify(body), signal,
       });
     } catch (error) {
