@@ -438,3 +438,26 @@ def test_the_registry_lists_pig_without_importing_it() -> None:
                                               capture_output=True, text=True).stdout)
     assert "pig" in keys
     assert not [m for m in modules if m.startswith(("partysolver_pig", "numpy", "numba"))]
+
+
+PIG_RANKS = {"game": 0, "state": 0, "position": 0, "notation": 0, "render": 0, "solver": 1,
+             "commands": 2}
+"""Pig's modules on partysolver's floors: the rules (models), the searches (solvers), the
+commands (app); the package itself (``GAME``) is a rules module (``COMMANDS`` loads by name, on
+first use: tests/test_startup.py checks what each command imports)."""
+
+
+def test_pig_layers_point_one_way_like_partysolver() -> None:
+    import test_layers
+
+    root = Path(pig.__file__).parent
+    known = test_layers.modules() | test_layers.modules(root)
+    for name, path in test_layers.modules(root).items():
+        rank = PIG_RANKS.get(name.rpartition(".")[2], 0 if name == "partysolver_pig" else -1)
+        assert rank >= 0, f"{name}: a module on no floor"
+        for item in test_layers.imports(name, path, known):
+            assert item.target != "click", item
+            if item.target.startswith("partysolver_pig"):
+                assert PIG_RANKS[item.target.rpartition(".")[2]] <= rank, item
+            else:
+                assert test_layers.layer(item.target)[1] <= rank, item
