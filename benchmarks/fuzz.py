@@ -63,6 +63,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import dataclasses
 import http.client
 import json
 import math
@@ -780,7 +781,7 @@ def option_case(index: int, rng: random.Random, found: Seeds) -> Case:
             "--" + s.name.replace("_", "-"): s.kind for s in own}
         value = odd_option(kinds[option], rng)
         args += [option, value]
-        if option != "--time-limit" and rng.random() < 0.97:
+        if option != "--time-limit" and rng.random() < 0.9:  # else the default budget
             args += ["--time-limit", SHORT]
         what = f"{option} {value[:30]!r}"
         if verb == "render":
@@ -1048,7 +1049,10 @@ def make_case(index: int, seed: int, found: Seeds, web: bool = True) -> Case:
     rng = random.Random(f"{seed}:{index}")
     families = [(name, weight) for name, weight in FAMILIES if web or name != "web"]
     family = rng.choices([n for n, _ in families], [w for _, w in families])[0]
-    return MAKERS[family](index, rng, found)
+    case = MAKERS[family](index, rng, found)
+    if any("\0" in a for a in case.args):  # no command line can hold a NUL (C strings)
+        case = dataclasses.replace(case, args=tuple(a.replace("\0", "") for a in case.args))
+    return case
 
 
 # -- running and classifying -------------------------------------------------------------------

@@ -10,6 +10,7 @@ line, bytes that are not UTF-8 are one line of bad input too, and nothing but th
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,7 @@ def test_any_bytes_on_stdin_end_the_session_cleanly(stdin: bytes, tmp_path: Path
                                                                  HealthCheck.function_scoped_fixture])
 def test_save_writes_only_what_it_names_and_never_an_existing_file(typed: list[str],
                                                                    tmp_path: Path) -> None:
-    folder = tmp_path / str(abs(hash(tuple(typed))))
-    folder.mkdir()
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))  # one per example (tmp_path is shared)
     (folder / "keep.toml").write_text("unrelated = 1\n")
     here = Path.cwd()
     os.chdir(folder)
