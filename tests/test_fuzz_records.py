@@ -87,10 +87,11 @@ def test_a_mutated_record_loads_and_replays_or_is_one_line(game: str) -> None:
             one_line(str(error))
             assert source in str(error), str(error)
             return
-        written = format_document(record.to_document(), source.endswith(".json"))
-        again = playalong.load_record(parse(written, source))
-        assert again.steps == record.steps
-        assert format_document(again.to_document()) == format_document(record.to_document())
+        as_json = source.endswith(".json")
+        written = format_document(record.to_document(), as_json)
+        again = playalong.load_record(parse(written, source))  # written as it loaded: fixed
+        assert format_document(again.to_document(), as_json) == written
+        assert [s.move for s in again.steps] == [s.move for s in record.steps]
         playalong.position_after(parse(written, source), None)  # its last position too
 
     loaded()
