@@ -41,6 +41,8 @@ from ..app.contract import SCHEMA_VERBS, schema
 from ..models.errors import MISSING, InputError
 from ..models.registry import all_games
 from . import guard, pages
+from .cache import AnswerCache, is_exact
+from .cache import key_of as cache_key
 from .openapi import openapi
 from .pool import GRACE, Busy, Cancelled, TimedOut, WorkerDied, WorkerPool, default_workers
 
@@ -346,31 +348,54 @@ def document_args(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class Board:
-    """The application's state: the pool and its settings."""
+    """The application's state: the pool, its settings, and the answers kept
+    (:mod:`cache`)."""
 
     def __init__(self, workers: int | None = None, queue: int | None = None,
                  grace: float = GRACE) -> None:
         self.pool = WorkerPool(workers or default_workers(), queue, grace=grace)
+        self.cache = AnswerCache()
+        self._twins: dict[tuple[str, float], _Shared] = {}
 
     async def job(self, request: Request, kind: str, args: dict[str, Any],
                   limit: float) -> dict[str, Any]:
-        """Run a job in the pool; cancel it when the client goes away."""
-        task = asyncio.ensure_future(self.pool.run(kind, args, limit))
+        """The answer of a job: kept from before (:mod:`cache`), the one an identical request
+        is computing (waited for), or run in the pool; a job is cancelled when every client
+        waiting for it has gone away."""
+        document = args.get("document") or {}
+        if isinstance(document.get("text"), str) and len(document["text"]) > 4096:
+            key = await asyncio.to_thread(cache_key, kind, args)  # parsing takes a moment
+        else:
+            key = cache_key(kind, args)
+        if key is not None and (kept := self.cache.get(key, limit)) is not None:
+            return kept
+        shared = self._twins.get((key, limit)) if key is not None else None
+        if shared is None:
+            shared = _Shared(asyncio.ensure_future(self.pool.run(kind, args, limit)))
+            if key is not None:
+                self._twins[(key, limit)] = shared
+                shared.task.add_done_callback(
+                    lambda task: self._settled(task, key, kind, args, limit))
+        else:
+            self.cache.twins += 1
+        shared.clients += 1
         watch = asyncio.ensure_future(_disconnected(request))
         try:
-            done, _ = await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({shared.task, watch},
+                                         return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
-            task.cancel()
             watch.cancel()
+            shared.leave()
             raise
-        if task not in done:
-            task.cancel()
-            with _suppressed():
-                await task
+        if shared.task not in done:
+            if shared.leave():
+                with _suppressed():
+                    await shared.task
             raise ApiError(499, "the client went away: its job was stopped")
         watch.cancel()
+        shared.clients -= 1
         try:
-            answer: dict[str, Any] = task.result()
+            answer: dict[str, Any] = shared.task.result()
         except Busy as error:
             raise ApiError(503, str(error), headers={"retry-after": str(error.retry_after)}
                            ) from None
@@ -383,6 +408,36 @@ class Board:
             raise ApiError(answer["status"], parts["message"], parts.get("field"), parts=parts)
         data: dict[str, Any] = answer["data"]
         return data
+
+    def _settled(self, task: asyncio.Future[Any], key: str, kind: str, args: dict[str, Any],
+                 limit: float) -> None:
+        """A job with a key is done: it is no one's twin any more, and a good answer is
+        kept."""
+        if self._twins.get((key, limit)) is not None and \
+                self._twins[(key, limit)].task is task:
+            del self._twins[(key, limit)]
+        if task.cancelled() or task.exception() is not None:
+            return
+        answer = task.result()
+        if answer.get("status") == 200:
+            self.cache.put(key, answer["data"], limit, is_exact(kind, args, answer["data"]))
+
+
+class _Shared:
+    """A job in the pool and how many clients wait for its answer."""
+
+    def __init__(self, task: asyncio.Future[Any]) -> None:
+        self.task = task
+        self.clients = 0
+
+    def leave(self) -> bool:
+        """A client stops waiting; the last one cancels the job (killing its worker).  Whether
+        this one did."""
+        self.clients -= 1
+        if self.clients <= 0 and not self.task.done():
+            self.task.cancel()
+            return True
+        return False
 
 
 class _suppressed:
@@ -506,7 +561,8 @@ def create_app(workers: int | None = None, queue: int | None = None,
         return JSONResponse(await asyncio.to_thread(openapi))
 
     async def get_status(request: Request) -> Response:
-        return JSONResponse(board.pool.status() | {"server_pid": os.getpid()})
+        return JSONResponse(board.pool.status() | {"server_pid": os.getpid(),
+                                                   "cache": board.cache.status()})
 
     async def start_page(request: Request) -> Response:
         return HTMLResponse(with_token(await asyncio.to_thread(pages.start_page)))
