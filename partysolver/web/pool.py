@@ -7,15 +7,21 @@ pipe.  A job that runs past its deadline, or whose client went away, is stopped 
 worker*: a solver deep in a search (numba, CP-SAT) cannot be interrupted politely, and a killed
 process gives back every byte and every core at once.  The slot then gets a fresh worker.
 
-Admission is bounded: at most ``workers`` jobs run and ``queue`` wait; a job beyond that, or
-one that waits longer than its own time limit for a worker, is refused with :class:`Busy` (the
-web layer answers 503 with ``Retry-After``).  Nothing here knows about HTTP.
+Admission tells the truth (issue 29, item 2): the pool measures how long each kind of job
+takes (:meth:`WorkerPool.expected`) and so knows how long a job arriving now would wait for a
+worker (:meth:`WorkerPool.expected_wait`: the jobs running end, the jobs waiting take their
+turns).  A job whose wait fits its time limit waits its turn; one whose wait does not, or that
+finds ``queue`` jobs waiting already, is refused at once with :class:`Busy` and the expected
+wait as its ``retry_after`` (the web layer answers 503 with ``Retry-After``).  A job that
+waits past its time limit all the same (the estimate was short) is refused then.  Nothing here
+knows about HTTP.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import multiprocessing
 import os
 import signal
@@ -28,6 +34,12 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from . import jobs
+
+DEFAULT_SECONDS = 1.0
+"""What a job of a kind never measured is expected to take (its time limit when shorter)."""
+
+LEARNING = 0.3
+"""The weight of a job's latest duration in its kind's expected duration (a moving average)."""
 
 GRACE = 5.0
 """Seconds a job may run past its time limit (the solver's own budget) before it is killed:
@@ -132,10 +144,14 @@ class Stats:
     waiting: int = 0
     running: int = 0
     recent: list[dict[str, Any]] = field(default_factory=list)
+    refusals: list[dict[str, Any]] = field(default_factory=list)
+    """The last refusals for the wait, each with the wait it told (``retry_after``) and the
+    real one (``waited``: until as many jobs had left a worker as were ahead of it)."""
 
     def as_json(self) -> dict[str, Any]:
-        return {key: value for key, value in self.__dict__.items() if key != "recent"} | {
-            "recent": list(self.recent)}
+        return {key: value for key, value in self.__dict__.items()
+                if key not in ("recent", "refusals")} | {
+            "recent": list(self.recent), "refusals": list(self.refusals)}
 
 
 class WorkerPool:
@@ -162,6 +178,11 @@ class WorkerPool:
         self._closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
+        self._seconds: dict[str, float] = {}  # the expected duration of each kind of job
+        self._queued: list[float] = []  # the expected durations of the jobs waiting, in order
+        self._running: dict[int, tuple[float, float, float]] = {}  # began, expected, deadline
+        self._ends = 0  # jobs that have left a worker
+        self._told: list[tuple[float, int, int]] = []  # refusals: when, retry after, ends due
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -231,18 +252,25 @@ class WorkerPool:
         assert self._idle is not None, "start the pool first"
         if self._closed:
             raise Stopping()
+        wait = self.expected_wait()
         if self.stats.running + self.stats.waiting >= self.size + self.queue:
-            self.stats.refused += 1
-            raise Busy(f"all {self.size} workers are busy and {self.queue} jobs wait; "
-                       "try again shortly", self._retry_after())
+            raise self._refuse(f"all {self.size} workers are busy and {self.queue} jobs wait; "
+                               f"the wait is about {wait:.1f} s", wait)
+        if wait > limit:
+            raise self._refuse(f"the wait for a worker is about {wait:.1f} s, longer than the "
+                               f"request's time limit ({limit:g} s)", wait)
+        expected = self.expected(kind, args, limit)
         self.stats.waiting += 1
+        self._queued.append(expected)
         try:
             worker = await self._next_worker(limit)
         finally:
             self.stats.waiting -= 1
+            self._queued.remove(expected)
         self.stats.running += 1
         self.stats.started += 1
         began = time.monotonic()
+        self._running[id(worker)] = (began, expected, began + limit + self.grace)
         outcome = "finished"
         try:
             if on_start is not None:
@@ -265,6 +293,8 @@ class WorkerPool:
             raise
         finally:
             self.stats.running -= 1
+            self._running.pop(id(worker), None)
+            self._ended(kind, args, outcome, time.monotonic() - began, limit)
             self._remember(kind, outcome, time.monotonic() - began, worker.pid)
             if outcome == "finished":
                 self.stats.finished += 1
@@ -290,9 +320,8 @@ class WorkerPool:
             return taken.result()
         if self._closed:
             raise Stopping()
-        self.stats.refused += 1
-        raise Busy(f"no worker came free within {limit:g} s; try again shortly",
-                   self._retry_after())
+        raise self._refuse(f"no worker came free within {limit:g} s (the wait was longer "
+                           "than expected)", self.expected_wait())
 
     async def _exchange(self, worker: Worker, kind: str, args: dict[str, Any],
                         limit: float) -> Any:
@@ -341,8 +370,71 @@ class WorkerPool:
         future = loop.run_in_executor(self._threads, self._spawn)
         future.add_done_callback(started)
 
-    def _retry_after(self) -> int:
-        return max(1, min(10, self.stats.running + self.stats.waiting))
+    # -- the expected wait -----------------------------------------------------------------------
+
+    @staticmethod
+    def kind_of(kind: str, args: dict[str, Any]) -> str:
+        """The kind of a job whose durations are alike: its job, game and verb."""
+        return f"{kind} {args.get('game', '')} {args.get('verb', '')}".strip()
+
+    def expected(self, kind: str, args: dict[str, Any], limit: float) -> float:
+        """The seconds a job is expected to take: its kind's measured durations (a moving
+        average), else their mean over every kind, else :data:`DEFAULT_SECONDS`; never more
+        than its time limit and the grace (it is stopped then)."""
+        known = self._seconds.get(self.kind_of(kind, args))
+        if known is None:
+            known = (sum(self._seconds.values()) / len(self._seconds) if self._seconds
+                     else DEFAULT_SECONDS)
+        return min(known, limit + self.grace)
+
+    def expected_wait(self) -> float:
+        """The seconds a job arriving now would wait for a worker: the workers come free as
+        the jobs running end (each as its kind is expected to, and no later than its
+        deadline), and take the jobs waiting in their order, each for its expected time."""
+        now = time.monotonic()
+        free = []
+        for began, expected, deadline in self._running.values():
+            left = expected - (now - began)
+            if left <= 0:  # past its expected time: it ends soon, or at its deadline
+                left = min(expected, deadline - now) / 2
+            free.append(max(0.0, min(left, deadline - now)))
+        free += [0.0] * max(0, self.size - len(free))
+        free.sort()
+        for expected in self._queued:
+            first = free.pop(0)
+            free.append(first + expected)
+            free.sort()
+        return free[0] if free else 0.0
+
+    def _refuse(self, why: str, wait: float) -> Busy:
+        """A refusal (503) with ``Retry-After`` from the expected ``wait``; the real wait is
+        measured for :attr:`Stats.refusals` (until as many jobs have left a worker as wait,
+        plus one, once every worker is busy)."""
+        self.stats.refused += 1
+        retry = max(1, math.ceil(wait))
+        idle = self.size - self.stats.running
+        due = self._ends + self.stats.waiting + 1 - max(0, idle)
+        self._told.append((time.monotonic(), retry, due))
+        del self._told[:-100]
+        return Busy(f"{why}; try again in {retry} s", retry)
+
+    def _ended(self, kind: str, args: dict[str, Any], outcome: str, seconds: float,
+               limit: float) -> None:
+        """A job left its worker: learn its duration (a finished job's, or a stopped one's
+        time limit and grace) and settle the refusals waiting for it."""
+        if outcome in ("finished", "timed out"):
+            name = self.kind_of(kind, args)
+            seconds = seconds if outcome == "finished" else limit + self.grace
+            known = self._seconds.get(name)
+            self._seconds[name] = seconds if known is None else (
+                LEARNING * seconds + (1 - LEARNING) * known)
+        self._ends += 1
+        now = time.monotonic()
+        for told in [t for t in self._told if t[2] <= self._ends]:
+            self._told.remove(told)
+            self.stats.refusals.append({"retry_after": told[1],
+                                        "waited": round(now - told[0], 3)})
+        del self.stats.refusals[:-50]
 
     def _remember(self, kind: str, outcome: str, seconds: float, pid: int | None) -> None:
         self.stats.recent.append({"job": kind, "outcome": outcome,

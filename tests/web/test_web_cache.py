@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
 from typing import Any
 
 from test_web_server import SLOW, SLOW_PATH, raw_post, wait_for
-from web_helpers import Server
+from web_helpers import Server, local_client
 
+from partysolver.web.app import create_app
 from partysolver.web.cache import AnswerCache, key_of
+from partysolver.web.pool import WorkerPool
 
 TEA = {"game": "tea-party", "verb": "verify", "document": {"example": "default"},
        "options": {"time_limit": 10.0}}
@@ -177,3 +180,57 @@ def test_twins_that_all_go_away_cancel_the_job(server: Server) -> None:
     assert wait_for(lambda: server.status()["cancelled"] == before["cancelled"] + 1,  # type: ignore[operator]
                     20), "the job outlived its last client"
     assert server.status()["started"] == before["started"] + 1  # type: ignore[operator]
+
+
+# -- the queue ----------------------------------------------------------------------------------
+
+
+def test_the_expected_wait_adds_up_the_jobs_ahead() -> None:
+    pool = WorkerPool(2)
+    assert pool.expected_wait() == 0.0  # every worker idle
+    now = time.monotonic()
+    pool._running = {1: (now, 10.0, now + 60), 2: (now, 4.0, now + 60)}
+    assert 3.5 < pool.expected_wait() <= 4.0  # the shorter job ends first
+    pool._queued = [3.0, 3.0]  # at ~4 and ~7 s they take the workers; ~10 s the next turn
+    assert 9.5 < pool.expected_wait() <= 10.0
+    # A kind never measured is expected to take a second; a measured one, what it took.
+    assert pool.expected("verb", {"game": "g", "verb": "hint"}, 10.0) == 1.0
+    pool._seconds["verb g hint"] = 7.0
+    assert pool.expected("verb", {"game": "g", "verb": "hint"}, 10.0) == 7.0
+    assert pool.expected("verb", {"game": "g", "verb": "hint"}, 1.0) == 1.0 + pool.grace
+
+
+def test_a_wait_longer_than_the_time_limit_is_refused_at_once_else_it_waits() -> None:
+    app = create_app(workers=1, queue=4, grace=1.0)
+    with local_client(app) as client:
+        slow = SLOW | {"options": {"games": 500, "time_limit": 3}}
+        # The pool learns what this job takes (its time limit and grace: it is stopped).
+        assert client.post(SLOW_PATH, json=slow).status_code == 504
+        status = client.get("/api/status").json()
+        assert status["timed_out"] == 1
+        assert wait_for(lambda: client.get("/api/status").json()["idle"] == 1)
+        answers: list[Any] = []
+        running = threading.Thread(target=lambda: answers.append(
+            client.post(SLOW_PATH, json=slow | {"filename": "again.toml"})))
+        running.start()
+        assert wait_for(lambda: client.get("/api/status").json()["running"] == 1)
+        started = client.get("/api/status").json()["started"]
+        # About 4 s to wait, with a time limit of 1 s: refused at once, told how long.
+        refused = client.post("/api/tea-party/verify", json={
+            "example": "default", "options": {"time_limit": 1}})
+        assert refused.status_code == 503
+        assert "longer than the request's time limit (1 s)" in \
+            refused.json()["error"]["message"]
+        assert 1 <= int(refused.headers["retry-after"]) <= 4
+        # With a time limit the wait fits in, it waits its turn and is answered.
+        served = client.post("/api/tea-party/verify", json={
+            "example": "default", "options": {"time_limit": 20}})
+        assert served.status_code == 200 and served.json()["valid"] is True
+        running.join(30)
+        assert answers[0].status_code == 504
+        after = client.get("/api/status").json()
+        assert after["started"] == started + 1  # the refused one never took a worker
+        assert after["refused"] == 1
+        [told] = after["refusals"]
+        assert told["retry_after"] == int(refused.headers["retry-after"])
+        assert told["waited"] > 0
