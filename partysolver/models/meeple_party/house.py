@@ -102,7 +102,7 @@ class House:
 
     @cached_property
     def graph(self) -> nx.Graph:
-        import networkx as nx  # here, not at import: every command would pay for it
+        import networkx as nx  # here, not at import: only a picture lays the graph out
 
         graph = nx.Graph()
         graph.add_nodes_from(range(self.size))
@@ -111,8 +111,13 @@ class House:
 
     @cached_property
     def adjacent(self) -> tuple[tuple[int, ...], ...]:
-        """Rooms one wall away, by room."""
-        return tuple(tuple(sorted(self.graph.neighbors(r))) for r in range(self.size))
+        """Rooms one wall away, by room (from the edges: a hint needs no graph library)."""
+        near: list[set[int]] = [set() for _ in range(self.size)]
+        for a, b in self.edges:
+            if a != b:
+                near[a].add(b)
+                near[b].add(a)
+        return tuple(tuple(sorted(rooms)) for rooms in near)
 
     @cached_property
     def two_away(self) -> tuple[tuple[int, ...], ...]:
@@ -124,11 +129,33 @@ class House:
     @cached_property
     def distance(self) -> tuple[tuple[int, ...], ...]:
         """Fewest steps between two rooms (``size`` when unreachable)."""
-        import networkx as nx
-
-        lengths = dict(nx.all_pairs_shortest_path_length(self.graph))
-        return tuple(tuple(lengths[a].get(b, self.size) for b in range(self.size))
+        return tuple(tuple(self._steps_from(a).get(b, self.size) for b in range(self.size))
                      for a in range(self.size))
+
+    def _steps_from(self, start: int) -> dict[int, int]:
+        """Fewest steps from ``start`` to every room it reaches (breadth first)."""
+        steps = {start: 0}
+        frontier = [start]
+        while frontier:
+            following = []
+            for room in frontier:
+                for near in self.adjacent[room]:
+                    if near not in steps:
+                        steps[near] = steps[room] + 1
+                        following.append(near)
+            frontier = following
+        return steps
+
+    def parts(self) -> list[list[int]]:
+        """The rooms in groups that meeples can cross between, each sorted, by first room."""
+        found: list[list[int]] = []
+        seen: set[int] = set()
+        for room in range(self.size):
+            if room not in seen:
+                part = sorted(self._steps_from(room))
+                seen.update(part)
+                found.append(part)
+        return found
 
     @cached_property
     def doors(self) -> tuple[int, ...]:
@@ -177,12 +204,9 @@ class House:
             if not self.adjacent[i]:
                 found.append(Problem("isolated-room", f"{room.name} shares no wall with "
                                      "another room", item_path(f"{field_name}.rooms", i)))
-        import networkx as nx
-
-        if self.size and not nx.is_connected(self.graph):
-            parts = sorted(nx.connected_components(self.graph), key=min)
-            listed = "; ".join(", ".join(self.rooms[r].name for r in sorted(part))
-                               for part in parts)
+        parts = self.parts()
+        if len(parts) > 1:
+            listed = "; ".join(", ".join(self.rooms[r].name for r in part) for part in parts)
             found.append(Problem("disconnected", f"the house falls into {len(parts)} parts "
                                  f"that no meeple can cross between: {listed}", field_name))
         if not self.welcome_rooms:
