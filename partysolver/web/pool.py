@@ -145,8 +145,9 @@ class Stats:
     running: int = 0
     recent: list[dict[str, Any]] = field(default_factory=list)
     refusals: list[dict[str, Any]] = field(default_factory=list)
-    """The last refusals for the wait, each with the wait it told (``retry_after``) and the
-    real one (``waited``: until as many jobs had left a worker as were ahead of it)."""
+    """The last refusals for the wait, each with the wait it told (``retry_after``), the real
+    one (``waited``: until as many jobs had left a worker as were ahead of it) and when it was
+    (``at``, ``time.monotonic()``)."""
 
     def as_json(self) -> dict[str, Any]:
         return {key: value for key, value in self.__dict__.items()
@@ -432,9 +433,9 @@ class WorkerPool:
         now = time.monotonic()
         for told in [t for t in self._told if t[2] <= self._ends]:
             self._told.remove(told)
-            self.stats.refusals.append({"retry_after": told[1],
+            self.stats.refusals.append({"at": round(told[0], 3), "retry_after": told[1],
                                         "waited": round(now - told[0], 3)})
-        del self.stats.refusals[:-50]
+        del self.stats.refusals[:-200]
 
     def _remember(self, kind: str, outcome: str, seconds: float, pid: int | None) -> None:
         self.stats.recent.append({"job": kind, "outcome": outcome,

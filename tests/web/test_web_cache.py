@@ -33,9 +33,14 @@ def post(server: Server, path: str, body: dict[str, Any]) -> tuple[int, dict[str
         return error.code, json.loads(error.read())
 
 
+def stat(server: Server) -> Any:
+    """``/api/status``, for reading its counts."""
+    return server.status()
+
+
 def idle(server: Server) -> None:
-    assert wait_for(lambda: server.status()["running"] == 0
-                    and server.status()["waiting"] == 0, 60), "the server never went idle"
+    assert wait_for(lambda: stat(server)["running"] == 0
+                    and stat(server)["waiting"] == 0, 60), "the server never went idle"
 
 
 # -- the keys and the cache itself ------------------------------------------------------------
@@ -113,22 +118,22 @@ def test_a_repeated_request_is_answered_from_the_cache(server: Server) -> None:
     body = {"example": "default", "filename": label, "options": {"time_limit": 3,
                                                                   "playouts": 20}}
     path = "/api/party-time/hint"  # playouts: an estimate
-    before = server.status()
+    before = stat(server)
     status, first = post(server, path, body)
     assert status == 200 and first["status"] == "estimate"
-    after_first = server.status()
-    assert after_first["started"] == before["started"] + 1  # type: ignore[operator]
+    after_first = stat(server)
+    assert after_first["started"] == before["started"] + 1
     # The same request, and one with a shorter time limit: the answer kept.
     assert post(server, path, body) == (200, first)
     assert post(server, path, body | {"options": {"time_limit": 2, "playouts": 20}}) \
         == (200, first)
-    kept = server.status()
+    kept = stat(server)
     assert kept["started"] == after_first["started"]
-    assert kept["cache"]["hits"] == after_first["cache"]["hits"] + 2  # type: ignore[index]
+    assert kept["cache"]["hits"] == after_first["cache"]["hits"] + 2
     # A longer time limit may find more: it is computed.
     status, longer = post(server, path, body | {"options": {"time_limit": 4, "playouts": 20}})
     assert status == 200
-    assert server.status()["started"] == kept["started"] + 1  # type: ignore[operator]
+    assert stat(server)["started"] == kept["started"] + 1
 
 
 def test_an_exact_answer_is_reused_for_any_time_limit(server: Server) -> None:
@@ -137,10 +142,10 @@ def test_an_exact_answer_is_reused_for_any_time_limit(server: Server) -> None:
     status, first = post(server, "/api/pool-party-stars/hint", {
         "example": "default", "filename": label, "options": {"time_limit": 2}})
     assert status == 200 and first["status"] == "exact"
-    started = server.status()["started"]
+    started = stat(server)["started"]
     assert post(server, "/api/pool-party-stars/hint", {
         "example": "default", "filename": label, "options": {"time_limit": 30}}) == (200, first)
-    assert server.status()["started"] == started
+    assert stat(server)["started"] == started
 
 
 def test_a_twin_waits_for_the_job_and_keeps_it_when_the_first_client_goes(
@@ -148,38 +153,38 @@ def test_a_twin_waits_for_the_job_and_keeps_it_when_the_first_client_goes(
     idle(server)
     body = {"example": "default", "filename": f"twin-{uuid.uuid4().hex[:8]}.toml",
             "options": {"games": 500, "time_limit": 2}}
-    before = server.status()
+    before = stat(server)
     first = raw_post(server, SLOW_PATH, body)
-    assert wait_for(lambda: server.status()["running"] == 1), "the slow job never started"
+    assert wait_for(lambda: stat(server)["running"] == 1), "the slow job never started"
     answers: list[tuple[int, dict[str, Any]]] = []
     twin = threading.Thread(target=lambda: answers.append(post(server, SLOW_PATH, body)))
     twin.start()
-    assert wait_for(lambda: server.status()["cache"]["twins"]  # type: ignore[index]
-                    == before["cache"]["twins"] + 1), "the twin did not wait for the job"  # type: ignore[index]
+    assert wait_for(lambda: stat(server)["cache"]["twins"]
+                    == before["cache"]["twins"] + 1), "the twin did not wait for the job"
     first.close()  # the first client goes away: its twin still waits for the job
     twin.join(60)
     status, error = answers[0]
     assert status == 504 and "time limit (2 s)" in error["error"]["message"]
-    after = server.status()
-    assert after["started"] == before["started"] + 1  # type: ignore[operator]
+    after = stat(server)
+    assert after["started"] == before["started"] + 1
     assert after["cancelled"] == before["cancelled"]
-    assert after["timed_out"] == before["timed_out"] + 1  # type: ignore[operator]
+    assert after["timed_out"] == before["timed_out"] + 1
 
 
 def test_twins_that_all_go_away_cancel_the_job(server: Server) -> None:
     idle(server)
     body = SLOW | {"filename": f"gone-{uuid.uuid4().hex[:8]}.toml"}
-    before = server.status()
+    before = stat(server)
     first = raw_post(server, SLOW_PATH, body)
-    assert wait_for(lambda: server.status()["running"] == 1)
+    assert wait_for(lambda: stat(server)["running"] == 1)
     second = raw_post(server, SLOW_PATH, body)
-    assert wait_for(lambda: server.status()["cache"]["twins"]  # type: ignore[index]
+    assert wait_for(lambda: stat(server)["cache"]["twins"]
                     == before["cache"]["twins"] + 1)
     first.close()
     second.close()
-    assert wait_for(lambda: server.status()["cancelled"] == before["cancelled"] + 1,  # type: ignore[operator]
+    assert wait_for(lambda: stat(server)["cancelled"] == before["cancelled"] + 1,
                     20), "the job outlived its last client"
-    assert server.status()["started"] == before["started"] + 1  # type: ignore[operator]
+    assert stat(server)["started"] == before["started"] + 1
 
 
 # -- the queue ----------------------------------------------------------------------------------
