@@ -575,7 +575,7 @@ def move_case(index: int, rng: random.Random, found: Seeds) -> Case:
                              rng.choice(ODD_PATHS)])
         args += ["--record", record]
         files += [("keep.toml", b"unrelated = 1\n")]
-        writes = (record,) if record.endswith((".record.toml", ".record.json")) else ()
+        writes = (record,) if record != "keep.toml" else ()  # (a record, not a position)
         kinds.append(f"--record {record[:40]!r}")
     elif roll < 0.52:  # issue 27, cause 9: the record and the position in one file
         args += ["-o", "s.record.toml", "--record", "s.record.toml"]
@@ -1044,14 +1044,20 @@ MAKERS: dict[str, Callable[[int, random.Random, Seeds], Case]] = {
     "option": option_case, "web": web_case}
 
 
+ONLY: list[str] = []
+"""The families to draw from (``--only``; empty: all)."""
+
+
 def make_case(index: int, seed: int, found: Seeds, web: bool = True) -> Case:
     """Case ``index`` of ``seed``, from ``random.Random(f"{seed}:{index}")`` alone."""
     rng = random.Random(f"{seed}:{index}")
-    families = [(name, weight) for name, weight in FAMILIES if web or name != "web"]
+    families = [(name, weight) for name, weight in FAMILIES
+                if (web or name != "web") and (not ONLY or name in ONLY)]
     family = rng.choices([n for n, _ in families], [w for _, w in families])[0]
     case = MAKERS[family](index, rng, found)
     if any("\0" in a for a in case.args):  # no command line can hold a NUL (C strings)
-        case = dataclasses.replace(case, args=tuple(a.replace("\0", "") for a in case.args))
+        case = dataclasses.replace(case, args=tuple(a.replace("\0", "") for a in case.args),
+                                   writes=tuple(w.replace("\0", "") for w in case.writes))
     return case
 
 
@@ -1468,12 +1474,19 @@ def main() -> None:
     parser.add_argument("--server-workers", type=int, default=2,
                         help="the server's solver workers (default 2)")
     parser.add_argument("--no-web", action="store_true", help="leave the web cases out")
+    parser.add_argument("--only", default="", metavar="FAMILY,...",
+                        help="these families alone (" + ", ".join(n for n, _ in FAMILIES)
+                        + "); case I is then another case")
     parser.add_argument("--show", type=int, default=None,
                         help="write case I's files to a new folder, print its command, stop")
     parser.add_argument("--examples", type=int, default=5,
                         help="cases listed per cause (default 5)")
     args = parser.parse_args()
-    web = not args.no_web
+    ONLY[:] = [name for name in args.only.split(",") if name]
+    unknown = set(ONLY) - {name for name, _ in FAMILIES}
+    if unknown:
+        parser.error(f"--only: no family {', '.join(sorted(unknown))}")
+    web = not args.no_web and (not ONLY or "web" in ONLY)
     found = seeds()
     if args.show is not None:
         show(make_case(args.show, args.seed, found, web))
@@ -1512,7 +1525,8 @@ def main() -> None:
             tally.add(-1, "web", "serve", "crash", "server log: " + plain(
                 raised[0][:150] if raised else chunk.strip().splitlines()[-1][:150]), 0.0)
     seconds = time.perf_counter() - started
-    print(f"Fuzzing cases {args.start} to {args.start + total - 1} of seed {args.seed} "
+    only = f" (families {', '.join(ONLY)})" if ONLY else ""
+    print(f"Fuzzing cases {args.start} to {args.start + total - 1} of seed {args.seed}{only} "
           f"({seconds:.0f} s, {args.jobs} workers; slowest: case {tally.slowest[1]}, "
           f"{tally.slowest[0]:.1f} s; hang timeout {ALARM} s, web {WEB_TIMEOUT:.0f} s)")
     for kind in CLASSES:
