@@ -112,8 +112,10 @@ def openapi() -> dict[str, Any]:
                                                 else ["json"]}}],
             "requestBody": {"required": True, "content": {
                 "application/json": {"schema": request_schema(verb)},
-                "text/plain": {"schema": {"type": "string", "description": "the document "
-                               "as TOML or JSON text; options in the query"}}}},
+                "application/toml": {"schema": {"type": "string", "description": "the "
+                                     "document as TOML or JSON text (as text/plain it needs "
+                                     "the board's token, X-Partysolver-Token); options in "
+                                     "the query"}}}},
             "responses": {"200": {"description": f"the {verb} report", "content": {
                 "application/json": {"schema": answer}}}} | errors}}
     for path, what in (("/api/games", "the games, their verbs, options and shipped "

@@ -254,9 +254,11 @@ data, with what it is). A machine-readable description: <a href="/api/openapi.js
 3.1</a>.</p>
 
 <h2>The request</h2>
-<p>Either the document itself as the body (TOML or JSON text, any content type but
-<code>application/json</code>, options in the query: <code>?time_limit=5&amp;top=3</code>), or a
-JSON object (<code>Content-Type: application/json</code>) with</p>
+<p>Either the document itself as the body (TOML or JSON text as
+<code>application/toml</code>: <code>text/plain</code>, a form or no content type needs the
+board's token, so that no other web page can send it; options in the query:
+<code>?time_limit=5&amp;top=3</code>), or a JSON object (<code>Content-Type:
+application/json</code>) with</p>
 <ul>
 <li><code>document</code>: the document as a JSON object or as TOML/JSON text, or
 <code>example</code>: the name of a shipped position (<code>GET /api/GAME/examples</code> lists
@@ -273,8 +275,10 @@ is JSON with the picture in <code>svg</code>, or the SVG itself with
 </ul>
 <pre>curl -s localhost:8000/api/{first}/hint -H 'content-type: application/json' \\
   -d '{{"example": "default", "options": {{"top": 3, "time_limit": 5}}}}'
-curl -s localhost:8000/api/{first}/verify --data-binary @endgame.toml
-curl -s 'localhost:8000/api/{first}/render?format=svg&amp;hint=true' --data-binary @endgame.toml</pre>
+curl -s localhost:8000/api/{first}/verify -H 'content-type: application/toml' \\
+  --data-binary @endgame.toml
+curl -s 'localhost:8000/api/{first}/render?format=svg&amp;hint=true' \\
+  -H 'content-type: application/toml' --data-binary @endgame.toml</pre>
 
 <h2>The answers</h2>
 <ul>

@@ -38,6 +38,11 @@ from . import jobs
 DEFAULT_SECONDS = 1.0
 """What a job of a kind never measured is expected to take (its time limit when shorter)."""
 
+QUEUE_PER_WORKER = 16
+"""The most jobs that wait, per worker: a bound on the server's memory.  What a request waits
+is bounded by its time limit (a wait longer than that is refused at once), so the queue may be
+long where the jobs are short."""
+
 LEARNING = 0.3
 """The weight of a job's latest duration in its kind's expected duration (a moving average)."""
 
@@ -145,9 +150,9 @@ class Stats:
     running: int = 0
     recent: list[dict[str, Any]] = field(default_factory=list)
     refusals: list[dict[str, Any]] = field(default_factory=list)
-    """The last refusals for the wait, each with the wait it told (``retry_after``), the real
-    one (``waited``: until as many jobs had left a worker as were ahead of it) and when it was
-    (``at``, ``time.monotonic()``)."""
+    """The last refusals for the wait, each with the wait it told (``retry_after``, whole
+    seconds; ``expected``, the estimate), the real one (``waited``: until as many jobs had left a
+    worker as were ahead of it) and when it was (``at``, ``time.monotonic()``)."""
 
     def as_json(self) -> dict[str, Any]:
         return {key: value for key, value in self.__dict__.items()
@@ -156,8 +161,8 @@ class Stats:
 
 
 class WorkerPool:
-    """``workers`` worker processes; at most ``queue`` jobs (default: four per worker) wait for
-    one."""
+    """``workers`` worker processes; at most ``queue`` jobs (default: :data:`QUEUE_PER_WORKER`
+    per worker) wait for one."""
 
     def __init__(self, workers: int = 2, queue: int | None = None,
                  start_method: str = "forkserver", grace: float = GRACE) -> None:
@@ -165,7 +170,7 @@ class WorkerPool:
             raise ValueError("a pool needs at least one worker")
         self.size = workers
         self.grace = grace
-        self.queue = 4 * workers if queue is None else queue
+        self.queue = QUEUE_PER_WORKER * workers if queue is None else queue
         self.context: Any = multiprocessing.get_context(start_method)
         self.forkserver = start_method == "forkserver"
         if self.forkserver:
@@ -183,7 +188,7 @@ class WorkerPool:
         self._queued: list[float] = []  # the expected durations of the jobs waiting, in order
         self._running: dict[int, tuple[float, float, float]] = {}  # began, expected, deadline
         self._ends = 0  # jobs that have left a worker
-        self._told: list[tuple[float, int, int]] = []  # refusals: when, retry after, ends due
+        self._told: list[tuple[float, int, int, float]] = []  # when, retry after, ends due, wait
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -412,10 +417,10 @@ class WorkerPool:
         measured for :attr:`Stats.refusals` (until as many jobs have left a worker as wait,
         plus one, once every worker is busy)."""
         self.stats.refused += 1
-        retry = max(1, math.ceil(wait))
+        retry = max(1, math.floor(wait + 0.5))  # whole seconds, as the header has them
         idle = self.size - self.stats.running
         due = self._ends + self.stats.waiting + 1 - max(0, idle)
-        self._told.append((time.monotonic(), retry, due))
+        self._told.append((time.monotonic(), retry, due, wait))
         del self._told[:-100]
         return Busy(f"{why}; try again in {retry} s", retry)
 
@@ -434,6 +439,7 @@ class WorkerPool:
         for told in [t for t in self._told if t[2] <= self._ends]:
             self._told.remove(told)
             self.stats.refusals.append({"at": round(told[0], 3), "retry_after": told[1],
+                                        "expected": round(told[3], 3),
                                         "waited": round(now - told[0], 3)})
         del self.stats.refusals[:-200]
 
