@@ -369,6 +369,9 @@ class Request:
     target: str
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
+    token: bool = False
+    """Whether the request carries the token of the board's pages (as the board sends its
+    requests: then any content type is read)."""
 
 
 @dataclass(frozen=True)
@@ -1036,7 +1039,7 @@ def web_case(index: int, rng: random.Random, found: Seeds) -> Case:
     if query:
         target += "?" + urllib.parse.urlencode(query)
     return Case(index, "web", game, f"POST {verb}: {what}",
-                request=Request("POST", target, tuple(headers), body))
+                request=Request("POST", target, tuple(headers), body, rng.random() < 0.7))
 
 
 MAKERS: dict[str, Callable[[int, random.Random, Seeds], Case]] = {
@@ -1188,7 +1191,10 @@ def run_cli(case: Case, folder: Path) -> tuple[str, str]:
 
 
 SERVER: dict[str, Any] = {}
-"""The server the web cases go to: ``host``, ``port``, ``process``."""
+"""The server the web cases go to: ``host``, ``port``, ``process`` and the ``token`` of its
+pages."""
+TOKEN_HEADER = "x-partysolver-token"
+"""The header of the board's token (``partysolver/web/guard.py``)."""
 
 
 def run_web(case: Case) -> tuple[str, str]:
@@ -1198,8 +1204,11 @@ def run_web(case: Case) -> tuple[str, str]:
     connection = http.client.HTTPConnection(SERVER["host"], SERVER["port"],
                                             timeout=WEB_TIMEOUT)
     try:
+        headers = dict(request.headers)
+        if request.token and SERVER.get("token"):
+            headers[TOKEN_HEADER] = SERVER["token"]
         connection.request(request.method, request.target, body=request.body,
-                           headers=dict(request.headers))
+                           headers=headers)
         answer = connection.getresponse()
         body = answer.read()
     except TimeoutError:
@@ -1337,8 +1346,12 @@ def start_server(log: Path, workers: int, port: int | None = None
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             connection.request("GET", "/api/status")
             status = json.loads(connection.getresponse().read())
+            connection.request("GET", "/")
+            page = connection.getresponse().read().decode("utf-8", "replace")
             connection.close()
             if status["idle"] == status["workers"]:
+                found = re.search(r'name="partysolver-token" content="([^"]+)"', page)
+                SERVER["token"] = found.group(1) if found else None
                 return process
         except (OSError, ValueError, http.client.HTTPException):
             pass
@@ -1374,6 +1387,10 @@ def show(case: Case) -> None:
         (place / "body.bin").write_bytes(request.body)
         headers = " ".join(f"-H {shlex.quote(f'{k}: {v}')}" for k, v in request.headers)
         print("# partysolver serve --port 8000   (in another terminal), then:")
+        if request.token:
+            print('# with the token of the board\'s page: TOKEN=$(curl -s 127.0.0.1:8000/ | '
+                  "sed -n 's/.*partysolver-token\" content=\"\\([^\"]*\\)\".*/\\1/p')")
+            headers += f' -H "{TOKEN_HEADER}: $TOKEN"'
         method = "-I" if request.method == "HEAD" else f"-X {request.method}"
         print(f"cd {place} && curl -sS -i {method} {headers} --data-binary @body.bin "
               f"{shlex.quote('http://127.0.0.1:8000' + request.target)}")

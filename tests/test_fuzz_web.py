@@ -29,6 +29,8 @@ CONTENT_TYPES = ["application/json", "APPLICATION/JSON; charset=utf-8", "text/pl
                  "application/toml", "", "application/x-www-form-urlencoded",
                  "multipart/form-data; boundary=x", "image/svg+xml"]
 EXAMPLE = 'game = "tea-party"\nplayers = ["Blue", "Green"]\n'
+lone = st.sampled_from(["\udcff", "\ud800x", "a\udfff"])
+"""Lone surrogates: as JSON escapes (``\\udcff``) they parse, and come back in messages."""
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | odd_words
@@ -38,20 +40,25 @@ json_values = st.recursive(
                          "answer", "filename", "game", "top", "time_limit", "zzz"]) | odd_words,
         inner, max_size=4), max_leaves=12)
 requests = st.fixed_dictionaries({}, optional={
-    "example": st.sampled_from(["default", "nope", "../x", "", "puzzles/01"]) | json_values,
-    "document": st.sampled_from([EXAMPLE, "", "{", "[", "game = "]) | json_values,
+    "example": st.sampled_from(["default", "nope", "../x", "", "puzzles/01"]) | lone
+    | json_values,
+    "document": st.sampled_from([EXAMPLE, "", "{", "[", "game = "]) | json_values
+    | lone.map(lambda text: {"game": "tea-party", "players": [text, "Green"]})
+    | lone.map(lambda text: EXAMPLE.replace("Blue", text)),
     "options": st.fixed_dictionaries({"time_limit": st.just(0.5)}, optional={
         "top": st.sampled_from([0, -1, 1, 3, 10**30, 2**31, "²", 1.5, None]),
         "seed": st.sampled_from([-1, 0, 2**64, "x", 1.5, "²"]),
         "zzz": st.just(1)}) | json_values,
-    "moves": st.lists(odd_words | st.sampled_from(["cup", "random", HUGE]), max_size=3)
+    "moves": st.lists(odd_words | lone | st.sampled_from(["cup", "random", HUGE]), max_size=3)
     | json_values,
     "random": json_values, "seed": json_values, "upto": json_values, "answer": json_values,
     "filename": odd_words | json_values})
 
 
-def raw_json(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass")
+def raw_json(data: Any, escaped: bool) -> bytes:
+    """``data`` as JSON text: non-ASCII characters as escapes (a lone surrogate then is
+    ``\\udcff``, which parses) or as UTF-8 (a lone surrogate then is bytes that are not)."""
+    return json.dumps(data, ensure_ascii=escaped).encode("utf-8", "surrogatepass")
 
 
 @st.composite
@@ -71,11 +78,11 @@ def bodies(draw: st.DrawFn) -> bytes:
     kind = draw(st.sampled_from(["near", "near", "near", "request", "request", "value",
                                  "deep", "huge", "bytes", "text"]))
     if kind == "near":
-        return raw_json(draw(near_valid()))
+        return raw_json(draw(near_valid()), draw(st.booleans()))
     if kind == "request":
-        return raw_json(draw(requests))
+        return raw_json(draw(requests), draw(st.booleans()))
     if kind == "value":
-        return raw_json(draw(json_values))
+        return raw_json(draw(json_values), draw(st.booleans()))
     if kind == "deep":
         depth = draw(st.sampled_from([63, 64, 65, 990, 5000, 100_000]))
         opener, closer = draw(st.sampled_from([("[", "]"), ('{"a":', "}")]))
@@ -103,6 +110,13 @@ def client() -> Iterator[TestClient]:
     with TestClient(app, base_url="http://127.0.0.1",
                     headers={TOKEN_HEADER: app.state.token}) as test_client:
         yield test_client
+
+
+def test_a_good_request_gets_its_report(client: TestClient) -> None:
+    """(So that the properties below reach the verbs, not only the checks before them.)"""
+    answer = client.post("/api/tea-party/hint", json={"example": "default",
+                                                       "options": {"time_limit": 0.5}})
+    assert answer.status_code == 200 and answer.json()["moves"], answer.text[:300]
 
 
 def check(answer: Any) -> None:
