@@ -28,7 +28,8 @@ A case belongs to one family:
   options, ``render -o``) on a shipped file, and ``generate``, ``example``, ``schema``,
   ``games`` and ``simulate`` (1-2 games) with odd options and outputs;
 * ``web``: a request to a real ``partysolver serve`` that this script starts on a free
-  loopback port: mutated documents and JSON bodies, odd options, moves and fields, bad
+  loopback port (seven in ten with the token of the board's pages, as the board sends them):
+  mutated documents and JSON bodies, odd options, moves and fields, lone surrogates, bad
   content types and methods, unknown paths, deep (thousands of levels) and huge (5,000-digit
   integers, bodies over 1 MB) JSON, bytes that are not UTF-8.
 
