@@ -88,7 +88,8 @@ def apply(doc: Document, texts: Sequence[str], seed: int | None = None, draw: bo
         raise InputError.of_option("random", "a chance outcome to draw", reason=(
             f"expected a chance outcome to draw, but {step}"))
     position, new = advance(position, texts, rng, first=len(history) + 1)
-    record = Record(record.game, record.start, tuple(history) + tuple(new))
+    kept = {index: lines for index, lines in record.variations.items() if index < len(history)}
+    record = Record(record.game, record.start, tuple(history) + tuple(new), kept)
     return Applied(record, position, tuple(new))
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..models.documents import Fields
+from ..models.documents import Fields, item_path
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable
 from ..models.registry import get_game
@@ -102,11 +102,16 @@ class Record:
     start: Mapping[str, Any] | str
     """The start position: a document, or the name ``GAME:NAME`` of a shipped one."""
     steps: tuple[Step, ...]
+    variations: Mapping[int, list[list[dict[str, Any]]]] = field(default_factory=dict)
+    """The lines played instead of a step, by the step's index (from 0): each a list of steps
+    as written (``{"move", "comment", "variations"}``), checked when the record is read.  They
+    are kept and written back; every verb plays the main line (``steps``)."""
 
     def to_document(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": self.game, "kind": "record", "start": self.start}
         data["steps"] = [{"move": s.move} | ({"comment": s.comment} if s.comment else {})
-                         for s in self.steps]
+                         | ({"variations": self.variations[i]} if self.variations.get(i) else {})
+                         for i, s in enumerate(self.steps)]
         return data
 
 
@@ -137,19 +142,68 @@ def load_record(doc: Document) -> Record:
         start = {"game": doc.game} | {k: v for k, v in start.items() if k != "game"}
     else:
         raise fields.error("start", "a shipped position (GAME:NAME) or a table", raw)
-    texts, comments = [], []
-    for item in fields.tables("steps", []):
-        texts.append(item.text("move"))
-        comments.append(item.text("comment", None))
-        item.done()
+    read = _read_steps(fields.tables("steps", []))
     fields.done()
     record = Record(doc.game, start, ())
     position = playable(start_document(record, doc.source))
     try:
-        _, steps = advance(position, texts, None, comments=comments)
+        _, steps = advance(position, [item[0] for item in read], None,
+                           comments=[item[1] for item in read])
     except InputError as error:
         raise error.within(doc.source, "steps") from None
-    return Record(doc.game, start, tuple(steps))
+    variations = {index: [[_written(entry) for entry in line] for line in item[2]]
+                  for index, item in enumerate(read) if item[2]}
+    if variations:
+        _check_lines(position, read, 1, doc.source)
+    return Record(doc.game, start, tuple(steps), variations)
+
+
+_Entry = tuple[str, str | None, list[list[Any]], str]
+"""A step as read: its move, its comment, its variations (lines of entries) and the field
+path of its variations."""
+
+
+def _read_steps(items: Sequence[Fields]) -> list[_Entry]:
+    """Steps as written: ``move``, an optional ``comment`` and optional ``variations``, the
+    lines played instead of this step (each a non-empty list of steps, which may have their
+    own)."""
+    read: list[_Entry] = []
+    for item in items:
+        move, comment = item.text("move"), item.text("comment", None)
+        where = item.field("variations")
+        lines = []
+        for index, line in enumerate(item.array("variations", [])):
+            path = item_path(where, index)
+            if not isinstance(line, list) or not line:
+                raise InputError(item.source, path, "a line of steps played instead of this "
+                                 "one (a non-empty list of tables with a move)", line)
+            lines.append(_read_steps([Fields(entry, item.source, item_path(path, number))
+                                      for number, entry in enumerate(line)]))
+        item.done()
+        read.append((move, comment, lines, where))
+    return read
+
+
+def _written(entry: _Entry) -> dict[str, Any]:
+    move, comment, lines, _ = entry
+    return ({"move": move} | ({"comment": comment} if comment else {})
+            | ({"variations": [[_written(e) for e in line] for line in lines]} if lines else {}))
+
+
+def _check_lines(position: Playable, entries: Sequence[_Entry], number: int,
+                 source: str) -> None:
+    """Every variation of ``entries`` replayed from the position before the step it stands
+    for: each of its steps must be legal there, as a record's steps are."""
+    for move, _, lines, where in entries:
+        for index, line in enumerate(lines):
+            path = item_path(where, index)
+            try:
+                advance(position, [entry[0] for entry in line], None, first=number)
+            except InputError as error:
+                raise error.within(source, path) from None
+            _check_lines(position, line, number, source)
+        position = position.apply(step(position, move, f"step {number}"))
+        number += 1
 
 
 def start_document(record: Record, source: str) -> Document:
@@ -200,4 +254,4 @@ def new_record(doc: Document) -> Record:
 
 
 def extended(record: Record, steps: Sequence[Step]) -> Record:
-    return Record(record.game, record.start, record.steps + tuple(steps))
+    return Record(record.game, record.start, record.steps + tuple(steps), record.variations)

@@ -217,7 +217,11 @@ def board_page(game: str) -> str:
       </div>
       <details id="legal-box" open><summary id="legal-title">Legal moves</summary>
         <ul id="legal" class="legal"></ul></details>
-      <ol id="history" class="history"></ol>
+      <h3 class="small">Moves</h3>
+      <ol id="history" class="history tree" aria-label="the moves played"></ol>
+      <p id="tree-help" class="muted small" hidden>A move played from an earlier position starts
+        a variation. Keys: ← → step back and on, Home/↑ End/↓ the first or last move, Esc leaves
+        a variation. The address bar holds the position and its moves: copy it to share them.</p>
     </section>
   </div>
 </div>

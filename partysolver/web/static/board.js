@@ -11,9 +11,10 @@
 
   const state = {
     doc: null,          // {data, source, puzzle, playable, text, description}
-    moves: [],          // moves played from the start document (canonical notation)
-    cursor: 0,          // how many of them are applied
-    positions: {},      // cursor -> apply answer
+    root: null,         // the move tree: the start position's node (see showTree)
+    node: null,         // the selected node
+    origin: null,       // where the document came from: {example} or {name, packed}
+    following: false,   // the hint was asked: it is asked again at each node selected
     jobs: [],           // AbortControllers of the running analysis
     solved: null,       // puzzle mode: the solve answer (kept hidden until revealed)
     revealed: 0,
@@ -141,7 +142,7 @@
 
   // The document the analysis works on: the position after the moves played.
   function current() {
-    const here = state.positions[state.cursor];
+    const here = state.node && state.node.answer;
     return here ? here.position : state.doc.data;
   }
 
@@ -406,11 +407,12 @@
   }
 
   function awaitsChance() {
-    const here = state.positions[state.cursor];
+    const here = state.node && state.node.answer;
     return Boolean(here && here.awaits_chance);
   }
 
   function hint() {
+    state.following = true;  // asked again at each node selected, until another verb is asked
     runJob("Hint", async (signal, result) => {
       const options = optionValues("hint");
       state.lastTop = options.top;
@@ -521,6 +523,7 @@
   }
 
   function solve() {
+    state.following = false;
     runJob("Solve", async (signal, result) => {
       const body = { document: current(), options: optionValues("solve") };
       const drawn = drawPicture(current(), true, signal, "the solution drawn")
@@ -583,6 +586,7 @@
   }
 
   function verify() {
+    state.following = false;
     runJob("Verify", async (signal, result) => {
       const answer = await api("verify", { document: current(), options: optionValues("verify") }, signal);
       // The verdict begins with the status word already shown ("invalid: 1 problem").
@@ -615,70 +619,146 @@
     });
   }
 
-  // -- play along ------------------------------------------------------------------------------
+  // -- play along: the move tree ---------------------------------------------------------------
+  // Every position reached is a node of a tree: its first child continues the main line, the
+  // others are variations (a move played from an earlier node starts one).  A node keeps the
+  // apply answer of its position once fetched; `next` is the child last visited, which → and
+  // End follow.
 
-  async function position(cursor) {
-    if (!state.positions[cursor]) {
-      state.positions[cursor] = await api("apply", { document: state.doc.data,
-                                                     moves: state.moves.slice(0, cursor) });
+  let nodeCount = 0;
+
+  function newNode(parent, move) {
+    const node = { id: ++nodeCount, parent, move, children: [], next: null, answer: null };
+    if (parent) parent.children.push(node);
+    return node;
+  }
+
+  function pathOf(node) {
+    const moves = [];
+    for (let n = node; n && n.parent; n = n.parent) moves.unshift(n.move);
+    return moves;
+  }
+
+  // The child of `node` by `move`, made when it is new.
+  function childOf(node, move) {
+    return node.children.find((c) => c.move === move) || newNode(node, move);
+  }
+
+  // The end of the line through `node`: the children last visited (else the main line).
+  function lineEnd(node) {
+    let n = node;
+    while (n.children.length) n = n.next || n.children[0];
+    return n;
+  }
+
+  // Where a variation branched off: the node before its first move (none on the main line).
+  function branchPoint(node) {
+    for (let n = node; n && n.parent; n = n.parent) {
+      if (n.parent.children[0] !== n) return n.parent;
     }
-    return state.positions[cursor];
+    return null;
+  }
+
+  // A request for the position after `moves` from the start: a record is played from its
+  // start (upto 0), so that its steps are the tree's main line.
+  function applyBody(moves) {
+    const body = { document: state.doc.data, moves };
+    if (state.doc.kind === "record") body.upto = 0;
+    return body;
+  }
+
+  async function reach(node) {
+    if (!node.answer) node.answer = await api("apply", applyBody(pathOf(node)));
+    return node.answer;
+  }
+
+  let moveRequest = 0;
+
+  // Select `node`: its position is fetched (once), the picture and the panels follow it, and
+  // the URL names it (`how`: "push" a new entry of the history, "replace" it, or "none").
+  async function go(node, how) {
+    const mine = ++moveRequest;
+    cancelJobs();
+    say("");
+    sayMove("");
+    try {
+      await reach(node);
+    } catch (error) {
+      if (mine === moveRequest) sayMove(error.message, true);
+      return false;
+    }
+    if (mine !== moveRequest) return false;
+    for (let n = node; n.parent; n = n.parent) n.parent.next = n;
+    state.node = node;
+    afterMove(how === undefined ? "push" : how);
+    return true;
   }
 
   async function play(text, random) {
-    if (!text && !random) return;
+    if (!state.node || (!text && !random)) return;
+    const mine = ++moveRequest;
     cancelJobs();
     say("");
     sayMove("");
     try {
-      const body = { document: state.doc.data, moves: state.moves.slice(0, state.cursor) };
+      const body = applyBody(pathOf(state.node));
       if (text) body.moves = body.moves.concat([text]);
       if (random) { body.random = true; body.seed = Math.floor(Math.random() * 2 ** 31); }
       const answer = await api("apply", body);
-      // The moves as the game writes them (a random draw names its outcome).
-      state.moves = state.moves.slice(0, state.cursor).concat(answer.moves.slice(state.cursor));
-      state.cursor = answer.moves.length;
-      for (const key of Object.keys(state.positions)) {
-        if (Number(key) > 0) delete state.positions[key];
-      }
-      state.positions[state.cursor] = answer;
+      if (mine !== moveRequest) return;
+      // The moves as the game writes them (a random draw names its outcome): an existing
+      // node is gone to, a new one starts a variation (or continues the line at its end).
+      let node = state.root;
+      for (const move of answer.moves) node = childOf(node, move);
+      node.answer = answer;
+      for (let n = node; n.parent; n = n.parent) n.parent.next = n;
+      state.node = node;
       $("move").value = "";
-      afterMove();
+      afterMove("push");
     } catch (error) {
-      sayMove(error.message, true);
+      if (mine === moveRequest) sayMove(error.message, true);
     }
   }
 
-  async function go(cursor) {
-    cancelJobs();
-    say("");
-    sayMove("");
-    try {
-      await position(cursor);
-      state.cursor = cursor;
-      afterMove();
-    } catch (error) {
-      sayMove(error.message, true);
+  // The tree's node at `moves` from the root (made where new), reached; on a move that is
+  // not legal there, the nodes made for it are taken out again and the error is told.
+  async function walkTo(moves, how) {
+    let node = state.root;
+    const made = [];
+    for (const move of moves) {
+      const found = node.children.find((c) => c.move === move);
+      node = found || newNode(node, move);
+      if (!found) made.push(node);
+    }
+    const reached = await go(node, how);
+    if (!reached) {
+      for (const n of made.reverse()) n.parent.children = n.parent.children.filter((c) => c !== n);
+      afterMove(how);
     }
   }
 
-  function afterMove() {
+  function afterMove(how) {
+    const hinted = state.following && state.doc.verbs.includes("hint");
     clear($("result"));
+    $("caption").textContent = "";
     state.problems = [];
     showPosition();
-    refreshPicture();
+    writeUrl(how);
+    // The hint follows the selected node: once asked, it is asked again at each node.
+    if (hinted) hint();
+    else refreshPicture();
   }
 
   function showPosition() {
-    const here = state.positions[state.cursor];
+    const here = state.node && state.node.answer;
     const playing = Boolean(state.doc && state.doc.playable && here);
     $("play").hidden = !state.doc || !state.doc.playable || state.puzzleMode && !here;
     if (!playing) return;
     $("to-move").textContent = here.over ? "The game is over."
       : here.awaits_chance ? `Chance: ${here.to_move} (pick the outcome, or Random outcome).`
       : `${here.to_move} to move.`;
-    $("undo").disabled = state.cursor === 0;
-    $("redo").disabled = state.cursor >= state.moves.length;
+    $("undo").disabled = !state.node.parent;
+    $("redo").disabled = !state.node.children.length;
     $("random").disabled = here.over || !here.awaits_chance;
     const legal = here.legal_moves || [];
     const datalist = $("legal-list");
@@ -687,15 +767,65 @@
     $("legal-title").textContent = here.over ? "No legal move" :
       `Legal ${here.awaits_chance ? "outcomes" : "moves"} (${here.legal})`;
     filterLegal();
-    const history = $("history");
-    clear(history);
-    state.moves.forEach((move, index) => {
-      history.append(el("li", { class: index >= state.cursor ? "future" : "" }, move));
-    });
+    showTree();
+  }
+
+  // The tree as a list of moves: the main line one item a move (numbered), and after a move
+  // its alternatives, each variation in brackets with its own variations nested.  Every move
+  // is a button that goes there; the selected one is marked, those off the selected path are
+  // muted.
+  function showTree() {
+    const list = $("history");
+    clear(list);
+    const path = new Set();
+    for (let n = state.node; n; n = n.parent) path.add(n);
+    const depth = (node) => pathOf(node).length;
+    const button = (node, numbered) => el("button", {
+      type: "button", class: "node" + (node === state.node ? " current" : "") +
+        (path.has(node) ? "" : " off"),
+      "data-node": node.id, "aria-current": node === state.node ? "step" : null,
+      title: `step ${depth(node)}: go there`, onclick: () => go(node),
+    }, numbered ? `${depth(node)}. ${node.move}` : node.move);
+    const variations = (node) => (node.parent && node.parent.children[0] === node
+      ? node.parent.children.slice(1) : []).map((v) => el("span", { class: "variation" },
+        "(", ...line(v), ")"));
+    const line = (first) => {
+      const parts = [];
+      for (let n = first; n; n = n.children[0]) {
+        parts.push(button(n, n === first), ...variations(n));
+      }
+      return parts;
+    };
+    for (let n = state.root.children[0]; n; n = n.children[0]) {
+      const more = variations(n);
+      list.append(el("li", { class: path.has(n) ? "" : "future", "data-node": n.id },
+        button(n, false), more.length ? el("div", { class: "variations" }, ...more) : null));
+    }
+    $("tree-help").hidden = !state.root.children.length;
+  }
+
+  // ←/→ step back and on, Home/↑ and End/↓ go to the first or the last move of the line, and
+  // Escape or Backspace leaves a variation (back to where it branched off).
+  function onKey(event) {
+    if (!state.doc || !state.node || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.isContentEditable ||
+                   ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+    let to = null;
+    if (event.key === "ArrowLeft") to = state.node.parent;
+    else if (event.key === "ArrowRight") to = state.node.next || state.node.children[0];
+    else if (event.key === "Home" || event.key === "ArrowUp") to = state.root;
+    else if (event.key === "End" || event.key === "ArrowDown") to = lineEnd(state.node);
+    else if (event.key === "Escape" || event.key === "Backspace") {
+      to = branchPoint(state.node);
+      if (to) to.next = to.children[0];
+    } else return;
+    event.preventDefault();
+    if (to && to !== state.node) go(to);
   }
 
   function filterLegal() {
-    const here = state.positions[state.cursor];
+    const here = state.node && state.node.answer;
     const list = $("legal");
     clear(list);
     if (!here) return;
@@ -705,6 +835,110 @@
       list.append(el("li", {}, el("button", { type: "button", onclick: () => play(move) }, move)));
     }
     if (shown.length > 80) list.append(el("li", { class: "muted small", text: `… ${shown.length - 80} more: type to narrow` }));
+  }
+
+  // The tree as a game record: the main line's steps, and at a step the variations played
+  // instead of it (`variations`: lines of steps; docs/formats.md).  Without variations it is
+  // the server's TOML record of the main line; with them, the same record as JSON.
+  async function downloadRecord() {
+    if (!state.root) return;
+    let end = state.root;
+    while (end.children.length) end = end.children[0];
+    try {
+      const answer = await reach(end);
+      const steps = (node) => {
+        const items = [];
+        for (let n = node; n; n = n.children[0]) {
+          const item = { move: n.move };
+          const others = n.parent.children[0] === n ? n.parent.children.slice(1) : [];
+          if (others.length) item.variations = others.map((v) => steps(v));
+          items.push(item);
+        }
+        return items;
+      };
+      const main = state.root.children[0];
+      const varied = main && JSON.stringify(steps(main)).includes('"variations"');
+      if (!varied) {
+        download(`${G.game}.record.toml`, answer.record_text);
+        return;
+      }
+      const record = Object.assign({}, answer.record);
+      // The comments the server's record keeps (a draw at random) stay on the main line.
+      const written = steps(main);
+      (record.steps || []).forEach((step, index) => {
+        if (step.comment && written[index]) written[index].comment = step.comment;
+      });
+      record.steps = written;
+      download(`${G.game}.record.json`, JSON.stringify(record, null, 2) + "\n");
+    } catch (error) {
+      sayMove(error.message, true);
+    }
+  }
+
+  // -- the state in the URL --------------------------------------------------------------------
+  // ?example=NAME names a shipped position, #name=FILE&doc=... carries your own (its text
+  // compressed, deflate-raw in base64url), and each move=... one move of the path to the
+  // selected node: a reload, Back/Forward and a copied link restore the same node.
+
+  async function packText(text) {
+    const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 8192) {
+      binary += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    }
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  async function unpackText(packed) {
+    const base = packed.replace(/-/g, "+").replace(/_/g, "/");
+    const binary = atob(base + "===".slice((base.length + 3) % 4));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text();
+  }
+
+  function writeUrl(how) {
+    if (!state.doc || how === "none") return;
+    const url = new URL(window.location.pathname, window.location.origin);
+    if (state.origin && state.origin.example) url.searchParams.set("example", state.origin.example);
+    for (const move of state.node ? pathOf(state.node) : []) url.searchParams.append("move", move);
+    if (state.origin && state.origin.packed) {
+      url.hash = new URLSearchParams({ name: state.origin.name, doc: state.origin.packed }).toString();
+    }
+    if (url.href === window.location.href) return;
+    if (how === "replace") window.history.replaceState(null, "", url);
+    else window.history.pushState(null, "", url);
+  }
+
+  // The board as the URL says: the document (loaded when it is another) and the node.
+  async function restore(how) {
+    const url = new URL(window.location.href);
+    const moves = url.searchParams.getAll("move");
+    const fragment = new URLSearchParams(url.hash.slice(1));
+    const packed = fragment.get("doc");
+    if (packed) {
+      if (state.doc && state.origin && state.origin.packed === packed) return walkTo(moves, how);
+      let text;
+      try {
+        text = await unpackText(packed);
+      } catch (error) {
+        say("the link's document could not be read (its #doc= part is damaged)", true);
+        return null;
+      }
+      const name = fragment.get("name") || "linked.toml";
+      return load({ document: text, filename: name }, `your file ${name}`, "",
+                  { moves, how, name, packed });
+    }
+    const first = G.shipped.find((s) => s.set === "examples" && s.name === "default") ||
+                  G.shipped.find((s) => s.set === "examples") || G.shipped[0];
+    const wanted = url.searchParams.get("example") || (first && first.qualified);
+    if (!wanted) return null;
+    if (state.doc && state.origin && state.origin.example &&
+        [state.origin.example, state.origin.example.split("/").pop()].includes(wanted)) {
+      return walkTo(moves, how);
+    }
+    return loadShipped(wanted, moves, how);
   }
 
   // -- puzzle mode -----------------------------------------------------------------------------
@@ -837,48 +1071,82 @@
   // Load a document: a file that is bad input is an error (red, its one line), and the
   // position loaded before stays; a good file that is no game to play on (a Meeple Land
   // park, a Pool Party Stars log no rules fit) loads, and says why there is no play along.
-  async function load(body, description, selected) {
+  async function load(body, description, selected, how) {
     cancelJobs();
     say("loading…");
     sayMove("");
+    const wanted = how || {};
     try {
       const inspected = await api("inspect", body);
+      const previous = state.doc;
       state.doc = inspected;
-      state.selected = selected || "";
       state.doc.description = description || "";
-      state.moves = [];
-      state.cursor = 0;
-      state.positions = {};
+      // A record's steps are the tree's main line (the record is played from its start).
+      const root = newNode(null, null);
+      let end = root;
+      try {
+        if (inspected.playable) {
+          const steps = inspected.kind === "record" ? (inspected.data.steps || []) : [];
+          const answer = await api("apply", applyBody(steps.map((s) => s.move)));
+          for (const move of answer.moves) end = childOf(end, move);
+          end.answer = answer;
+          if (inspected.kind === "record") addVariations(root, steps);
+        }
+      } catch (error) {
+        state.doc = previous;
+        throw error;
+      }
+      state.root = root;
+      state.node = end;
+      state.selected = selected || "";
+      state.following = false;
+      state.origin = wanted.packed ? { name: wanted.name, packed: wanted.packed }
+        : wanted.text !== undefined ? { name: wanted.name, packed: await packText(wanted.text) }
+        : { example: selected };
       state.problems = [];
       $("paste").value = inspected.text;
       $("description").textContent = description || `${inspected.source}`;
       clear($("result"));
       setupPuzzle();
-      if (inspected.playable) await position(0);
       say(inspected.playable || state.puzzleMode ? "" : "Play along is not available: " +
           (inspected.not_playable || "this file is no game to play on") + ".");
-      showPosition();
       setBusy(false);
-      refreshPicture();
+      if (wanted.moves && wanted.moves.length && inspected.playable) {
+        await walkTo(wanted.moves, wanted.how);
+      } else {
+        afterMove(wanted.how || "push");
+      }
     } catch (error) {
       say((state.doc ? "Not loaded — " : "") + error.message, true);
     }
     showSelected();
   }
 
-  function loadShipped(qualified) {
+  // A record's variations (each step may list lines played instead of it) as the tree's
+  // other children, as written (each is checked when it is gone to).
+  function addVariations(root, steps) {
+    const walk = (node, items) => {
+      let here = node;
+      for (const item of items || []) {
+        for (const line of item.variations || []) walk(here, line);
+        here = childOf(here, item.move);
+      }
+    };
+    walk(root, steps);
+    for (const n of [root]) n.next = null;
+  }
+
+  function loadShipped(qualified, moves, how) {
     const item = G.shipped.find((s) => s.qualified === qualified || s.name === qualified);
     if (!item) {
       say(`no shipped ${G.title} position "${qualified}": pick one from the Position list`, true);
       showSelected();
       if (!state.doc) $("caption").textContent = "no position loaded";
-      return;
+      return null;
     }
     $("shipped").value = item.qualified;
-    const url = new URL(window.location.href);
-    url.searchParams.set("example", item.qualified);
-    window.history.replaceState(null, "", url);
-    load({ example: item.qualified }, item.description, item.qualified);
+    return load({ example: item.qualified }, item.description, item.qualified,
+                { moves, how });
   }
 
   function buildControls() {
@@ -892,7 +1160,7 @@
       groups[item.set].append(el("option", { value: item.qualified, text: item.name }));
     }
     select.append(el("option", { value: "", text: "(your own file)" }));
-    select.addEventListener("change", () => { if (select.value) loadShipped(select.value); });
+    select.addEventListener("change", () => { if (select.value) loadShipped(select.value, [], "push"); });
     const options = $("options");
     for (const verb of ["hint", "solve", "verify"]) {
       for (const spec of (G.options[verb] || [])) {
@@ -932,40 +1200,42 @@
     $("check").addEventListener("click", checkAnswer);
     $("move-form").addEventListener("submit", (event) => { event.preventDefault(); play($("move").value.trim()); });
     $("move").addEventListener("input", filterLegal);
-    $("undo").addEventListener("click", () => { if (state.cursor > 0) go(state.cursor - 1); });
-    $("redo").addEventListener("click", () => { if (state.cursor < state.moves.length) go(state.cursor + 1); });
+    $("undo").addEventListener("click", () => { if (state.node && state.node.parent) go(state.node.parent); });
+    $("redo").addEventListener("click", () => {
+      const to = state.node && (state.node.next || state.node.children[0]);
+      if (to) go(to);
+    });
     $("random").addEventListener("click", () => play("", true));
     $("download").addEventListener("click", async () => {
-      const here = state.positions[state.cursor];
+      const here = state.node && state.node.answer;
       download(`${G.game}-position.toml`, here ? here.position_text : state.doc.text);
     });
-    $("download-record").addEventListener("click", () => {
-      const here = state.positions[state.cursor];
-      if (here) download(`${G.game}-record.toml`, here.record_text);
-    });
+    $("download-record").addEventListener("click", downloadRecord);
     $("upload").addEventListener("change", () => {
       const file = $("upload").files[0];
       if (!file) return;
       if (file.size > 1024 * 1024) { say("the file is over 1 MB", true); return; }
       const reader = new FileReader();
       reader.onload = () => {
-        load({ document: String(reader.result), filename: file.name }, `your file ${file.name}`);
+        const text = String(reader.result);
+        load({ document: text, filename: file.name }, `your file ${file.name}`, "",
+             { text, name: file.name });
       };
       reader.readAsText(file);
       $("upload").value = "";
     });
     $("load-paste").addEventListener("click", () => {
-      load({ document: $("paste").value, filename: "pasted.toml" }, "your pasted file");
+      const text = $("paste").value;
+      load({ document: text, filename: "pasted.toml" }, "your pasted file", "",
+           { text, name: "pasted.toml" });
     });
   }
 
   buildControls();
   setBusy(false);
   showPosition();  // no position yet: no play along (Undo, Redo, Random outcome) to offer
-  const wanted = new URL(window.location.href).searchParams.get("example");
-  const first = G.shipped.find((s) => s.set === "examples" && s.name === "default") ||
-                G.shipped.find((s) => s.set === "examples") || G.shipped[0];
-  if (wanted) loadShipped(wanted);
-  else if (first) loadShipped(first.qualified);
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("popstate", () => { restore("none"); });
+  restore("replace");
   window.partysolverBoard = state;  // for the browser tests and the curious
 })();

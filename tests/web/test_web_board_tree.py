@@ -1,0 +1,278 @@
+"""The board's move tree and its state in the URL (issue 28), in a real headless Chromium
+against a real ``partysolver serve``, at a desktop's size (1366x900) and a phone's (390x844):
+moves make a tree whose variations are found again in the downloaded record (which the command
+line loads), the keys walk it, the picture and the hint follow the selected node, and a reload,
+Back/Forward and a copied link restore the same node, for a shipped position and for your own
+file carried in the URL."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from test_web_browser import (
+    SCREENSHOTS,
+    browser,  # noqa: F401 - the session's browser fixture
+    paste,
+    wait,
+)
+from web_helpers import Server
+
+try:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError:  # pragma: no cover - test_web_browser skips these tests too
+    pass
+
+import test_web_browser  # noqa: E402
+
+SKIP = getattr(test_web_browser, "pytestmark", None)
+"""Why the browser tests cannot run here (no selenium, no chromium), or None."""
+
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+BOARD_JS = Path(__file__).resolve().parents[2] / "partysolver" / "web" / "static" / "board.js"
+
+
+@pytest.fixture(params=sorted(SIZES))
+def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:  # noqa: F811
+    """The browser at each size; a screenshot is written when the test fails."""
+    if SKIP is not None:
+        pytest.skip(SKIP.kwargs["reason"])
+    browser.set_window_size(*SIZES[request.param])
+    yield browser
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+        browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def ready(driver: Any) -> bool:
+    """The board shows a position and no move is on its way."""
+    return bool(driver.execute_script(
+        "const s = window.partysolverBoard; return Boolean(s && s.doc && s.node && "
+        "s.node.answer) && document.querySelector('#picture svg') !== null;"))
+
+
+def open_board(driver: Any, server: Server, query: str) -> None:
+    driver.get(f"{server.url}board/tea-party?{query}")
+    wait(driver, ready)
+
+
+def path(driver: Any) -> list[str]:
+    """The moves from the start to the selected node."""
+    return list(driver.execute_script(
+        "const out = []; for (let n = window.partysolverBoard.node; n && n.parent; "
+        "n = n.parent) out.unshift(n.move); return out;"))
+
+
+def at(driver: Any, moves: list[str]) -> None:
+    wait(driver, lambda d: path(d) == moves and d.find_element(By.ID, "to-move").text and
+         d.find_element(By.CSS_SELECTOR, "#history button.node.current").text.endswith(
+             moves[-1]) if moves else path(d) == [])
+
+
+def press_legal(driver: Any, move: str) -> None:
+    for button in driver.find_elements(By.CSS_SELECTOR, "#legal button"):
+        if button.text == move:
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+            return
+    raise AssertionError(f"no legal move {move!r} listed")
+
+
+def key(driver: Any, name: str) -> None:
+    driver.find_element(By.TAG_NAME, "body").send_keys(name)
+
+
+def moves_in_url(driver: Any) -> list[str]:
+    return parse_qs(urlsplit(driver.current_url).query).get("move", [])
+
+
+def downloaded(driver: Any, button: str) -> tuple[str, str]:
+    """The name and the text of the file a button downloads (the blob handed to the link)."""
+    driver.execute_script(
+        "window.__saved = null; const make = URL.createObjectURL;"
+        "URL.createObjectURL = (blob) => { window.__saved = blob; return make(blob); };"
+        "const click = HTMLAnchorElement.prototype.click;"
+        "HTMLAnchorElement.prototype.click = function () {"
+        "  window.__name = this.download; };")
+    driver.find_element(By.ID, button).click()
+    wait(driver, lambda d: d.execute_script("return window.__saved !== null"))
+    text = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; window.__saved.text().then(done);")
+    return driver.execute_script("return window.__name"), text
+
+
+def test_moves_make_a_tree_that_the_keys_and_clicks_walk(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default")
+    first_picture = page.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute(
+        "outerHTML")
+    press_legal(page, "cup")
+    at(page, ["cup"])
+    press_legal(page, "draw cleric")
+    at(page, ["cup", "draw cleric"])
+    # Back one move, and another outcome: a variation beside the main line's draw.
+    key(page, Keys.ARROW_LEFT)
+    at(page, ["cup"])
+    press_legal(page, "draw fighter")
+    at(page, ["cup", "draw fighter"])
+    main = [li.find_element(By.CSS_SELECTOR, "button.node").text
+            for li in page.find_elements(By.CSS_SELECTOR, "#history > li")]
+    assert main == ["cup", "draw cleric"]
+    variation = page.find_element(By.CSS_SELECTOR, "#history .variations .variation")
+    assert variation.text == "(2. draw fighter)"
+    assert "current" in variation.find_element(By.TAG_NAME, "button").get_attribute("class")
+    # Escape leaves the variation (to where it branched), → then goes on along the main line.
+    key(page, Keys.ESCAPE)
+    at(page, ["cup"])
+    key(page, Keys.ARROW_RIGHT)
+    at(page, ["cup", "draw cleric"])
+    key(page, Keys.HOME)
+    at(page, [])
+    assert page.find_element(By.ID, "to-move").text == "Blue to move."
+    wait(page, lambda d: d.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute(
+        "outerHTML") == first_picture)
+    key(page, Keys.END)
+    at(page, ["cup", "draw cleric"])
+    wait(page, lambda d: d.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute(
+        "outerHTML") != first_picture)  # the picture follows the node
+    key(page, Keys.ARROW_UP)
+    at(page, [])
+    key(page, Keys.ARROW_DOWN)
+    at(page, ["cup", "draw cleric"])
+    # A click on a move goes there.
+    button = page.find_element(By.CSS_SELECTOR, "#history .variation button")
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    at(page, ["cup", "draw fighter"])
+    page.find_element(By.CSS_SELECTOR, "#history > li button").click()
+    at(page, ["cup"])
+
+
+def test_the_hint_follows_the_selected_node(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default&move=cup&move=draw%20cleric")
+    key(page, Keys.HOME)
+    at(page, [])
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    assert page.find_element(By.CSS_SELECTOR, "#result .status").text.startswith("Blue: ")
+    key(page, Keys.ARROW_RIGHT)  # a chance step: the hint lists each draw
+    at(page, ["cup"])
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result table.draws tbody tr"))
+    key(page, Keys.ARROW_RIGHT)  # Green decides
+    at(page, ["cup", "draw cleric"])
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result .status") and d.find_element(
+        By.CSS_SELECTOR, "#result .status").text.startswith("Green: "))
+
+
+def test_a_variation_is_in_the_downloaded_record_which_the_cli_loads(
+        page: Any, server: Server, tmp_path: Path) -> None:
+    open_board(page, server, "example=default&move=cup&move=draw%20cleric")
+    key(page, Keys.ARROW_LEFT)
+    at(page, ["cup"])
+    press_legal(page, "draw ranger")
+    at(page, ["cup", "draw ranger"])
+    name, text = downloaded(page, "download-record")
+    assert name == "tea-party.record.json"
+    record = json.loads(text)
+    assert record["kind"] == "record" and record["start"] == "tea-party:examples/default"
+    assert [s["move"] for s in record["steps"]] == ["cup", "draw cleric"]
+    assert record["steps"][1]["variations"] == [[{"move": "draw ranger"}]]
+    saved = tmp_path / name
+    saved.write_text(text)
+    # The command line plays the main line of it, as of a record without variations.
+    shown = subprocess.run([sys.executable, "-m", "partysolver", "apply", str(saved), "--json"],
+                           capture_output=True, text=True, check=True)
+    assert json.loads(shown.stdout)["steps"] == 2
+    # And the board loads it back with its variation.
+    paste(page, text)
+    wait(page, lambda d: d.find_element(By.ID, "description").text == "your pasted file")
+    wait(page, ready)
+    assert path(page) == ["cup", "draw cleric"]
+    wait(page, lambda d: d.find_element(By.CSS_SELECTOR, "#history .variation").text ==
+         "(2. draw ranger)")
+    # Without a variation, the record is the server's TOML of the main line.
+    open_board(page, server, "example=default&move=cup")
+    name, text = downloaded(page, "download-record")
+    assert name == "tea-party.record.toml" and 'move = "cup"' in text
+
+
+def test_the_url_holds_the_position_and_its_moves(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default")
+    press_legal(page, "cup")
+    at(page, ["cup"])
+    assert moves_in_url(page) == ["cup"]
+    press_legal(page, "draw fighter")
+    at(page, ["cup", "draw fighter"])
+    assert moves_in_url(page) == ["cup", "draw fighter"]
+    assert parse_qs(urlsplit(page.current_url).query)["example"] == ["examples/default"]
+    link = page.current_url
+    page.refresh()
+    wait(page, ready)
+    at(page, ["cup", "draw fighter"])
+    page.back()
+    at(page, ["cup"])
+    page.back()
+    at(page, [])
+    page.forward()
+    at(page, ["cup"])
+    # A copied link opens the same node on a fresh board.
+    page.get("about:blank")
+    page.get(link)
+    wait(page, ready)
+    at(page, ["cup", "draw fighter"])
+    # A move the position does not allow is told, and the board stays at the start.
+    page.get(f"{server.url}board/tea-party?example=default&move=hand")
+    wait(page, lambda d: d.find_element(By.ID, "move-message").text)
+    assert "'hand'" in page.find_element(By.ID, "move-message").text
+    assert path(page) == []
+
+
+def test_your_own_file_travels_in_the_url(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default")
+    text = page.find_element(By.ID, "paste").get_attribute("value")
+    own = text.replace("# ", "# my own copy: ", 1) if text.startswith("# ") else \
+        "# my own copy\n" + text
+    paste(page, own)
+    wait(page, lambda d: d.find_element(By.ID, "description").text == "your pasted file")
+    wait(page, lambda d: "#" in d.current_url)
+    split = urlsplit(page.current_url)
+    assert "example" not in parse_qs(split.query)  # the upload replaced the shipped name
+    fragment = parse_qs(split.fragment)
+    assert fragment["name"] == ["pasted.toml"]
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", fragment["doc"][0])
+    assert len(fragment["doc"][0]) < len(own)  # compressed
+    press_legal(page, "cup")
+    at(page, ["cup"])
+    link = page.current_url
+    page.get("about:blank")
+    page.get(link)
+    wait(page, ready)
+    at(page, ["cup"])
+    assert page.find_element(By.ID, "paste").get_attribute("value") == own
+    assert page.find_element(By.ID, "description").text == "your file pasted.toml"
+    page.back()  # the blank page
+    page.back()  # the board of before, opened again from its URL
+    wait(page, ready)
+    at(page, ["cup"])
+    page.back()  # the pasted file before its move
+    at(page, [])
+    assert page.find_element(By.ID, "paste").get_attribute("value") == own
+
+
+def test_the_board_names_no_game() -> None:
+    """Everything per game comes from the API's declared contract: board.js never branches
+    on a game's key."""
+    from partysolver.models.registry import game_keys
+
+    script = BOARD_JS.read_text()
+    for key in game_keys():
+        assert key not in script, key
