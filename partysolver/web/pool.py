@@ -46,6 +46,10 @@ long where the jobs are short."""
 LEARNING = 0.3
 """The weight of a job's latest duration in its kind's expected duration (a moving average)."""
 
+CALIBRATION = 0.1
+"""How far one job's end moves the correction of the expected waits towards what the real
+waits of the refusals it settles were (their median, against the waits told)."""
+
 GRACE = 5.0
 """Seconds a job may run past its time limit (the solver's own budget) before it is killed:
 loading, writing the report and the solver's last iteration take a moment."""
@@ -189,6 +193,7 @@ class WorkerPool:
         self._running: dict[int, tuple[float, float, float]] = {}  # began, expected, deadline
         self._ends = 0  # jobs that have left a worker
         self._told: list[tuple[float, int, int, float]] = []  # when, retry after, ends due, wait
+        self._calibration = 1.0  # the real waits over the ones expected
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -247,7 +252,8 @@ class WorkerPool:
     def status(self) -> dict[str, Any]:
         idle = self._idle.qsize() if self._idle is not None else 0
         return {"workers": self.size, "queue": self.queue, "idle": idle,
-                "pids": self.pids()} | self.stats.as_json()
+                "pids": self.pids(), "calibration": round(self._calibration, 3)
+                } | self.stats.as_json()
 
     # -- running a job --------------------------------------------------------------------------
 
@@ -396,7 +402,8 @@ class WorkerPool:
     def expected_wait(self) -> float:
         """The seconds a job arriving now would wait for a worker: the workers come free as
         the jobs running end (each as its kind is expected to, and no later than its
-        deadline), and take the jobs waiting in their order, each for its expected time."""
+        deadline), and take the jobs waiting in their order, each for its expected time; times
+        how far off the waits told before were (a moving average, learnt in :meth:`_ended`)."""
         now = time.monotonic()
         free = []
         for began, expected, deadline in self._running.values():
@@ -410,7 +417,7 @@ class WorkerPool:
             first = free.pop(0)
             free.append(first + expected)
             free.sort()
-        return free[0] if free else 0.0
+        return (free[0] if free else 0.0) * self._calibration
 
     def _refuse(self, why: str, wait: float) -> Busy:
         """A refusal (503) with ``Retry-After`` from the expected ``wait``; the real wait is
@@ -436,12 +443,19 @@ class WorkerPool:
                 LEARNING * seconds + (1 - LEARNING) * known)
         self._ends += 1
         now = time.monotonic()
+        ratios = []
         for told in [t for t in self._told if t[2] <= self._ends]:
             self._told.remove(told)
+            if told[3] > 0:
+                ratios.append(min(4.0, max(0.25, (now - told[0]) / told[3])))
             self.stats.refusals.append({"at": round(told[0], 3), "retry_after": told[1],
                                         "expected": round(told[3], 3),
                                         "waited": round(now - told[0], 3)})
         del self.stats.refusals[:-200]
+        if ratios:  # how far off the waits told were: a step towards it, once per job's end
+            ratio = sorted(ratios)[len(ratios) // 2]
+            self._calibration = min(4.0, max(0.25, self._calibration * (
+                1 + CALIBRATION * (ratio - 1))))
 
     def _remember(self, kind: str, outcome: str, seconds: float, pid: int | None) -> None:
         self.stats.recent.append({"job": kind, "outcome": outcome,

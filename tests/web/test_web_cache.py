@@ -205,6 +205,22 @@ def test_the_expected_wait_adds_up_the_jobs_ahead() -> None:
     assert pool.expected("verb", {"game": "g", "verb": "hint"}, 1.0) == 1.0 + pool.grace
 
 
+def test_the_expected_wait_learns_how_far_off_the_waits_told_were() -> None:
+    pool = WorkerPool(1)
+    now = time.monotonic()
+    pool._running = {1: (now, 4.0, now + 60)}
+    before = pool.expected_wait()
+    # A refusal told 1 s, two seconds ago, is settled when the job ahead of it ends: the real
+    # wait was twice the wait told, and the waits told from now on are longer.
+    pool._told = [(now - 2.0, 1, 1, 1.0)]
+    pool._ended("verb", {"game": "g", "verb": "hint"}, "finished", 0.5, 10.0)
+    [told] = pool.stats.refusals
+    assert told["retry_after"] == 1 and told["expected"] == 1.0 and told["waited"] >= 2.0
+    assert pool.status()["calibration"] > 1.0
+    assert pool.expected_wait() > before
+    assert pool._seconds == {"verb g hint": 0.5}  # and the job's duration is learnt
+
+
 def test_a_wait_longer_than_the_time_limit_is_refused_at_once_else_it_waits() -> None:
     app = create_app(workers=1, queue=4, grace=1.0)
     with local_client(app) as client:
