@@ -203,8 +203,9 @@ def test_a_quick_verb_draws_no_working_line() -> None:
 
 def test_a_meeple_party_hint_on_a_first_run_answers_interpreted_without_compiling(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the Meeple Party turn kernel is compiled (``make run`` compiles it once), a hint
-    answers with the interpreted search: no compile, no notice, and the kernel's best move."""
+    """Until the Meeple Party turn kernel is compiled, a hint answers with the interpreted
+    search and starts its compile in the background: it never waits for it, and it answers
+    the kernel's moves; the JSON says which path answered."""
     from partysolver.solvers.meeple_party import compiled as meeple_compiled
     from partysolver.solvers.meeple_party import turn
 
@@ -226,6 +227,9 @@ def test_a_meeple_party_hint_on_a_first_run_answers_interpreted_without_compilin
 
     monkeypatch.setattr(compiled, "ready", lambda kernel: False)  # as if the cache were empty
     assert meeple_compiled.needs_compile()
+    started: list[compiled.Kernel] = []
+    monkeypatch.setattr(compiled, "compile_in_background",
+                        lambda kernel: started.append(kernel) or True)
 
     def refuse(self: object, evaluator: object) -> None:
         raise AssertionError("a first-run hint must not build (and compile) the kernel")
@@ -234,8 +238,10 @@ def test_a_meeple_party_hint_on_a_first_run_answers_interpreted_without_compilin
     cold = CliRunner().invoke(cli, args)
     assert cold.exit_code == 0, cold.output
     assert "compiling" not in cold.stderr
+    assert started == [compiled.MEEPLE_PARTY_TURN]  # the compile goes on in the background
     first, second = json.loads(warm.stdout), json.loads(cold.stdout)
     assert first["status"] == second["status"] == "exact"
+    assert (first["search"]["compiled"], second["search"]["compiled"]) == (True, False)
     assert [m["move"] for m in first["moves"]] == [m["move"] for m in second["moves"]]
     assert [m["figures"] for m in first["moves"]] == [m["figures"] for m in second["moves"]]
 
@@ -307,3 +313,78 @@ def test_party_time_playouts_warm_up_runs_one_paired_playout(
     playouts.warm_up(NewGame(3, HOUSE_RULES))
     [(view, plays, samples)] = calls
     assert samples == 1 and len(plays) >= 2 and view.player == view.turn
+
+
+# -- the interpreted path, asked for; the compile in the background ---------------------------
+
+
+def hint_json(position: Path, **env: str) -> dict[str, object]:
+    """``partysolver hint POSITION --json --top 5`` in a fresh process, its JSON."""
+    done = subprocess.run([sys.executable, "-m", "partysolver", "hint", str(position), "--json",
+                           "--top", "5"], env=dict(os.environ, **env), capture_output=True,
+                          text=True, check=True, timeout=600)
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+@pytest.mark.parametrize("name", ["default", "04-easy-jerk-30"])
+def test_a_hint_without_its_kernel_ranks_as_the_kernel_does(tmp_path: Path, name: str) -> None:
+    """``PARTYSOLVER_INTERPRETED`` takes the interpreted turn search in a new process: the same
+    moves and figures as the compiled one, and ``search.compiled`` says which answered."""
+    from partysolver.solvers.meeple_party import turn
+
+    turn.warm_up()  # the compiled path ready (compiles only if the suite has not)
+    shipped = {**puzzles.examples("meeple-party"), **puzzles.files("meeple-party", "positions")}
+    position = tmp_path / "party.toml"
+    position.write_text(shipped[name].read_text())
+    fast = hint_json(position)
+    slow = hint_json(position, **{compiled.INTERPRETED: "1"})
+    assert fast["search"]["compiled"] is True  # type: ignore[index]
+    assert slow["search"]["compiled"] is False  # type: ignore[index]
+    moves = [[(m["move"], m["figures"]) for m in found["moves"]]  # type: ignore[attr-defined]
+             for found in (fast, slow)]
+    assert moves[0] == moves[1] and len(moves[0]) == 5
+
+
+TOY = compiled.Kernel("toy-triple", "kernel", ("triple",), "the triple", 1, "kernel:warm")
+TOY_SOURCE = KERNEL + "\n\ndef warm():\n    triple(2)\n"
+
+
+def test_a_kernel_compiles_in_the_background_once(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first use of a kernel that is not ready starts its compile in a process of its own
+    and says so once; while that process holds the lock no second compile starts; when it is
+    done the kernel is ready and the lock is gone.  A lock whose process is gone is taken
+    over, and ``PARTYSOLVER_INTERPRETED`` starts nothing."""
+    (tmp_path / "kernel.py").write_text(TOY_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv(compiled.INTERPRETED, raising=False)
+    lock = tmp_path / "cache" / "partysolver-compiling.toy-triple.lock"
+    lock.parent.mkdir()
+    lock.write_text(f"{os.getpid()}\n")  # another process compiles it now
+    told: list[str] = []
+    with listening(told.append):
+        assert compiled.compiling(TOY)
+        assert not compiled.compile_in_background(TOY)
+        assert told == []
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        lock.write_text(f"{dead}\n")  # its process is gone: a stale lock
+        assert not compiled.compiling(TOY)
+        monkeypatch.setenv(compiled.INTERPRETED, "1")
+        assert not compiled.compile_in_background(TOY)
+        monkeypatch.delenv(compiled.INTERPRETED)
+        assert compiled.compile_in_background(TOY)
+        assert not compiled.compile_in_background(TOY)  # held (or done)
+    assert len(told) == 1 and told[0].startswith("compiling the triple in the background")
+    deadline = time.monotonic() + 240
+    while lock.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not lock.exists()
+    assert compiled.ready(TOY)
+    assert "the triple compiled" in lock.with_suffix(".log").read_text()
+    with listening(told.append):
+        assert not compiled.compile_in_background(TOY)  # ready: nothing to do
+    assert len(told) == 1

@@ -90,7 +90,9 @@ class Move:
 def hint_data(game: str, to_move: str, status: HintStatus, value_text: str,
               moves: Sequence[Move], interval_text: str | None = None, note: str | None = None,
               search: Mapping[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
-    """A hint in the contract's shape; ``extra`` are further game-specific keys."""
+    """A hint in the contract's shape; ``extra`` are further game-specific keys.  ``search``
+    always says ``compiled``: whether a compiled kernel answered (``false`` unless the game's
+    search says so)."""
     data: dict[str, Any] = {"game": game, "to_move": to_move, "status": status,
                             "value_text": value_text}
     if interval_text is not None:
@@ -98,8 +100,8 @@ def hint_data(game: str, to_move: str, status: HintStatus, value_text: str,
     data["moves"] = [move.as_json() for move in moves]
     if note is not None:
         data["note"] = note
-    if search is not None:
-        data["search"] = dict(search)
+    data["search"] = dict(search or {})
+    data["search"].setdefault("compiled", False)
     return data | extra
 
 

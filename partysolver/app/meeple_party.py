@@ -442,7 +442,8 @@ class MeeplePartyCommands(SimulatingCommands):
         status: HintStatus = "exact" if hint.status == "optimal" else "unknown"
         search = {"method": "exact search over every distinct outcome of the turn",
                   "outcomes": hint.outcomes, "options": len(hint.options),
-                  "positions": hint.positions, "seconds": round(hint.seconds, 4)}
+                  "positions": hint.positions, "seconds": round(hint.seconds, 4),
+                  "compiled": hint.search is not None and hint.search.kernel is not None}
         if not hint.options:
             note = (f"unknown: the search ran out of its budget after {hint.outcomes:,} end "
                     "positions; no turn is claimed best")
@@ -495,6 +496,7 @@ class MeeplePartyCommands(SimulatingCommands):
         rows, draws = [], []
         total = [0.0] * len(VALUE_FIGURES)
         exact = True
+        compiled = False
         for outcome, p in state.chance_outcomes():
             child = state.apply(outcome)
             steps: list[str] = []
@@ -509,6 +511,7 @@ class MeeplePartyCommands(SimulatingCommands):
             else:
                 hint = turn_hint(child, budget, top=1)
                 value = hint.value
+                compiled |= hint.search is not None and hint.search.kernel is not None
                 steps = describe_plan(child, hint.options[0].plan) if hint.options else []
             label = state.describe_action(outcome).replace("_", " ")
             if value is None:
@@ -541,7 +544,7 @@ class MeeplePartyCommands(SimulatingCommands):
                     "nothing to decide before the draw: the best turn for each draw (see "
                     "draws)", expected or {}, text="draw a meeple from the bag")
         data = hint_data(INFO.key, who, "exact" if exact else "unknown", VALUE_TEXT, [draw],
-                         draws=draws, **out)
+                         search={"compiled": compiled}, draws=draws, **out)
         return Report(data, head + "\n" + table(["draw", "chance", "stress", "photos",
                                                  "best turn"], rows, right=(1, 2, 3)))
 

@@ -150,7 +150,7 @@ class PartyTimeCommands(SimulatingCommands):
             search={"method": method,
                     "depth": found.depth, "asked_depth": found.asked, "deals": found.deals,
                     "playouts": found.playouts, "truncated_chains": found.truncated,
-                    **found.usage},
+                    "compiled": found.playouts > 0 or found.deals > 0, **found.usage},
             tolerance=TOLERANCE)
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"

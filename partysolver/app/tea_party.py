@@ -130,7 +130,23 @@ def _hint_rows(hint: Hint, k: int | None) -> tuple[list[Move], str]:
 
 
 def _search(result: SearchResult) -> dict[str, Any]:
-    return {"method": result.method, **result.usage}
+    return {"method": result.method, **result.usage, "compiled": _compiled(result)}
+
+
+def _compiled(result: SearchResult) -> bool:
+    """Whether the compiled two-monster search answered: the exact one says so in its method;
+    an MCTS of two monsters runs the compiled playouts and subtrees once they are loaded."""
+    from ..solvers.tea_party import exact
+
+    if result.method.startswith("exact"):
+        return "compiled" in result.method
+    return result.method.startswith("MCTS") and exact.loaded() and "interpreted" not in \
+        result.method and len(result.moves) > 0 and _two_monsters(result)
+
+
+def _two_monsters(result: SearchResult) -> bool:
+    values = result.moves[0].values if result.moves else None
+    return values is not None and len(values) == 2
 
 
 class TeaPartyCommands(SimulatingCommands):

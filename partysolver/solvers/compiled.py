@@ -24,6 +24,7 @@ compiles again, without a notice.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib.metadata
 import importlib.util
 import json
@@ -50,6 +51,9 @@ class Kernel:
     """What the compile notice names: ``compiling WHAT, first run only (...)``."""
     seconds: float
     """CPU seconds the first run's compile takes, measured once (the notice states it)."""
+    warm: str = ""
+    """``module:function`` that compiles (or loads) the kernel when called with no argument:
+    what :func:`compile_in_background` runs in its own process (empty: none)."""
 
     @property
     def notice(self) -> str:
@@ -59,13 +63,14 @@ class Kernel:
 
 MEEPLE_PARTY_TURN = Kernel(
     "meeple-party-turn", "partysolver.solvers.meeple_party.kernel", ("walk",),
-    "the Meeple Party turn search", 75)
+    "the Meeple Party turn search", 75, "partysolver.solvers.meeple_party.turn:warm_up")
 """The compiled Meeple Party turn search (measured: 75 to 79 s, import and one search
 included).  ``end_value`` (for the tests) is left out: no search compiles it, so counting it
 kept the kernel "not ready" after every real run."""
 TEA_PARTY_SEARCH = Kernel(
     "tea-party-search", "partysolver.solvers.tea_party.kernel",
-    ("_search", "_rehash", "_playouts"), "the Tea Party search", 8)
+    ("_search", "_rehash", "_playouts"), "the Tea Party search", 8,
+    "partysolver.solvers.tea_party.kernel:warm_up")
 """The compiled two-monster Tea Party search and playouts (measured: 7.5 s, since the kernel
 runs without reference counting; 14 before)."""
 PARTY_TIME_PLAYOUTS = Kernel(
@@ -123,6 +128,129 @@ def before_compiling(*kernels: Kernel) -> bool:
             notice(kernel.notice)
             return True
     return False
+
+
+INTERPRETED = "PARTYSOLVER_INTERPRETED"
+"""An environment variable: set (to anything but ``0`` or nothing), the searches that have an
+interpreted path take it, and no compile is started (tests compare the two paths with it)."""
+
+
+def forced_interpreted() -> bool:
+    """Whether :data:`INTERPRETED` asks for the interpreted searches."""
+    return os.environ.get(INTERPRETED, "") not in ("", "0")
+
+
+def compile_in_background(kernel: Kernel) -> bool:
+    """Start compiling ``kernel`` in a detached process of its own (``python -m
+    partysolver.solvers.compiled KEY``, at low priority), so that a search with an interpreted
+    path answers now and a later one finds it ready; tell the user once (:func:`notice`).
+    Nothing is started when it is ready, when another process compiles it already (a lock file
+    beside the marker, given up when its process is gone or after an hour), when
+    :data:`INTERPRETED` is set or the kernel says no way to warm it.  Whether it started one."""
+    if not kernel.warm or forced_interpreted() or ready(kernel):
+        return False
+    lock = _lock(kernel)
+    if not _take(lock):
+        return False
+    try:
+        log = lock.with_suffix(".log").open("wb")
+        import subprocess
+
+        subprocess.Popen([sys.executable, "-m", __name__, json.dumps(_declared(kernel)),
+                          str(lock)],
+                         stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True,
+                         start_new_session=True)
+        log.close()
+    except OSError:
+        lock.unlink(missing_ok=True)
+        return False
+    notice(f"compiling {kernel.what} in the background, first run only (about "
+           f"{kernel.seconds:g} s of CPU on an idle machine); until it is ready the answers "
+           "are the interpreted search's (the same ranking)")
+    return True
+
+
+def compiling(kernel: Kernel) -> bool:
+    """Whether a process compiles ``kernel`` now (its lock file is held)."""
+    lock = _lock(kernel)
+    return lock.exists() and not _stale(lock)
+
+
+def _lock(kernel: Kernel) -> Path:
+    return _marker(kernel).with_name(f"partysolver-compiling.{kernel.key}.lock")
+
+
+LOCK_HOURS = 1.0
+"""A compile's lock older than this is given up (its process was killed, or hangs)."""
+
+
+def _stale(lock: Path) -> bool:
+    import time
+
+    try:
+        pid = int(lock.read_text().split()[0])
+        age = time.time() - lock.stat().st_mtime
+    except (OSError, ValueError, IndexError):
+        return True
+    if age > LOCK_HOURS * 3600:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    return False
+
+
+def _take(lock: Path) -> bool:
+    """Create ``lock`` (holding this process's id, the child's once it runs), unless another
+    process holds it; a stale lock is taken over."""
+    for _ in range(2):
+        try:
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            if not _stale(lock):
+                return False
+            lock.unlink(missing_ok=True)
+            continue
+        except OSError:
+            return False
+        with os.fdopen(handle, "w") as out:
+            out.write(f"{os.getpid()}\n")
+        return True
+    return False
+
+
+def _declared(kernel: Kernel) -> dict[str, object]:
+    return {"key": kernel.key, "module": kernel.module, "entry_points": kernel.entry_points,
+            "what": kernel.what, "seconds": kernel.seconds, "warm": kernel.warm}
+
+
+def _compile_here(declared: str, lock: Path | None) -> int:
+    """The background process: compile the kernel ``declared`` (its fields as JSON) by its
+    :attr:`Kernel.warm`, holding ``lock`` (freed at the end, whatever happens), and mark it
+    ready."""
+    import importlib
+    import time
+
+    if lock is not None:
+        lock.write_text(f"{os.getpid()}\n")
+    try:
+        with contextlib.suppress(OSError):
+            os.nice(10)  # the user's commands first
+        fields = json.loads(declared)
+        kernel = Kernel(**fields | {"entry_points": tuple(fields["entry_points"])})
+        start = time.process_time()
+        module, name = kernel.warm.split(":")
+        getattr(importlib.import_module(module), name)()
+        _mark(kernel)
+        print(f"{kernel.what} compiled ({time.process_time() - start:.1f} s of CPU)")
+        return 0
+    finally:
+        if lock is not None:
+            lock.unlink(missing_ok=True)
 
 
 def compile_notice(what: str, seconds: float) -> str:
@@ -201,3 +329,7 @@ def _mark_loaded() -> None:
 
 
 atexit.register(_mark_loaded)
+
+
+if __name__ == "__main__":
+    sys.exit(_compile_here(sys.argv[1], Path(sys.argv[2]) if len(sys.argv) > 2 else None))

@@ -139,7 +139,8 @@ class PigCommands(SimulatingCommands):
                                    "with best play from both; vs best (pp): percentage points "
                                    "of that chance behind the best move"))
         data = hint_data(INFO.key, who, "exact", value_text, shown,
-                         search={"method": "value iteration", "passes": table_.passes})
+                         search={"method": "value iteration", "passes": table_.passes,
+                                 "compiled": True})
         return Report(data, text)
 
     def _estimated_hint(self, state: PigState, options: Options) -> Report:

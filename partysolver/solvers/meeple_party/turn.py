@@ -168,20 +168,33 @@ def move_outcomes(house: Any, first: int, piece: int, src: int, dst: int, moved:
             index += 1
 
 
+KERNEL_WORTH = 2.0
+"""Seconds: under this time limit a turn search stays interpreted (importing numba and loading
+the compiled kernel from its cache take about a second, which a short limit cannot spare)."""
+
+
 def use_kernel(budget: Budget, compiled: bool | None) -> bool:
     """Whether a turn search walks the welcome and the mingle with the compiled
     kernel: ``compiled`` says so, or (``None``) when numba is there, no node budget is given
     (node budgets count the interpreted search's nodes: simulations keep them), and the kernel
-    is compiled already.  A search never compiles it unasked: the first run would wait some 75 s
-    of CPU (``python -m partysolver.solvers.meeple_party`` compiles it, ``make run`` does so
-    once); until then the interpreted search answers, the same ranking."""
+    is compiled already.  A search never waits for its compile (some 75 s of CPU): the first
+    that would use it starts the compile in a process of its own
+    (:func:`partysolver.solvers.compiled.compile_in_background`, told once on stderr), and the
+    interpreted search answers until it is ready, the same ranking.  The environment variable
+    ``PARTYSOLVER_INTERPRETED`` keeps it interpreted (and starts nothing)."""
     if compiled is not None:
         return compiled
+    if budget.time is not None and budget.time < KERNEL_WORTH:
+        return False  # loading the kernel alone takes about a second: past a short deadline
+    from .. import compiled as kernels
     from .compiled import kernel_available, needs_compile
 
-    if budget.nodes is not None or not kernel_available():
+    if budget.nodes is not None or kernels.forced_interpreted() or not kernel_available():
         return False
-    return not needs_compile()
+    if needs_compile():
+        kernels.compile_in_background(kernels.MEEPLE_PARTY_TURN)
+        return False
+    return True
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
