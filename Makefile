@@ -20,24 +20,27 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e examples/pig
 	touch $@
 
-# The compiled searches (numba) compile on their first run and are cached after it: warm the
-# cache once after installing (or after a kernel's source changes) by asking each game's shipped
-# hint, so that later commands answer at once.  The Meeple Party turn kernel (about 75 s of CPU)
-# is compiled explicitly: its hint never compiles it and answers interpreted until it is; so is
-# the Tea Party search (the shipped example is answered by the interpreted search).
-# Their notices show on stderr; the hints do not.
+# The compiled searches (numba) compile on their first run and are cached after it.  `make run`
+# answers first (the example's hint needs no compiled kernel) and then leaves the compile of
+# every kernel running in the background, at low priority (log: .venv/warm.log), so that later
+# commands answer at once: the kernels under their locks (`python -m
+# partysolver.solvers.compiled --all`: none compiled twice, even beside a hint that started
+# one), then each game's shipped hint.  It goes on after make returns; `make .venv/.warm` waits
+# for it instead.
 KERNELS := $(shell grep -rl --include='*.py' 'cache=True' partysolver)
 GAMES := $(filter-out __pycache__,$(patsubst partysolver/puzzles/%/,%,$(wildcard partysolver/puzzles/*/)))
 
 $(VENV)/.warm: $(VENV)/.installed $(KERNELS)
-	@echo "warming the compiled searches (once: their first run compiles them)" >&2
-	@$(BIN)/python -m partysolver.solvers.meeple_party
-	@$(BIN)/python -c 'import sys; from partysolver.solvers.tea_party import exact; exact.load_compiled(lambda text: print(text, file=sys.stderr))'
-	@for game in $(GAMES); do $(BIN)/partysolver hint $$game:default > /dev/null || exit 1; done
+	@nice -n 10 $(BIN)/python -m partysolver.solvers.compiled --all
+	@for game in $(GAMES); do nice -n 10 $(BIN)/partysolver hint $$game:default > /dev/null || exit 1; done
 	@touch $@
 
-run: $(VENV)/.warm
+run: $(VENV)/.installed
 	$(BIN)/partysolver hint $(EXAMPLE)
+	@if ! $(MAKE) --no-print-directory --question $(VENV)/.warm; then \
+	  echo "compiling the searches in the background (first run only; log: $(VENV)/warm.log)" >&2; \
+	  nohup $(MAKE) --no-print-directory $(VENV)/.warm > $(VENV)/warm.log 2>&1 < /dev/null & \
+	fi
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check partysolver tests benchmarks

@@ -331,5 +331,27 @@ def _mark_loaded() -> None:
 atexit.register(_mark_loaded)
 
 
+def compile_all() -> int:
+    """Compile every kernel that says how (:attr:`Kernel.warm`) and is not ready, one after
+    another, each under its lock; a kernel another process compiles is waited for, not compiled
+    twice (``python -m partysolver.solvers.compiled --all``, what ``make run`` leaves running
+    after its answer)."""
+    import time
+
+    for kernel in KERNELS:
+        if not kernel.warm or ready(kernel):
+            continue
+        lock = _lock(kernel)
+        while not _take(lock):
+            time.sleep(1.0)
+            if ready(kernel):
+                break
+        else:
+            _compile_here(json.dumps(_declared(kernel)), lock)
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--all"]:
+        sys.exit(compile_all())
     sys.exit(_compile_here(sys.argv[1], Path(sys.argv[2]) if len(sys.argv) > 2 else None))
