@@ -195,3 +195,21 @@ def test_option_defaults_stated_by_the_app_are_the_searches_own() -> None:
     assert party_time.PLAYOUTS == hint.PLAYOUTS
     assert meeple_party.SIMULATION_NODES == policies.SIMULATION_NODES
     assert pool_party_stars.DIFFICULTY.choices == tuple(puzzles.PLAYERS)
+
+
+USES = {"meeple-land": {"networkx"}, "meeple-party": {"numba", "numpy"},
+        "party-time": {"numba", "numpy"}, "pool-party-stars": set(), "tea-party": set(),
+        "pig": {"numba", "numpy"}}
+"""The heavy libraries each game's default hint uses (issue 30): Meeple Land's seating is a
+flow (networkx), the Meeple Party turn kernel and the Party-Time playouts are compiled (numba),
+and so are Pig's values; the Tea Party example is answered by the interpreted search."""
+
+
+@pytest.mark.parametrize("game", [key for key in game_keys() if key in USES])
+def test_a_hint_imports_only_the_heavy_libraries_its_game_uses(tmp_path: Path,
+                                                                game: str) -> None:
+    """No networkx for a Meeple Party hint (its house is read without a graph library), no
+    plotting, no CP-SAT, no cluster: a hint on each game's default example, in a new process."""
+    code, modules = imported(tmp_path, "hint", f"{game}:default")
+    assert code == 0
+    assert set(heavy_in(modules)) <= USES[game], game
