@@ -15,7 +15,19 @@ would otherwise time the compiler, and so would the baseline's site packages).
 With ``--modules`` the benchmark also lists, for each command, the partysolver modules and
 the heavy libraries it imported (``python -X importtime`` shows where the time goes).
 
-Run: ``nice -n 10 .venv/bin/python benchmarks/startup.py`` (``--repeats 5`` for a quick look).
+**The first run** (issue 30; ``--part first``): a fresh virtual environment in a temporary folder
+(no system site packages) gets ``pip install .`` of this checkout, as a user's would (from the
+index pip is configured with), and an empty numba cache (``NUMBA_CACHE_DIR``).  Then each
+game's ``hint GAME:default`` runs in order as a new process (target: at most 3 s each; Python
+writes its bytecode on this first run, as it does for a user), the Meeple Party hint starts the
+compile of its kernel in the background, and the benchmark asks the Meeple Party hint again
+every few seconds until its JSON says ``search.compiled: true``: how long after the first hint
+the compiled path answers by itself, with nothing typed.  Last, the warm times (median of 3) of
+every game's hint, and each step of the warm Meeple Party hint (``python -X importtime``: the
+heavy libraries' import times).
+
+Run: ``nice -n 10 .venv/bin/python benchmarks/startup.py`` (``--repeats 5`` for a quick look;
+``--part ratios`` or ``--part first`` for one half).
 """
 
 from __future__ import annotations
@@ -90,12 +102,102 @@ def imported(argv: tuple[str, ...], env: dict[str, str], cwd: Path) -> tuple[lis
     return heavy, sum(1 for name in names if name.startswith("partysolver"))
 
 
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("meeple-land", "meeple-party", "party-time", "pool-party-stars", "tea-party")
+FIRST_TARGET = 3.0
+"""Seconds the first hint of each game may take on a fresh install (issue 30)."""
+
+
+def first_run(poll: float, patience: float) -> None:
+    """The first run of a fresh install (see the module docstring)."""
+    import json
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        venv = folder / "venv"
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                        str(ROOT)], check=True, cwd=folder)
+        installed = time.perf_counter() - start
+        env = environment() | {"NUMBA_CACHE_DIR": str(folder / "numba-cache")}
+        env.pop("PARTYSOLVER_INTERPRETED", None)
+        command = (str(venv / "bin" / "partysolver"), "hint")
+        print(f"first run: fresh venv and pip install . in {installed:.1f} s; empty numba "
+              f"cache ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})")
+        print(f"{'first hint':<28}  {'s':>6}  {'target':>7}  compiled  stderr")
+        began = None
+        for game in GAMES:
+            started = time.perf_counter()
+            done = subprocess.run((*command, f"{game}:default", "--json"), env=env, cwd=folder,
+                                  capture_output=True, text=True)
+            seconds = time.perf_counter() - started
+            if game == "meeple-party":
+                began = started
+            answer = json.loads(done.stdout) if done.returncode == 0 else {}
+            verdict = "ok" if seconds <= FIRST_TARGET else "OVER"
+            told = " | ".join(done.stderr.strip().splitlines())[:90]
+            print(f"{game:<28}  {seconds:>6.2f}  <= {FIRST_TARGET:g} {verdict:>2}  "
+                  f"{str(answer.get('search', {}).get('compiled', '-')).lower():>8}  {told}")
+        assert began is not None
+        compiled_after = None
+        while time.perf_counter() - began < patience:
+            done = subprocess.run((*command, "meeple-party:default", "--json"), env=env,
+                                  cwd=folder, capture_output=True, text=True)
+            if done.returncode == 0 and json.loads(done.stdout)["search"]["compiled"]:
+                compiled_after = time.perf_counter() - began
+                break
+            time.sleep(poll)
+        if compiled_after is None:
+            print(f"the compiled Meeple Party search did not answer within {patience:g} s")
+        else:
+            print(f"the compiled Meeple Party search answered by itself {compiled_after:.1f} s "
+                  "after the first hint (its compile ran in the background, nothing typed)")
+        print(f"{'warm hint (median of 3)':<28}  {'s':>6}  compiled")
+        for game in GAMES:
+            times, answer = [], {}
+            for _ in range(3):
+                started = time.perf_counter()
+                done = subprocess.run((*command, f"{game}:default", "--json"), env=env,
+                                      cwd=folder, capture_output=True, text=True, check=True)
+                times.append(time.perf_counter() - started)
+                answer = json.loads(done.stdout)
+            print(f"{game:<28}  {statistics.median(times):>6.2f}  "
+                  f"{str(answer['search']['compiled']).lower():>8}")
+        steps(venv / "bin" / "python", env, folder)
+
+
+def steps(python: Path, env: dict[str, str], folder: Path) -> None:
+    """Where a warm Meeple Party hint's time goes: the heavy libraries' imports (cumulative,
+    from ``-X importtime``) and the whole."""
+    started = time.perf_counter()
+    done = subprocess.run((str(python), "-X", "importtime", "-m", "partysolver", "hint",
+                           "meeple-party:default"), env=env, cwd=folder, capture_output=True,
+                          text=True, check=True)
+    total = time.perf_counter() - started
+    cumulative: dict[str, float] = {}
+    for row in done.stderr.splitlines():
+        if row.startswith("import time:") and "|" in row:
+            _, spent, name = row.split("|")
+            if name.strip() in (*HEAVY, "partysolver", "click"):
+                cumulative[name.strip()] = int(spent) / 1e6
+    parts = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in sorted(cumulative.items()))
+    print(f"warm Meeple Party hint under -X importtime: {total:.2f} s; imports: {parts}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=15, help="runs of each command")
     parser.add_argument("--modules", action="store_true",
                         help="also list what each command imports")
+    parser.add_argument("--part", choices=("both", "ratios", "first"), default="both")
+    parser.add_argument("--patience", type=float, default=600.0,
+                        help="seconds to wait for the compiled path in the first run")
     args = parser.parse_args()
+    if args.part in ("both", "first"):
+        first_run(5.0, args.patience)
+        if args.part == "first":
+            return
     env = environment()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)

@@ -1,11 +1,13 @@
 """The README tour, timed: every ``partysolver`` command of README.md's code blocks, run in
 order in a temporary folder, first with an empty numba cache and then again (warm).
 
-For each command it prints the seconds to its first words (the first byte on stdout or stderr:
-a wait longer than that is silent) and to its answer, cold and warm, against Python starting
+For each command it prints its wall time: the seconds to its first words (the first byte on
+stdout or stderr: a wait longer than that is silent) and to its answer, cold and warm, against
+Python starting
 and importing click (``python -c "import click"``) in the same run.  Commands whose warm answer
 takes more than ``--slow`` seconds (5 by default; issue 16 asks for every other tour command to
-answer within 5 s on a warm machine, or to print progress and a best-so-far answer) are marked.
+answer within 5 s on a warm machine, or to print progress and a best-so-far answer) are marked;
+the last lines give each pass's median answer, against issue 30's target of at most 0.4 s.
 
 *Cold* means numba's cache is empty: ``NUMBA_CACHE_DIR`` points at a fresh folder, so every
 compiled kernel is compiled on its first use (as on a fresh install).  Python's own bytecode is
@@ -74,6 +76,9 @@ def tour(readme: Path) -> list[Step]:
             steps.append(Step(line, tuple(words[1:]), stdout))
     return steps
 
+
+MEDIAN_TARGET = 0.4
+"""Seconds the median command of the tour may take to answer (issue 30)."""
 
 SERVERS = ("serve",)
 """Verbs that run until stopped: left out of the tour's timings."""
@@ -205,6 +210,11 @@ def report(steps: list[Step], timings: dict[str, list[Timing]], names: tuple[str
         marks += notices
         note = f"  [{'; '.join(marks)}]" if marks else ""
         print(f"{'  '.join(cells)}  {last.total / click_seconds:>7.1f}  {step.line}{note}")
+    for index, name in enumerate(names):
+        median = statistics.median(timings[step.line][index].total for step in steps)
+        verdict = "ok" if median <= MEDIAN_TARGET else "OVER"
+        print(f"median {name} answer: {median:.2f} s over {len(steps)} commands (target at "
+              f"most {MEDIAN_TARGET:g} s: {verdict})")
     if slow_lines:
         print(f"\n{len(slow_lines)} commands take more than {slow:g} s warm:")
         for line in slow_lines:
