@@ -3,8 +3,11 @@ for SAN.
 
 Each game's ``notation`` module formats every action and chance outcome of a state as one line
 of text (the *canonical spelling*, what ``hint`` prints) and may offer more spellings of the same
-step (short forms, seat numbers, player names).  Parsing is then the same for every game:
-:func:`match` compares what the user typed with the spellings of the steps that are legal now.
+step (short forms, seat numbers, player names).  Parsing is then the same for every game: the
+spellings of the steps that are legal now make one index
+(:class:`~partysolver.models.playable.Spellings`, with the game's
+:class:`~partysolver.models.playable.StepNotation`), which looks the typed text up among them
+and otherwise hands it to :func:`match`.
 
 Matching ignores case, repeated spaces and a trailing full stop, and tries, in order:
 
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -113,49 +116,6 @@ def _suggest(typed: str, listed: Sequence[Spelling], count: int) -> list[str]:
     return [canonical[c] for c in ranked[:count]]
 
 
-_AMBIGUOUS = object()
-"""Stands for a spelling shared by several steps (then :func:`match` decides)."""
-
-
-class SpellingTable:
-    """Every spelling of the steps legal in one position, and the parser over them.
-
-    Each step comes with its spellings as ``(compared, shown)`` pairs: the text compared with
-    what is typed (after the game's ``rewrite`` of both) and the text shown in suggestions, the
-    first pair being the canonical one.  A typed text equal to a spelling is found at once;
-    anything else goes through :func:`match`."""
-
-    __slots__ = ("rewrite", "what", "_by_step", "_exact", "_listed")
-
-    def __init__(self, by_step: Sequence[tuple[Hashable, Sequence[tuple[str, str]]]],
-                 rewrite: Callable[[str], str], what: str = "move") -> None:
-        self.rewrite = rewrite
-        self.what = what
-        self._by_step = list(by_step)
-        self._exact: dict[str, Hashable] = {}
-        for step, texts in self._by_step:
-            for text, _ in texts:
-                if self._exact.setdefault(text, step) != step:
-                    self._exact[text] = _AMBIGUOUS
-        self._listed: list[Spelling] | None = None
-
-    def parse(self, text: str) -> Hashable:
-        typed = self.rewrite(text)
-        found = self._exact.get(typed, _AMBIGUOUS)
-        if found is not _AMBIGUOUS:
-            return found
-        if self._listed is None:
-            self._listed = [Spelling(compared, step, canonical=k == 0)
-                            for step, texts in self._by_step
-                            for k, (compared, _) in enumerate(texts)]
-        try:
-            return match(typed, self._listed, self.what)
-        except NotationError as error:
-            shown = {texts[0][0]: texts[0][1] for _, texts in self._by_step}
-            closest = [shown.get(c, c) for c in error.closest]
-            raise NotationError(text, error.problem, closest) from None
-
-
 class Playable(Protocol):
     """A position one can play on from a file, step by step, in the game's notation.
 
@@ -201,4 +161,4 @@ class Playable(Protocol):
         ...
 
 
-__all__ = ["NotationError", "Playable", "Spelling", "SpellingTable", "match", "normalise"]
+__all__ = ["NotationError", "Playable", "Spelling", "match", "normalise"]

@@ -1,23 +1,31 @@
-"""The position one plays on from a file, for a perfect-information game: a full state, the
-game's move notation and its position file.
+"""The one notation stack every game uses, and the position one plays on from a full state.
 
-:class:`StatePlayable` follows :class:`~partysolver.models.notation.Playable` for any game whose
-state is the whole truth (Tea Party, Meeple Party, Meeple Land): it wraps the state, the game's
-:class:`StepNotation` and the game's ``state_to_document``.  A game offers it as
-``GAME.playable(document, source)``.
-
-Every game's notation is a :class:`StepNotation`: for each step legal now (an action, or a chance
-outcome at a chance node) it writes one *canonical* spelling and any number of *variants* (what
-``hint`` printed before, the readable ``describe_action`` sentence, player names or seat numbers,
-short forms).  Parsing looks the typed text up, in this order:
+Every game's notation is a :class:`StepNotation` over its full states (``GAME.notation``): for
+each step legal now (an action, or a chance outcome at a chance node) it writes one *canonical*
+spelling (:meth:`StepNotation.format`) and any number of *variants* (what ``hint`` printed
+before, the readable ``describe_action`` sentence, player names or seat numbers, short forms).
+The steps legal in one position and their spellings make one index, :class:`Spellings`, which
+parses.  Parsing looks the typed text up, in this order:
 
 1. a canonical spelling equal to the text (it wins over a variant of another step);
 2. a variant equal to the text (two steps sharing that variant: ambiguous);
 3. :func:`~partysolver.models.notation.match` over every spelling (word prefixes, fewer words).
 
 Before comparing, both the typed text and every spelling go through the game's *vocabulary*
-(:class:`Vocabulary`): multi-word names and plurals become one canonical word ("living room" ->
-``living_room``, "rogues" -> ``rogue``), so any of them may be typed anywhere.
+(:class:`Vocabulary`, the rewrite hook): multi-word names and plurals become one canonical word
+("living room" -> ``living_room``, "rogues" -> ``rogue``), so any of them may be typed anywhere.
+A game whose texts need more (the player names kept as they are, punctuation read as spaces, a
+guest's attributes put in one order) builds its vocabulary with those options or overrides
+:meth:`Vocabulary.arrange`.
+
+:class:`StatePlayable` follows :class:`~partysolver.models.notation.Playable` over a full state
+(the whole truth: every game's full game, and every position of a perfect-information game): it
+wraps the state, ``GAME.notation`` and ``GAME.state_to_document``.  A hidden-information game
+also plays on one seat's view (a Pool Party Stars seat log, a Party-Time view), whose steps
+include what the seat observes; its own :class:`~partysolver.models.notation.Playable` over the
+view writes and reads them with the same spellings, through the same :class:`Spellings` index
+(built from the game's spelling functions for that seat).  A game offers either as
+``GAME.playable(document, source)``.
 
 Several steps may be entered as one line separated by ``|`` (what the Meeple Party turn hint
 prints as a turn): :meth:`StatePlayable.parse` then returns a :class:`Line`, whose steps are
@@ -32,6 +40,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .notation import NotationError, Playable, Spelling, match, normalise
@@ -55,22 +64,28 @@ class Line:
 
 
 class Vocabulary:
-    """Phrases (one or more words) that stand for the words the spellings use.
+    """Phrases (one or more words) that stand for the words the spellings use: the rewrite hook
+    of a game's notation, applied alike to what is typed and to every spelling.
 
-    :meth:`rewrite` normalises a text (:func:`~partysolver.models.notation.normalise`), applies
-    the ``patterns`` (regular expressions and their replacements, for forms that are not whole
-    words, such as ``(3, 2)`` for ``3,2``), and replaces every phrase, longest first, by its
-    words (none: the phrase is dropped).  A phrase given for two different targets is dropped
-    from the table: it names neither."""
+    :meth:`rewrite` reads the characters ``separators`` matches (a regular expression) as
+    spaces, normalises the text (:func:`~partysolver.models.notation.normalise`), applies the
+    ``patterns`` (regular expressions and their replacements, for forms that are not whole
+    words, such as ``(3, 2)`` for ``3,2``), replaces every phrase, longest first, by its words
+    (none: the phrase is dropped), and hands the words to :meth:`arrange`.  A phrase given for
+    two different targets is dropped from the table: it names neither.  A game that keeps some
+    words as they are (its players' names) leaves the phrases that would change them out of
+    the table."""
 
-    __slots__ = ("_starting", "_patterns", "_memo")
+    __slots__ = ("_starting", "_separators", "_patterns", "_memo")
 
     MEMO = 50_000
     """Texts remembered with their rewriting (the same spellings are rewritten again and
     again as a position is parsed); forgotten all at once when full."""
 
     def __init__(self, phrases: Iterable[tuple[str, str]] = (),
-                 patterns: Sequence[tuple[str, str]] = ()) -> None:
+                 patterns: Sequence[tuple[str, str]] = (), separators: str | None = None
+                 ) -> None:
+        self._separators = re.compile(separators) if separators else None
         self._patterns = tuple((re.compile(p), r) for p, r in patterns)
         found: dict[tuple[str, ...], str] = {}
         clashes: set[tuple[str, ...]] = set()
@@ -95,7 +110,7 @@ class Vocabulary:
         done = self._memo.get(text)
         if done is not None:
             return done
-        plain = normalise(text)
+        plain = normalise(self._separators.sub(" ", text) if self._separators else text)
         for pattern, replacement in self._patterns:
             plain = pattern.sub(replacement, plain)
         words = plain.split()
@@ -112,11 +127,16 @@ class Vocabulary:
             else:
                 out.append(words[i])
                 i += 1
-        done = " ".join(out)
+        done = " ".join(self.arrange(out))
         if len(self._memo) >= self.MEMO:
             self._memo.clear()
         self._memo[text] = done
         return done
+
+    def arrange(self, words: list[str]) -> list[str]:
+        """The last step of :meth:`rewrite`, over its words: none by default (Pool Party Stars
+        puts a guest's three attributes in one order)."""
+        return words
 
 
 NO_VOCABULARY = Vocabulary()
@@ -131,21 +151,28 @@ def plural(word: str) -> str:
 
 
 class Spellings:
-    """Every spelling of every step legal in one position, indexed for :meth:`parse`.
+    """Every spelling of every step legal in one position, indexed for :meth:`parse`: the one
+    spelling index of every game, for a full state (:meth:`StepNotation.spellings`) and for a
+    seat's view alike.
 
-    The canonical spellings are written at once; the variants only when the text typed is not
-    a canonical spelling (most lookups, ``parse(format(step))`` among them, never need them)."""
+    ``format`` writes a step's canonical spelling, ``variants`` its other spellings, both in
+    the position's context; ``vocabulary`` rewrites texts before they are compared; ``what``
+    names the steps in messages ("move", "chance outcome", "observation").  The canonical
+    spellings are written at once; the variants only when the text typed is not a canonical
+    spelling (most lookups, ``parse(format(step))`` among them, never need them)."""
 
-    __slots__ = ("notation", "state", "steps", "vocabulary", "what", "_canonical",
+    __slots__ = ("steps", "vocabulary", "what", "_format", "_variants", "_canonical",
                  "_canonical_index", "_listed", "_rewritten", "_variant_index")
 
-    def __init__(self, notation: StepNotation, state: Any, steps: Sequence[Action]) -> None:
-        self.notation = notation
-        self.state = state
+    def __init__(self, steps: Sequence[Action], format: Callable[[Action], str],  # noqa: A002
+                 variants: Callable[[Action], Iterable[str]],
+                 vocabulary: Vocabulary = NO_VOCABULARY, what: str = "move") -> None:
         self.steps = steps
-        self.vocabulary = notation.vocabulary(state)
-        self.what = "chance outcome" if state.current_player() == CHANCE else "move"
-        self._canonical = [notation.format(state, step) for step in steps]
+        self.vocabulary = vocabulary
+        self.what = what
+        self._format = format
+        self._variants = variants
+        self._canonical = [format(step) for step in steps]
         self._canonical_index = self._index(zip(self._canonical, steps, strict=True))
         self._listed: list[Spelling] | None = None
         self._rewritten: list[Spelling] | None = None
@@ -167,7 +194,7 @@ class Spellings:
             for canonical, step in zip(self._canonical, self.steps, strict=True):
                 listed.append(Spelling(canonical, step))
                 seen = {normalise(canonical)}
-                for variant in self.notation.variants(self.state, step):
+                for variant in self._variants(step):
                     key = normalise(variant)
                     if key and key not in seen:
                         seen.add(key)
@@ -209,7 +236,12 @@ class Spellings:
 
 
 class StepNotation(ABC):
-    """A game's notation over its full states (see the module docstring)."""
+    """A game's notation over its full states (see the module docstring): ``GAME.notation``.
+
+    A game writes :meth:`format`, :meth:`variants` and :meth:`actor`, and may give a
+    :meth:`vocabulary`; :meth:`parse` goes through the :class:`Spellings` of the position.  A
+    game whose positions share their spellings often may override :meth:`spellings` to keep
+    the indexes it builds (by what the spellings depend on)."""
 
     @abstractmethod
     def format(self, state: Any, step: Action) -> str:
@@ -225,8 +257,12 @@ class StepNotation(ABC):
         """Who or what acts next, in words."""
 
     def vocabulary(self, state: Any) -> Vocabulary:
-        """Phrases that stand for one word of this game's spellings."""
+        """The rewrite hook: phrases that stand for one word of this game's spellings."""
         return NO_VOCABULARY
+
+    def what(self, state: State) -> str:
+        """What the steps legal in ``state`` are called in messages."""
+        return "chance outcome" if state.current_player() == CHANCE else "move"
 
     def steps(self, state: State) -> list[Action]:
         """The steps legal now: the actions of the player to act, or the chance outcomes."""
@@ -237,57 +273,29 @@ class StepNotation(ABC):
             return [outcome for outcome, _ in state.chance_outcomes()]
         return list(state.legal_actions())
 
-    def spellings(self, state: State) -> Spellings:
+    def spellings(self, state: Any) -> Spellings:
         """Every spelling of every step legal in ``state``."""
-        return Spellings(self, state, self.steps(state))
+        return Spellings(self.steps(state), partial(self.format, state),
+                         partial(self.variants, state), self.vocabulary(state),
+                         self.what(state))
 
     def parse(self, state: State, text: str) -> Action:
         """The legal step ``text`` names; :class:`NotationError` otherwise."""
+        if state.current_player() == TERMINAL:
+            raise NotationError(text, "the game is over: no move is legal")
         return self.spellings(state).parse(text)
 
 
 # -- the playable position --------------------------------------------------------------------
 
 
-class Lookup(Protocol):
-    """Every spelling of the steps legal in one position, ready to parse a text."""
-
-    def parse(self, text: str) -> Action: ...
-
-
-class FullNotation(Protocol):
-    """What :class:`StatePlayable` needs of a game's notation over full states (a
-    :class:`StepNotation` is one; the hidden-information games write their own)."""
-
-    def format(self, state: Any, step: Action) -> str: ...
-
-    def actor(self, state: Any) -> str: ...
-
-    def steps(self, state: Any) -> list[Action]: ...
-
-    def spellings(self, state: Any) -> Lookup: ...
-
-
 class PlayableGame(Protocol):
-    """What :class:`StatePlayable` needs of a registered game."""
+    """What :class:`StatePlayable` needs of a registered game (``GAME``)."""
 
     @property
-    def notation(self) -> FullNotation: ...
+    def notation(self) -> StepNotation: ...
 
     def state_to_document(self, state: Any) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class FullGame:
-    """A :class:`PlayableGame` from its two parts, for the hidden-information games, whose
-    registered game plays on a seat's view: their notation over full states and their
-    position writer."""
-
-    notation: FullNotation
-    writer: Callable[[Any], dict[str, Any]]
-
-    def state_to_document(self, state: Any) -> dict[str, Any]:
-        return self.writer(state)
 
 
 class StatePlayable:
@@ -299,12 +307,12 @@ class StatePlayable:
     def __init__(self, game: PlayableGame, state: State) -> None:
         self.game = game
         self.state = state
-        self._spellings: Lookup | None = None
+        self._spellings: Spellings | None = None
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
 
     @property
-    def notation(self) -> FullNotation:
+    def notation(self) -> StepNotation:
         return self.game.notation
 
     def __repr__(self) -> str:
@@ -333,7 +341,7 @@ class StatePlayable:
             self._legal = self.notation.steps(self.state)
         return self._legal
 
-    def spellings(self) -> Lookup:
+    def spellings(self) -> Spellings:
         """Every spelling of every legal step (cached: the position never changes)."""
         if self._spellings is None:
             self._spellings = self.notation.spellings(self.state)
@@ -404,5 +412,11 @@ def steps_of(step: Hashable) -> tuple[Hashable, ...]:
     return step.steps if isinstance(step, Line) else (step,)
 
 
-__all__ = ["FullNotation", "Line", "Lookup", "NO_VOCABULARY", "PlayableGame", "SEPARATOR", "Spellings", "StatePlayable",
-           "StepNotation", "Vocabulary", "plural", "steps_of"]
+def full_state(position: Playable) -> State | None:
+    """The full state ``position`` plays on (every hand known), or ``None`` for one seat's
+    view (which holds no full state)."""
+    return position.state if isinstance(position, StatePlayable) else None
+
+
+__all__ = ["Line", "NO_VOCABULARY", "PlayableGame", "SEPARATOR", "Spellings", "StatePlayable",
+           "StepNotation", "Vocabulary", "full_state", "plural", "steps_of"]

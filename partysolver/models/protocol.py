@@ -14,7 +14,11 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .notation import Playable
+    from .playable import StepNotation
 
 CHANCE = -1
 """``current_player()`` of a chance node."""
@@ -113,9 +117,17 @@ class PerfectInformationView:
 
 
 class Game(Protocol):
-    """A registered game: its declaration, a fresh start and its position-file round trip."""
+    """A registered game: its declaration, a fresh start, its position-file round trip, its
+    move notation and the positions one plays on from a file."""
 
     info: GameInfo
+
+    @property
+    def notation(self) -> StepNotation:
+        """The move notation over full states (a
+        :class:`~partysolver.models.playable.StepNotation`): what ``hint`` prints, what
+        ``simulate --records`` writes, what play-along reads on a full state."""
+        ...
 
     def initial_state(self, num_players: int, rng: random.Random) -> State:
         """A new game for ``num_players`` (random set-up drawn from ``rng``)."""
@@ -127,6 +139,13 @@ class Game(Protocol):
 
     def state_from_document(self, document: Mapping[str, Any], source: str) -> State:
         """Load a position document; malformed input raises :class:`InputError`."""
+        ...
+
+    def playable(self, document: Mapping[str, Any], source: str) -> Playable:
+        """The position of a file to play on (``apply``, ``play``, ``review``): a
+        :class:`~partysolver.models.playable.StatePlayable` over a full state, or, for a
+        hidden-information game, one seat's view; malformed input raises
+        :class:`InputError`."""
         ...
 
 

@@ -30,7 +30,6 @@ from partysolver.models.pool_party_stars.notation import (
     NOTATION,
     Answers,
     SeatPosition,
-    StatePosition,
     Verdict,
     spellings,
 )
@@ -154,7 +153,7 @@ def test_unknown_and_ambiguous_text_is_one_line_with_the_closest_legal_moves() -
         else:
             state = state.apply(Propose(state.hands[state.player][0]))
     with pytest.raises(NotationError, match="game is over"):
-        StatePosition(state).parse("propose 1")
+        StatePlayable(GAME, state).parse("propose 1")
 
 
 def test_every_move_hint_prints_on_the_shipped_examples_parses() -> None:
@@ -400,7 +399,7 @@ def test_equal_positions_share_one_parser() -> None:
 
 def test_guests_in_hand_are_numbered_from_one() -> None:
     state = GAME.initial_state(3, random.Random(2))
-    position = StatePosition(state)
+    position = StatePlayable(GAME, state)
     for k, guest in enumerate(state.hands[0], 1):
         assert position.parse(f"propose {k}") == Propose(guest)
     with pytest.raises(NotationError):

@@ -23,7 +23,6 @@ if TYPE_CHECKING:  # at run time these load on first use: see models/lazy.py
     from .notation import (
         NOTATION,  # noqa: F401
         PartyTimeNotation,
-        StatePosition,
         ViewPosition,
         playable,  # noqa: F401
     )
@@ -39,7 +38,7 @@ if TYPE_CHECKING:  # at run time these load on first use: see models/lazy.py
     from .state import PartyTimeState, PartyTimeView, resolve, win_shares
 
 __getattr__ = LazyNames(__name__, {
-    "notation": ("NOTATION", "PartyTimeNotation", "StatePosition", "ViewPosition", "playable"),
+    "notation": ("NOTATION", "PartyTimeNotation", "ViewPosition", "playable"),
     "position": ("DEFAULT_NAMES", "Position", "load_position", "load_rules", "load_state",
                  "state_to_document", "view_to_document"),
     "state": ("PartyTimeState", "PartyTimeView", "resolve", "win_shares"),
@@ -83,11 +82,11 @@ class PartyTimeGame:
         it sees), or the full game when every hand is given."""
         from .notation import playable
 
-        return playable(document, source)
+        return playable(document, source, self)
 
 
 GAME = PartyTimeGame()
 
 __all__ = ["GAME", "HOUSE_RULES", "INFO", "Card", "Draw", "PartyTimeState", "PartyTimeView",
-           "Play", "Position", "Reveal", "Rules", "StatePosition", "ViewPosition", "load_position", "load_rules", "load_state",
+           "Play", "Position", "Reveal", "Rules", "ViewPosition", "load_position", "load_rules", "load_state",
            "resolve", "state_to_document", "view_to_document", "win_shares"]

@@ -19,29 +19,29 @@ not seen: they happen by themselves after their turn (a loaded position waiting 
 the single step ``Cat draws``).  A reshuffle is no step either: when the last card of the pile
 is taken, the played cards become the new pile, as the position shows.
 
-Parsing (:func:`~partysolver.models.notation.match`) ignores case; ``-``, ``:`` and ``,`` count
-as spaces, ``the``, ``card``, ``token`` and ``tokens`` are left out, ``returning`` is
-``return``, and card names stand for their notation (``question mark``, ``question`` -> ``?``,
-``black square``, ``square`` -> ``black``, ``reverse`` -> ``R``, ``one`` to ``five``), so that
-every spelling may be typed with any of them.  Players are named or numbered (from 1, in the
+Parsing (the shared :class:`~partysolver.models.playable.Spellings` index, for the full game
+and for a seat alike) ignores case; ``-``, ``:`` and ``,`` count as spaces, ``the``, ``card``,
+``token`` and ``tokens`` are left out, ``returning`` is ``return``, and card names stand for
+their notation (``question mark``, ``question`` -> ``?``, ``black square``, ``square`` ->
+``black``, ``reverse`` -> ``R``, ``one`` to ``five``), so that every spelling may be typed with
+any of them (this game's :func:`vocabulary`).  Players are named or numbered (from 1, in the
 order of ``players``); every word may be shortened to an unambiguous prefix (``pl 3 ret 1``).
 """
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from ..errors import require_no_problems
-from ..notation import NotationError, SpellingTable, normalise
-from ..playable import FullGame, StatePlayable
-from ..protocol import CHANCE, TERMINAL, Action, sample_chance
+from ..notation import NotationError, normalise
+from ..playable import PlayableGame, Spellings, StatePlayable, StepNotation, Vocabulary
+from ..protocol import CHANCE, sample_chance
 from .game import CARDS, DRAWS, REVEALS, Draw, Play, Reveal, cards_of
-from .position import load_position, state_to_document, view_to_document
+from .position import load_position, view_to_document
 from .state import (
     CARRY_OUT,
     DRAW,
@@ -67,36 +67,22 @@ class UnseenDraw:
 
 # -- spellings --------------------------------------------------------------------------------
 
-_PUNCTUATION = re.compile(r"[-:,;!]+")
-_PHRASES: dict[tuple[str, ...], str] = {
-    ("question", "mark"): "?", ("question",): "?", ("black", "square"): "black",
-    ("square",): "black", ("reverse",): "r", ("cocktail",): "r", ("returning",): "return",
-    ("returns",): "return", ("the",): "", ("card",): "", ("token",): "", ("tokens",): "",
-    ("turns", "over"): "reveals", ("turn", "over"): "reveal",
-    ("one",): "1", ("two",): "2", ("three",): "3", ("four",): "4", ("five",): "5",
+_SEPARATORS = r"[-:,;!]+"
+_PHRASES = {
+    "question mark": "?", "question": "?", "black square": "black", "square": "black",
+    "reverse": "r", "cocktail": "r", "returning": "return", "returns": "return", "the": "",
+    "card": "", "token": "", "tokens": "", "turns over": "reveals", "turn over": "reveal",
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
 }
-_LONGEST = max(len(phrase) for phrase in _PHRASES)
 
 
-@lru_cache(maxsize=1 << 14)
-def rewrite(text: str, names: tuple[str, ...] = ()) -> str:
-    """``text`` as matching sees it (see the module docstring); player names are kept."""
-    words = normalise(_PUNCTUATION.sub(" ", text)).split()
-    keep = {normalise(name) for name in names}
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        for size in range(_LONGEST, 0, -1):
-            phrase = tuple(words[i:i + size])
-            if len(phrase) == size and phrase in _PHRASES and not keep & set(phrase):
-                if _PHRASES[phrase]:
-                    out.append(_PHRASES[phrase])
-                i += size
-                break
-        else:
-            out.append(words[i])
-            i += 1
-    return " ".join(out)
+@lru_cache(maxsize=64)
+def vocabulary(names: tuple[str, ...] = ()) -> Vocabulary:
+    """How texts are read at a table of ``names`` (see the module docstring): a player's name
+    is never rewritten (a phrase with one in it is left out)."""
+    kept = {normalise(name) for name in names}
+    return Vocabulary([(phrase, word) for phrase, word in _PHRASES.items()
+                       if not kept & set(phrase.split(" "))], separators=_SEPARATORS)
 
 
 def format_play(play: Play) -> str:
@@ -157,30 +143,14 @@ def step_variants(step: Hashable, names: Sequence[str], actor: int, mine: bool =
     raise ValueError(f"not a Party-Time step: {step!r}")
 
 
-@lru_cache(maxsize=1 << 14)
-def _spellings(step: Hashable, names: tuple[str, ...], actor: int, mine: bool,
-               carry_out: bool) -> tuple[tuple[str, str], ...]:
-    """``(rewritten, written)`` for every spelling of ``step``, canonical first, no repeats."""
-    found: dict[str, str] = {}
-    for text in (format_step(step, names, actor, mine),
-                 *step_variants(step, names, actor, mine, carry_out)):
-        found.setdefault(rewrite(text, names), text)
-    return tuple(found.items())
-
-
 @lru_cache(maxsize=1 << 12)
 def spellings(steps: tuple[Hashable, ...], names: tuple[str, ...], actor: int, mine: bool,
-              carry_out: bool, what: str) -> SpellingTable:
-    """The parser over the spellings of ``steps``, all taken by ``actor`` (cached: the few
+              carry_out: bool, what: str) -> Spellings:
+    """The index of every spelling of ``steps``, all taken by ``actor`` (kept: the few
     distinct situations of a game come back again and again)."""
-    return Spellings(steps, names, actor, mine, carry_out, what)
-
-
-def Spellings(steps: Iterable[Hashable], names: tuple[str, ...], actor: int,  # noqa: N802
-              mine: bool, carry_out: bool, what: str) -> SpellingTable:
-    """The parser over every spelling of ``steps`` (see :class:`SpellingTable`)."""
-    return SpellingTable([(step, _spellings(step, names, actor, mine, carry_out))
-                          for step in steps], lambda text: rewrite(text, names), what)
+    return Spellings(steps, lambda step: format_step(step, names, actor, mine),
+                     lambda step: step_variants(step, names, actor, mine, carry_out),
+                     vocabulary(names), what)
 
 
 # -- the full game ----------------------------------------------------------------------------
@@ -190,35 +160,26 @@ def _doer(state: PartyTimeState | PartyTimeView) -> int:
     return state.refill if state.phase == DRAW else state.turn
 
 
-class PartyTimeNotation:
+class PartyTimeNotation(StepNotation):
     """The notation of the full game's actions and chance outcomes (``GAME.notation``)."""
 
-    def steps(self, state: PartyTimeState) -> list[Action]:
-        """The plays of the player to act, or the chance outcomes, in the state's order."""
-        if state.current_player() == CHANCE:
-            return [outcome for outcome, _ in state.chance_outcomes()]
-        return list(state.legal_actions())
-
-    def format(self, state: PartyTimeState, step: Action) -> str:
+    def format(self, state: PartyTimeState, step: Hashable) -> str:
         return format_step(step, state.names, _doer(state))
 
-    def variants(self, state: PartyTimeState, step: Action) -> list[str]:
+    def variants(self, state: PartyTimeState, step: Hashable) -> list[str]:
         return step_variants(step, state.names, _doer(state),
                              carry_out=state.phase == CARRY_OUT)
 
     def actor(self, state: PartyTimeState) -> str:
         return _actor(state)
 
-    def spellings(self, state: PartyTimeState) -> SpellingTable:
-        what = "chance outcome" if state.current_player() == CHANCE else "move"
-        return spellings(tuple(self.steps(state)), state.names, _doer(state), True,
-                         state.phase == CARRY_OUT, what)
+    def vocabulary(self, state: PartyTimeState) -> Vocabulary:
+        return vocabulary(state.names)
 
-    def parse(self, state: PartyTimeState, text: str) -> Action:
-        """The legal step ``text`` names; :class:`NotationError` otherwise."""
-        if state.current_player() == TERMINAL:
-            raise NotationError(text, "the game is over: no move is legal")
-        return self.spellings(state).parse(text)
+    def spellings(self, state: PartyTimeState) -> Spellings:
+        """The index of the position (kept: see :func:`spellings`)."""
+        return spellings(tuple(self.steps(state)), state.names, _doer(state), True,
+                         state.phase == CARRY_OUT, self.what(state))
 
 
 def _actor(state: PartyTimeState | PartyTimeView) -> str:
@@ -233,15 +194,6 @@ def _actor(state: PartyTimeState | PartyTimeView) -> str:
 
 
 NOTATION = PartyTimeNotation()
-
-
-FULL_GAME = FullGame(NOTATION, state_to_document)
-"""What :class:`StatePlayable` needs to play on a full state."""
-
-
-def StatePosition(state: PartyTimeState) -> StatePlayable:  # noqa: N802 - a position's maker
-    """A full game state to play on (every hand known)."""
-    return StatePlayable(FULL_GAME, state)
 
 
 # -- one seat ---------------------------------------------------------------------------------
@@ -406,13 +358,14 @@ def _any_draw(state: PartyTimeState) -> Draw:
 # -- from a file ------------------------------------------------------------------------------
 
 
-def playable(document: Mapping[str, Any], source: str) -> ViewPosition | StatePlayable:
+def playable(document: Mapping[str, Any], source: str, game: PlayableGame
+             ) -> ViewPosition | StatePlayable:
     """The position of a file to play on: seen from ``me`` (the seat enters what it sees), or
-    the full game when every hand is given."""
+    the full game of ``game`` (``GAME``) when every hand is given."""
     position = load_position(document, source)
     require_no_problems(position.problems(), source)
     if position.is_full():
-        return StatePosition(position.to_state(source))
+        return StatePlayable(game, position.to_state(source))
     return ViewPosition(position.to_view(source))
 
 
@@ -421,6 +374,6 @@ def move_text(play: Play) -> str:
     return format_play(play)
 
 
-__all__ = ["NOTATION", "PartyTimeNotation", "Spellings", "StatePosition",
-           "UnseenDraw", "ViewPosition", "format_play", "format_step", "hint_text", "move_text",
-           "playable", "rewrite", "spellings", "step_variants"]
+__all__ = ["NOTATION", "PartyTimeNotation", "UnseenDraw", "ViewPosition", "format_play",
+           "format_step", "hint_text", "move_text", "playable", "spellings", "step_variants",
+           "vocabulary"]

@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # at run time these load on first use: see models/lazy.py
         NOTATION,  # noqa: F401
         PoolPartyNotation,
         SeatPosition,
-        StatePosition,
         playable,  # noqa: F401
     )
     from .position import (
@@ -44,7 +43,7 @@ if TYPE_CHECKING:  # at run time these load on first use: see models/lazy.py
 
 __getattr__ = LazyNames(__name__, {
     "evidence": ("Evidence", "Knowledge", "Timeline"),
-    "notation": ("NOTATION", "PoolPartyNotation", "SeatPosition", "StatePosition", "playable"),
+    "notation": ("NOTATION", "PoolPartyNotation", "SeatPosition", "playable"),
     "position": ("DEFAULT_NAMES", "GameLog", "Puzzle", "load_log", "load_state",
                  "state_to_document"),
     "state": ("PoolPartyState", "PoolView"),
@@ -87,12 +86,12 @@ class PoolPartyStarsGame:
         what it sees), a full omniscient log as the full game."""
         from .notation import playable
 
-        return playable(document, source)
+        return playable(document, source, self)
 
 
 GAME = PoolPartyStarsGame()
 
 __all__ = ["GAME", "HOUSE_DECK", "INFO", "Attribute", "DrawGuest", "DrawRule", "Evidence",
            "GameLog", "Guess", "GuessOutcome", "Guest", "Knowledge", "PoolPartyState",
-           "PoolView", "Proposal", "Propose", "Puzzle", "SeatPosition", "StatePosition", "Table",
+           "PoolView", "Proposal", "Propose", "Puzzle", "SeatPosition", "Table",
            "Timeline", "load_log", "load_state", "state_to_document"]

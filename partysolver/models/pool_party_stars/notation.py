@@ -21,27 +21,27 @@ the seat *sees*:
   bars``, are read too);
 * its own draws: ``draw Plant-Sport-Book``, and after its rule was guessed, ``draw rule Plant``.
 
-Parsing (:func:`~partysolver.models.notation.match`) ignores case; ``-``, ``/``, ``:`` and
-``,`` count as spaces, ``lets in`` as ``in``, ``barred`` and ``out`` as ``bars``, and
-``Forbidden`` is left out, so that every spelling may be typed with any of them; a guest's three
-attributes may come in any order when written in full.  Players are named or numbered; every
-word may be shortened to an unambiguous prefix (``g b r`` is ``guess Ben Robot``).
+Parsing (the shared :class:`~partysolver.models.playable.Spellings` index, for the full game
+and for a seat alike) ignores case; ``-``, ``/``, ``:`` and ``,`` count as spaces, ``lets in``
+as ``in``, ``barred`` and ``out`` as ``bars``, and ``Forbidden`` is left out, so that every
+spelling may be typed with any of them; a guest's three attributes may come in any order when
+written in full (this game's :func:`vocabulary`).  Players are named or numbered; every word may
+be shortened to an unambiguous prefix (``g b r`` is ``guess Ben Robot``).
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError, require_no_problems
-from ..notation import NotationError, SpellingTable, normalise
-from ..playable import FullGame, StatePlayable
-from ..protocol import CHANCE, TERMINAL, Action
+from ..notation import NotationError, normalise
+from ..playable import PlayableGame, Spellings, StatePlayable, StepNotation, Vocabulary
+from ..protocol import TERMINAL, Action
 from .game import (
     ALL_RULES,
     ATTRIBUTES,
@@ -60,7 +60,7 @@ from .game import (
     format_event,
     format_move,
 )
-from .position import GameLog, load_log, log_to_document, state_to_document
+from .position import GameLog, load_log, log_to_document
 from .state import DRAW_GUEST, DRAW_RULE, PoolPartyState
 
 # -- the seat's observations ------------------------------------------------------------------
@@ -86,41 +86,30 @@ SeatStep = Propose | Guess | Answers | Verdict | Proposal | GuessOutcome | DrawG
 
 # -- spellings --------------------------------------------------------------------------------
 
-_PUNCTUATION = re.compile(r"[-/\u2013\u2014:,;!]+")
-_PHRASES = {("lets", "in"): "in", ("let", "in"): "in", ("barred",): "bars", ("out",): "bars",
-            ("bar",): "bars", ("forbidden",): ""}
+_SEPARATORS = r"[-/\u2013\u2014:,;!]+"
+_PHRASES = {"lets in": "in", "let in": "in", "barred": "bars", "out": "bars", "bar": "bars",
+            "forbidden": ""}
 _CATEGORY = {a.label.lower(): a.category for a in ATTRIBUTES}
 
 
-@lru_cache(maxsize=1 << 16)
-def rewrite(text: str, names: tuple[str, ...] = ()) -> str:
-    """``text`` as matching sees it (see the module docstring); player names are kept."""
-    words = normalise(_PUNCTUATION.sub(" ", text)).split()
-    keep = _kept(names)
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word in keep:
-            out.append(word)
-        elif (word, words[i + 1] if i + 1 < len(words) else "") in _PHRASES:
-            out.append(_PHRASES[word, words[i + 1]])
-            i += 1
-        elif (word,) in _PHRASES:
-            if _PHRASES[word,]:
-                out.append(_PHRASES[word,])
-        else:
-            out.append(word)
-        i += 1
-    if sum(word in _CATEGORY for word in out) >= 3:
-        _attributes_in_order(out)
-    return " ".join(out)
+class _Vocabulary(Vocabulary):
+    """Pool Party Stars' rewriting: a guest's three attributes put in one order."""
+
+    __slots__ = ()
+
+    def arrange(self, words: list[str]) -> list[str]:
+        if sum(word in _CATEGORY for word in words) >= 3:
+            _attributes_in_order(words)
+        return words
 
 
 @lru_cache(maxsize=64)
-def _kept(names: tuple[str, ...]) -> frozenset[str]:
-    """The player names as words, which :func:`rewrite` never changes."""
-    return frozenset(normalise(name) for name in names)
+def vocabulary(names: tuple[str, ...] = ()) -> Vocabulary:
+    """How texts are read at a table of ``names`` (see the module docstring): a player's name
+    is never rewritten (a phrase starting with one is left out)."""
+    kept = {normalise(name) for name in names}
+    return _Vocabulary([(phrase, word) for phrase, word in _PHRASES.items()
+                        if phrase.split(" ")[0] not in kept], separators=_SEPARATORS)
 
 
 def _attributes_in_order(words: list[str]) -> None:
@@ -213,30 +202,17 @@ def step_variants(step: Hashable, names: Sequence[str], actor: int,
     raise ValueError(f"not a Pool Party Stars step: {step!r}")
 
 
-@lru_cache(maxsize=1 << 16)
-def _spellings(step: Hashable, names: tuple[str, ...], actor: int,
-               hand: tuple[Guest, ...]) -> tuple[tuple[str, str], ...]:
-    """``(rewritten, written)`` for every spelling of ``step``, canonical first, no repeats."""
-    found: dict[str, str] = {}
-    for text in (format_step(step, names), *step_variants(step, names, actor, hand)):
-        found.setdefault(rewrite(text, names), text)
-    return tuple(found.items())
+def index(steps: Sequence[Hashable], names: tuple[str, ...], actor: int,
+          hand: tuple[Guest, ...], what: str) -> Spellings:
+    """The index of every spelling of ``steps``, all taken by ``actor`` (``hand``: the guests
+    ``propose 2`` numbers)."""
+    return Spellings(steps, lambda step: format_step(step, names),
+                     lambda step: step_variants(step, names, actor, hand),
+                     vocabulary(names), what)
 
 
-@lru_cache(maxsize=1 << 12)
-def spellings(steps: tuple[Hashable, ...], names: tuple[str, ...], actor: int,
-              hand: tuple[Guest, ...], what: str) -> SpellingTable:
-    """The parser over the spellings of ``steps``, all taken by ``actor`` (cached: a
-    position's parser is built once)."""
-    return Spellings(steps, names, actor, hand, what)
-
-
-def Spellings(steps: Iterable[Hashable], names: tuple[str, ...], actor: int,  # noqa: N802
-              hand: tuple[Guest, ...], what: str) -> SpellingTable:
-    """The parser over every spelling of ``steps`` (see :class:`SpellingTable`)."""
-    return SpellingTable([(step, _spellings(step, names, actor,
-                                            hand if isinstance(step, Propose) else ()))
-                          for step in steps], lambda text: rewrite(text, names), what)
+spellings = lru_cache(maxsize=1 << 12)(index)
+"""The same, kept (a position's index is built once, and equal positions share it)."""
 
 
 # -- the full game ----------------------------------------------------------------------------
@@ -246,14 +222,8 @@ def _doer(state: PoolPartyState) -> int:
     return state.drawer if state.phase in (DRAW_GUEST, DRAW_RULE) else state.player
 
 
-class PoolPartyNotation:
+class PoolPartyNotation(StepNotation):
     """The notation of the full game's actions and chance outcomes (``GAME.notation``)."""
-
-    def steps(self, state: PoolPartyState) -> list[Action]:
-        """The actions of the player to act, or the chance outcomes, in the state's order."""
-        if state.current_player() == CHANCE:
-            return [outcome for outcome, _ in state.chance_outcomes()]
-        return list(state.legal_actions())
 
     def format(self, state: PoolPartyState, step: Action) -> str:
         return format_step(step, state.table.players)
@@ -272,29 +242,17 @@ class PoolPartyNotation:
             return "nobody: the game is over"
         return names[state.player]
 
-    def spellings(self, state: PoolPartyState) -> SpellingTable:
-        me = _doer(state)
-        what = "chance outcome" if state.current_player() == CHANCE else "move"
-        return spellings(tuple(self.steps(state)), state.table.players, me, state.hands[me],
-                         what)
+    def vocabulary(self, state: PoolPartyState) -> Vocabulary:
+        return vocabulary(state.table.players)
 
-    def parse(self, state: PoolPartyState, text: str) -> Action:
-        """The legal step ``text`` names; :class:`NotationError` otherwise."""
-        if state.current_player() == TERMINAL:
-            raise NotationError(text, "the game is over: no move is legal")
-        return self.spellings(state).parse(text)
+    def spellings(self, state: PoolPartyState) -> Spellings:
+        """The index of the position (kept: see :data:`spellings`)."""
+        me = _doer(state)
+        return spellings(tuple(self.steps(state)), state.table.players, me, state.hands[me],
+                         self.what(state))
 
 
 NOTATION = PoolPartyNotation()
-
-
-FULL_GAME = FullGame(NOTATION, state_to_document)
-"""What :class:`StatePlayable` needs to play on a full state."""
-
-
-def StatePosition(state: PoolPartyState) -> StatePlayable:  # noqa: N802 - a position's maker
-    """A full game state to play on (every hand known)."""
-    return StatePlayable(FULL_GAME, state)
 
 
 # -- one seat ---------------------------------------------------------------------------------
@@ -324,7 +282,7 @@ class SeatPosition:
         self._stage = self._find_stage()
         self._steps: list[SeatStep] | None = None
         self._legal: frozenset[Hashable] | None = None
-        self._spellings: SpellingTable | None = None
+        self._spellings: Spellings | None = None
         self._domains: list[int] | None = None
         self._possible: list[int] | None = None
 
@@ -507,8 +465,8 @@ class SeatPosition:
             raise NotationError(text, "the game is over: no move is legal")
         if self._spellings is None:
             what = "move" if self._stage == MOVE else "observation"
-            self._spellings = Spellings(self.legal_steps(), self.names, self._actor(),
-                                        self.hand or (), what)
+            self._spellings = index(self.legal_steps(), self.names, self._actor(),
+                                    self.hand or (), what)
         return self._spellings.parse(text)
 
     def _check(self, step: Hashable) -> None:
@@ -590,9 +548,10 @@ class SeatPosition:
 # -- from a file ------------------------------------------------------------------------------
 
 
-def playable(document: Mapping[str, Any], source: str) -> SeatPosition | StatePlayable:
+def playable(document: Mapping[str, Any], source: str, game: PlayableGame
+             ) -> SeatPosition | StatePlayable:
     """The position of a game log to play on: a seat log from its seat, a full omniscient log
-    (every rule and hand) as the full game; other logs are refused."""
+    (every rule and hand) as the full game of ``game`` (``GAME``); other logs are refused."""
     log = load_log(document, source)
     require_no_problems(log.problems(), source)
     if not log.complete:
@@ -602,11 +561,11 @@ def playable(document: Mapping[str, Any], source: str) -> SeatPosition | StatePl
         raise InputError(source, "seat", "a seat log (seat = NAME and that player's rules) or an "
                          "omniscient log with every rule and hand, to play on")
     if log.seat is None:
-        return StatePosition(log.to_state(source))
+        return StatePlayable(game, log.to_state(source))
     evidence = log.knowledge().evidence
     if not evidence.timeline.feasible(evidence.domains()):
         raise InputError(source, "events", "events that some assignment of secret rules fits "
-                         "(partysolver verify names the ones that conflict)")
+                         "(verifying the log names the ones that conflict)")
     return SeatPosition(log)
 
 
@@ -615,6 +574,6 @@ def move_text(move: Move, names: Sequence[str]) -> str:
     return format_move(move, names)
 
 
-__all__ = ["Answers", "NOTATION", "PoolPartyNotation", "SeatPosition", "SeatStep", "Spellings",
-           "StatePosition", "Verdict", "format_answers", "format_step", "move_text", "playable",
-           "rewrite", "step_variants"]
+__all__ = ["Answers", "NOTATION", "PoolPartyNotation", "SeatPosition", "SeatStep", "Verdict",
+           "format_answers", "format_step", "index", "move_text", "playable",
+           "spellings", "step_variants", "vocabulary"]
