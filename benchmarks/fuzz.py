@@ -44,7 +44,8 @@ allocation is an error, not a machine out of memory).  The outcome classes:
   answer 4xx (or 503/504: busy, timed out) as JSON with a one-line ``error``;
 * ``crash``: an exception escaped (a traceback), exit 1 where it is not documented, a web
   answer 500 (or another 5xx), a closed connection, a traceback in the server's log;
-* ``hang``: past :data:`HANG` seconds (the worker is killed), or a web answer past
+* ``hang``: past :data:`ALARM` seconds (``review``: and :data:`PER_STEP` a step of its
+  record; the worker is killed :data:`GRACE` seconds later), or a web answer past
   :data:`WEB_TIMEOUT`;
 * ``partial write``: a failed run left a file or folder behind or changed one, a successful
   run wrote a file it was not asked to (or replaced an existing file without ``--force``), or
@@ -117,9 +118,14 @@ TIME_LIMIT = "0.5"
 SHORT = "0.1"
 """The ``--time-limit`` of the other families' searches."""
 ALARM = 30
-"""Seconds after which a case is stopped in its worker (the hang timeout)."""
-HANG = ALARM + 15
-"""Seconds after which a worker that did not stop its case is killed: a hang all the same."""
+"""Seconds after which a case is stopped in its worker (the hang timeout), plus
+:data:`PER_STEP` for each step of a record ``review`` goes through."""
+PER_STEP = 1.0
+"""Seconds a ``review`` case may take per step of its record (the hint of each decision has
+``--time-limit`` 0.1; the whole game of a simulated record has a hundred steps or more)."""
+GRACE = 15
+"""Seconds past its timeout after which a worker that did not stop its case is killed: a
+hang all the same."""
 WEB_TIMEOUT = 40.0
 """Seconds a web answer may take (an API job's time limit is at most 60 s; the cases ask for
 at most a few)."""
@@ -393,6 +399,8 @@ class Case:
     same_outputs: bool = False
     """Two outputs name one file: the command must refuse."""
     request: Request | None = None
+    timeout: float = ALARM
+    """Seconds after which the run is a hang."""
 
     @property
     def verb(self) -> str:
@@ -672,8 +680,10 @@ def record_case(index: int, rng: random.Random, found: Seeds) -> Case:
         args += ["--playouts", "20"] if verb != "review" else []
     if rng.random() < 0.3:
         args.append("--json")
+    steps = len(record["steps"]) if isinstance(record.get("steps"), list) else 0
     return Case(index, "record", game, f"record {what}", tuple(args),
-                files=((name, text.encode("utf-8", "surrogatepass")),), writes=writes)
+                files=((name, text.encode("utf-8", "surrogatepass")),), writes=writes,
+                timeout=ALARM + PER_STEP * steps if verb == "review" else ALARM)
 
 
 BOTS = ["1=random", "2=greedy", "²=random", "①=random", "0=random", "99=random", "x=y", "=",
@@ -1153,15 +1163,15 @@ def run_cli(case: Case, folder: Path) -> tuple[str, str]:
     before = snapshot(folder)
     signal.signal(signal.SIGALRM, _alarm)
     ALARMS.clear()
-    signal.alarm(ALARM)
+    signal.setitimer(signal.ITIMER_REAL, case.timeout)
     try:
         result = CliRunner().invoke(cli, list(case.args), input=case.stdin)
     except TimedOut:
-        return "hang", f"{case.verb}: over {ALARM} s"
+        return "hang", f"{case.verb}: over {case.timeout:.0f} s"
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
     if isinstance(result.exception, TimedOut) or ALARMS:
-        return "hang", f"{case.verb}: over {ALARM} s"
+        return "hang", f"{case.verb}: over {case.timeout:.0f} s"
     after = snapshot(folder)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         return "crash", where(result.exc_info)
@@ -1283,6 +1293,7 @@ def worker(connection: Connection, seed: int, found: Seeds, web: bool) -> None:
                 connection.send((index, "?", "?", "?", "not made",
                                  where(sys.exc_info()), 0.0))
                 continue
+            connection.send(("timeout", case.timeout + GRACE))  # when to kill this worker
             begun = time.perf_counter()
             try:
                 kind, cause = run_case(case, folder)
@@ -1299,6 +1310,8 @@ class Worker:
     connection: Connection
     index: int | None = None
     since: float = 0.0
+    limit: float = ALARM + GRACE
+    """Seconds the current case may take before the worker is killed."""
 
 
 def start_worker(seed: int, found: Seeds, web: bool) -> Worker:
@@ -1432,7 +1445,8 @@ class Tally:
 def run_all(indices: list[int], seed: int, jobs: int, found: Seeds, web: bool,
             tally: Tally, progress: Callable[[], None],
             restart: Callable[[], object] = lambda: None) -> None:
-    """Every case of ``indices`` through ``jobs`` workers (a worker past :data:`HANG` s is
+    """Every case of ``indices`` through ``jobs`` workers (a worker past its case's timeout
+    and :data:`GRACE` is
     killed and replaced; one that dies is replaced; a server that stops is counted as a
     crash and started again by ``restart``)."""
     queue = list(reversed(indices))
@@ -1448,12 +1462,17 @@ def run_all(indices: list[int], seed: int, jobs: int, found: Seeds, web: bool,
                 if item.index is None and queue:
                     item.index = queue.pop()
                     item.since = time.monotonic()
+                    item.limit = ALARM + GRACE
                     item.connection.send(item.index)
             busy = {w.connection: w for w in workers if w.index is not None}
             for ready in wait(list(busy), timeout=1.0):
                 item = busy[ready]  # type: ignore[index]
                 try:
-                    index, family, _, verb, kind, cause, seconds = item.connection.recv()
+                    message = item.connection.recv()
+                    if message[0] == "timeout":
+                        item.limit = message[1]
+                        continue
+                    index, family, _, verb, kind, cause, seconds = message
                 except (EOFError, OSError):
                     assert item.index is not None
                     item.process.join(5)
@@ -1467,8 +1486,8 @@ def run_all(indices: list[int], seed: int, jobs: int, found: Seeds, web: bool,
                 item.index = None
                 progress()
             for position, item in enumerate(workers):
-                if item.index is not None and time.monotonic() - item.since > HANG:
-                    tally.add(item.index, "?", "?", "hang", f"killed after {HANG} s",
+                if item.index is not None and time.monotonic() - item.since > item.limit:
+                    tally.add(item.index, "?", "?", "hang", f"killed after {item.limit:.0f} s",
                               time.monotonic() - item.since)
                     stop_worker(item)
                     workers[position] = start_worker(seed, found, web)
@@ -1546,7 +1565,8 @@ def main() -> None:
     only = f" (families {', '.join(ONLY)})" if ONLY else ""
     print(f"Fuzzing cases {args.start} to {args.start + total - 1} of seed {args.seed}{only} "
           f"({seconds:.0f} s, {args.jobs} workers; slowest: case {tally.slowest[1]}, "
-          f"{tally.slowest[0]:.1f} s; hang timeout {ALARM} s, web {WEB_TIMEOUT:.0f} s)")
+          f"{tally.slowest[0]:.1f} s; hang timeout {ALARM} s, review {PER_STEP:.0f} s more a "
+          f"step, web {WEB_TIMEOUT:.0f} s)")
     for kind in CLASSES:
         print(f"  {kind:<14} {tally.counts[kind]:>6}")
     if tally.counts["not made"]:

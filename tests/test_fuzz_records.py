@@ -97,6 +97,17 @@ def test_a_mutated_record_loads_and_replays_or_is_one_line(game: str) -> None:
     loaded()
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_record_starting_from_another_games_position_is_one_line(game: str) -> None:
+    """(Found by the fuzz benchmark: ``review`` of such a record crashed.)"""
+    other = next(g for g in GAMES if g != game and g != "pig")
+    text = f'game = "{game}"\nkind = "record"\nstart = "{other}:default"\nsteps = []\n'
+    with pytest.raises((InputError, BadRequest)) as refused:
+        playalong.load_record(parse(text, "game.record.toml"))
+    one_line(str(refused.value))
+    assert "game.record.toml" in str(refused.value) and "start" in str(refused.value)
+
+
 def test_a_huge_step_number_in_a_record_is_one_line() -> None:
     """``apply --upto`` past the record, and a record of one illegal step: one line each."""
     record = a_record("tea-party", 0, 1, 2, [])
