@@ -39,13 +39,7 @@ class Step:
 
 def playable(doc: Document) -> Playable:
     """The position of ``doc`` to play on: a full state, or one seat's view."""
-    game = get_game(doc.game)
-    make = getattr(game, "playable", None)
-    if make is None:
-        raise BadRequest(f"{doc.game} has no move notation yet: apply, play and review are not "
-                         "available for it")
-    position: Playable = make(doc.data, doc.source)
-    return position
+    return get_game(doc.game).playable(doc.data, doc.source)
 
 
 def step(position: Playable, text: str, where: str) -> Any:
@@ -133,6 +127,9 @@ def load_record(doc: Document) -> Record:
         if not known:
             raise fields.error("start", "a shipped position as GAME:NAME (partysolver example "
                                "--list) or a table with the start position", raw)
+        if raw.partition(":")[0] != doc.game:  # another game's position: no record of this one
+            raise fields.error("start", f"a shipped position of the record's game {doc.game!r}",
+                               raw)
         start: Mapping[str, Any] | str = raw
     elif isinstance(raw, Mapping):
         start = dict(raw)

@@ -37,7 +37,7 @@ from ..models.documents import format_document
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable, normalise
 from ..models.numbers import whole_number
-from ..models.playable import StatePlayable
+from ..models.playable import StatePlayable, full_state
 from ..models.protocol import CHANCE, TERMINAL
 from ..models.registry import get_game
 from . import paths
@@ -112,8 +112,8 @@ def parse_bots(given: Sequence[str], commands_: GameCommands, position: Playable
     as bots; only a full game (every hand known) can seat them."""
     if not given:
         return ()
-    state = getattr(position, "state", None)
-    if not isinstance(position, StatePlayable) or state is None:
+    state = full_state(position)
+    if state is None:
         raise InputError.of_option("bot", reason="bots play from a full game (every hand "
                                    "known); this position is one seat's view, where you enter "
                                    "what the others do")
@@ -228,7 +228,7 @@ class Session:
         """The bot to act in ``position``, if a bot's seat is to act."""
         if not self.bots or position.is_over() or position.awaits_chance():
             return None
-        state = getattr(position, "state", None)
+        state = full_state(position)
         player = state.current_player() if state is not None else TERMINAL
         return self.bots.get(player) if player not in (CHANCE, TERMINAL) else None
 
@@ -469,7 +469,8 @@ class Session:
                 continue
             bot = self._bot(position)
             assert bot is not None
-            state = getattr(position, "state")  # noqa: B009 - a bot's position is a full state
+            state = full_state(position)
+            assert state is not None, "a bot's position is a full state"
             self._apply(bot.policy(state, self.bot_rng), f"{bot.policy_name} bot")
         return self.taken[first:]
 
@@ -494,7 +495,7 @@ def _step_line(entry: Step) -> str:
 
 def _result(position: Playable, game_commands: GameCommands) -> str:
     """How a full game ended: the winners and their shares."""
-    state = getattr(position, "state", None)
+    state = full_state(position)
     if state is None:
         return ""
     shares = state.returns()

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..models.documents import format_document
 from ..models.errors import InputError
+from ..models.playable import full_state
 from ..solvers.runner import runs_elsewhere
 from ..solvers.simulate import GameRecord, Notation, SimulationResult
 from . import paths
@@ -107,7 +108,7 @@ def _seating(game: str, record: GameRecord, policies: tuple[str, ...]) -> str:
     if commands is None or played is None:
         return ""
     position: Any = playable(document(played.start, f"simulated {game} game"))
-    state = getattr(position, "state", None)
+    state = full_state(position)
     if state is None:
         return ""
     names = commands.seat_names(state)

@@ -103,8 +103,7 @@ class Notation:
 
     def step(self, state: State, action: Hashable) -> str:
         """``action``, legal in ``state``, in the game's notation."""
-        text: str = getattr(get_game(self.game), "notation").format(state, action)  # noqa: B009
-        return text
+        return get_game(self.game).notation.format(state, action)
 
 
 def play_game(state: State, policies: Sequence[Policy], rng: random.Random,
