@@ -184,6 +184,12 @@ SEED = OptionSpec("seed", "int", minimum=0, maximum=SEED_MAX, metavar="N",
                        "search (how far it gets depends on the machine).")
 
 
+REVIEW_PLAYERS = OptionSpec("players", "text", metavar="NAMES",
+                            expects="players' names separated by commas",
+                            help="Review only these players (names separated by commas; "
+                                 "default: all).")
+"""The option ``review`` takes besides the common ones, whatever the game."""
+
 COMMON = (TIME_LIMIT, TOP, SEED)
 """The options every verb on a document takes, whatever the game."""
 
@@ -306,6 +312,17 @@ class Thresholds:
         return None
 
 
+@dataclass(frozen=True)
+class Valuation:
+    """Every player's value of a position as the game's hint values it (the figure of its
+    ``value_text``: a chance to win, points, strips, VIPs; higher is better for that player,
+    in the units of :class:`Thresholds`), and whether the values are exact (proved) or
+    estimates.  What a review's luck and graph are computed from (``app/luck.py``)."""
+
+    values: Mapping[str, float]
+    exact: bool
+
+
 PLAY_ALONG = ("apply", "play", "review")
 """The verbs every game takes through its notation (``app/playalong.py``), besides its own."""
 
@@ -391,6 +408,27 @@ class GameCommands:
         ``figures``), for a review whose hint did not list it (``None``: the game cannot value
         one move alone; the review then gives a lower bound of what it gave up)."""
         return None
+
+    def position_values(self, document: Document, options: Options) -> Valuation | None:
+        """Every player's value of ``document``'s position, by the hint's own evaluator
+        (exact where the hint is exact), for a review's luck and graph (``app/luck.py``).
+        ``None``: the game cannot value this position for every player (a review then says
+        'not computed'); at a chance node it may also return ``None`` and leave the review to
+        average the values after each outcome (:meth:`chance_outcomes`)."""
+        return None
+
+    def chance_outcomes(self, position: Any) -> list[tuple[Any, float]] | None:
+        """The outcomes of the chance point ``position`` (a
+        :class:`~partysolver.models.notation.Playable` that awaits chance) with their
+        probabilities, as the hint sees them: by default those of the full state it plays on;
+        ``None`` (not computed) for one seat's view, unless the game says what the seat
+        expects."""
+        from ..models.playable import full_state
+
+        state = full_state(position)
+        if state is None:
+            return None
+        return [(outcome, float(chance)) for outcome, chance in state.chance_outcomes()]
 
     def seat_names(self, state: Any) -> tuple[str, ...]:
         """The players of a full state of the game, in seat order."""
@@ -510,6 +548,9 @@ class Prepared:
             raise InputError(None, "document", f"a {self.game} document to {self.verb}")
         if document.game != self.game:
             raise InputError(document.source, "game", repr(self.game), document.game)
+        if self.verb in PLAY_ALONG:  # they play in the game's notation: app/playalong.py
+            raise ValueError(f"{self.verb} runs through app.playalong (review: "
+                             "playalong.review_document), not Prepared.report")
         if document.data.get("kind") == "record":  # the play-along code: only for a record
             from .records import current
 
@@ -529,10 +570,13 @@ def prepare(game: str, verb: str, given: Mapping[str, Any] | None = None, *,
     ``top`` and the game's own, as text or JSON values), each checked by its spec: bad input
     is an :class:`InputError` before any work.  ``always`` are options the front end gives
     every game (``simulate``'s ``rotate``); ``table``, what ``simulate`` is to seat."""
-    commands_ = commands(game, verb)
+    commands_ = commands(game, "hint" if verb == "review" else verb)  # review: by the hint
     given = {key: value for key, value in (given or {}).items()}
     common = common_options(given)
     extra = {key: value for key, value in given.items() if key not in common}
+    if verb == "review":  # the play-along verb of every game (app.playalong.review_document)
+        always = dict(always or {}) | {"players": REVIEW_PLAYERS.convert(extra.pop("players",
+                                                                                  None))}
     if verb == "simulate":
         table = table or Table()
         check_simulation(commands_, table.players, table.policies, table.rotate)

@@ -187,12 +187,29 @@ def players_of(position: Playable, game: str) -> tuple[str, ...] | None:
     return tuple(names) if names else None
 
 
+def review_document(doc: Document, given: Mapping[str, Any] | None = None,
+                    progress: Any = None) -> Report:
+    """The review of the record ``doc`` with the options ``given`` as the front end got them
+    (``players``, names separated by commas; ``seed``; ``time_limit``, each hint's budget),
+    checked by :func:`~.base.prepare` before any work: the one way every front end reviews
+    (the CLI's ``review``, the web's ``POST /api/GAME/review``)."""
+    from .base import prepare
+
+    prepared = prepare(doc.game, "review", given)
+    names = prepared.options.extra.get("players")
+    players = [name.strip() for name in names.split(",")] if names else None
+    budget = {"seed": prepared.options.seed, "time_limit": prepared.options.time_limit}
+    return review(doc, players, budget, prepared.commands.review, progress)
+
+
 def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],
            thresholds: Thresholds, progress: Any = None) -> Report:
     """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
-    the hint at that point: the best move, the value given up and a label (bad input: see
-    :func:`to_review`)."""
+    the hint at that point: the best move, the value given up and a label; then each player's
+    swing split into decision loss and luck (``app/luck.py``), and the game's figure after
+    every step (bad input: see :func:`to_review`)."""
     from .base import common_options, run
+    from .luck import Tally, Valuer
 
     record, position, chosen = to_review(doc, players)
     commands = commands_for(doc.game)
@@ -200,20 +217,55 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
     common = common_options(given)
     budget = Options(seed=common["seed"], time_limit=common["time_limit"])
     """What valuing a played move alone may take (the hint's own budget)."""
+    table = players_of(position, doc.game) or ()
+    tracked = [name for name in table if chosen is None or name.casefold() in chosen]
+    valuer = Valuer(commands, f"{doc.source}: a position of the record", budget, table)
+    tallies: dict[str, Tally] = {name: Tally() for name in tracked}
     judged: list[Judged] = []
+    series = [_point(valuer, position, 0, None, tallies)]
     value_text = ""
     for item in record.steps:
         decides = not position.awaits_chance() and not position.is_over()
-        if decides and (chosen is None or item.actor.casefold() in chosen):
+        step = position.parse(item.move)
+        mine = chosen is None or item.actor.casefold() in chosen
+        point: dict[str, Any] = {}
+        if decides and mine:
             here = document(position.to_document(), f"{doc.source}: before step {item.number}")
             hint = run("hint", here, dict(given) | {"top": None}).data
             value_text = hint.get("value_text", value_text)
-            judged.append(_judge(position, item, hint, thresholds, functools.partial(
-                commands.played_move, here, item.move, budget)))
-        position = position.apply(position.parse(item.move))
+            verdict = _judge(position, item, hint, thresholds, functools.partial(
+                commands.played_move, here, item.move, budget))
+            judged.append(verdict)
+            tally = tallies.setdefault(item.actor, Tally())
+            tally.lose(verdict.lost, verdict.status == "exact" and not verdict.at_least)
+            point["decision_loss"] = _round(verdict.lost)
+        elif position.awaits_chance():
+            luck = valuer.luck(position, step)
+            for name, tally in tallies.items():
+                share = 0.0 if luck.outcomes == 1 else None if luck.by_player is None \
+                    else luck.by_player.get(name)
+                tally.draw(share, luck.exact and share is not None)
+            point |= luck.as_json()
+        position = position.apply(step)
+        series.append(_point(valuer, position, item.number, item, tallies) | point)
         if progress is not None:
             progress(1)
-    return _review_report(doc.game, judged, thresholds, value_text)
+    return _review_report(doc.game, judged, thresholds, value_text, tallies, series)
+
+
+def _point(valuer: Any, position: Playable, number: int, item: Step | None,
+           tallies: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One point of the review's graph: the game's figure for every player after step
+    ``number`` (0: the start) and each tracked player's running sums."""
+    found = valuer.value(position)
+    point: dict[str, Any] = {"number": number}
+    if item is not None:
+        point |= {"actor": item.actor, "move": item.move}
+    point |= {"values": None if found is None else
+              {name: round(value, 6) for name, value in found.values.items()},
+              "exact": found is not None and found.exact,
+              "cumulative": {name: tally.cumulative() for name, tally in (tallies or {}).items()}}
+    return point
 
 
 def _judge(position: Playable, item: Step, hint: Mapping[str, Any], thresholds: Thresholds,
@@ -264,12 +316,18 @@ def _names(position: Playable, text: str) -> Any:
 
 
 def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
-                   value_text: str) -> Report:
+                   value_text: str, tallies: Mapping[str, Any] | None = None,
+                   series: Sequence[Mapping[str, Any]] = ()) -> Report:
     summary: dict[str, dict[str, Any]] = {}
+
+    def blank() -> dict[str, Any]:
+        return {"decisions": 0, "best": 0, "lost": 0.0, "inaccuracy": 0, "mistake": 0,
+                "blunder": 0, "biggest": None}
+
+    for name in tallies or {}:
+        summary[name] = blank()
     for item in judged:
-        mine = summary.setdefault(item.step.actor, {"decisions": 0, "best": 0, "lost": 0.0,
-                                                    "inaccuracy": 0, "mistake": 0,
-                                                    "blunder": 0, "biggest": None})
+        mine = summary.setdefault(item.step.actor, blank())
         mine["decisions"] += 1
         lost = item.lost or 0.0
         if item.is_best:
@@ -280,13 +338,21 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         if item.lost is not None and (mine["biggest"] is None or lost > mine["biggest"]["lost"]):
             mine["biggest"] = {"number": item.step.number, "move": item.step.move,
                                "lost": round(lost, 6)}
-    for mine in summary.values():
-        mine["accuracy"] = round(mine.pop("best") / mine["decisions"], 6)
-        mine["mean_lost"] = round(mine.pop("lost") / mine["decisions"], 6)
-    data = {"game": game, "value_text": value_text,
+    for name, mine in summary.items():
+        decisions = mine["decisions"]
+        best, lost = mine.pop("best"), mine.pop("lost")
+        mine["accuracy"] = round(best / decisions, 6) if decisions else None
+        mine["mean_lost"] = round(lost / decisions, 6) if decisions else 0.0
+        if tallies is not None:
+            from .luck import Tally
+
+            mine |= tallies.get(name, Tally()).as_json()
+    note = _luck_note([point for point in series if "outcomes" in point])
+    data: dict[str, Any] = {"game": game, "value_text": value_text,
             "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
                            "blunder": thresholds.blunder, "unit": thresholds.unit},
-            "decisions": [item.as_json() for item in judged], "players": summary}
+            "decisions": [item.as_json() for item in judged], "players": summary,
+            "luck_note": note, "steps": list(series)}
     lines = []
     for item in judged:
         mark = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}.get(item.label or "", "")
@@ -310,6 +376,8 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         lines.append("'about': the hint's values there are estimates (its search did not "
                      "finish: see hint's status), so are the losses")
     for player, mine in summary.items():
+        if not mine["decisions"]:
+            continue
         biggest = mine["biggest"]
         worst = (f"; biggest loss {thresholds.shown(biggest['lost'])} at step "
                  f"{biggest['number']} ({biggest['move']})"
@@ -322,4 +390,42 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
                      f"{worst}")
     if not judged:
         lines.append("no decision of the chosen players in this record")
+    if tallies:
+        lines += _swing_lines(summary, thresholds, note)
     return Report(data, "\n".join(lines))
+
+
+def _luck_note(chance: Sequence[Mapping[str, Any]]) -> str:
+    """What the luck figures rest on, in a few words."""
+    if not chance:
+        return ("no chance point in this record (no draw, die or card): every player's luck "
+                "is 0 and the swing is all decisions")
+    left = sum(1 for point in chance if point.get("luck") is None)
+    points = f"{len(chance)} chance point{'s' if len(chance) != 1 else ''}"
+    if left:
+        return (f"{points}, {left} not computed (the game cannot value the positions after "
+                "them for every player): the sums leave them out")
+    if all(point.get("luck_exact") for point in chance):
+        return f"{points}, {'every one ' if len(chance) > 1 else ''}valued exactly"
+    return f"{points}, estimated where the hint's values are estimates"
+
+
+def _swing_lines(summary: Mapping[str, Mapping[str, Any]], thresholds: Thresholds,
+                 note: str) -> list[str]:
+    """Each player's swing, decision loss against luck, in the text of the review."""
+    lines = [f"skill against luck ({thresholds.shown_unit}; luck is the value after a chance "
+             f"outcome minus the value expected over its outcomes): {note}"]
+    for player, mine in summary.items():
+        how = "exact" if mine["decision_loss_exact"] else "estimated"
+        decided = "no decision reviewed" if not mine["decisions"] else \
+            f"decisions gave up {thresholds.scale * mine['decision_loss']:.3g} ({how})"
+        if mine["luck"] is None:
+            luck = "luck not computed"
+        else:
+            kind = "exact" if mine["luck_exact"] else "estimated"
+            if mine["luck_not_computed"]:
+                kind += f", {mine['luck_not_computed']} chance points not computed"
+            shown = thresholds.scale * mine["luck"]
+            luck = f"luck {shown:+.3g} ({kind})" if shown else f"luck 0 ({kind})"
+        lines.append(f"  {player}: {decided}; {luck}")
+    return lines

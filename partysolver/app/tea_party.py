@@ -16,6 +16,7 @@ from .base import (
     OptionSpec,
     Report,
     Thresholds,
+    Valuation,
     problems_report,
     require_valid,
 )
@@ -233,6 +234,25 @@ class TeaPartyCommands(SimulatingCommands):
         if known:
             text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
         return Report(data, text)
+
+    def position_values(self, document: Document, options: Options) -> Valuation | None:
+        """Every monster's chance to win: the hint's best option with a hero in hand (exact
+        where the hint's search is), the shares of a game that is over; a draw or a throw-up
+        is left to the review to average over its outcomes."""
+        from ..models.tea_party.state import CHOOSE
+        from ..solvers.tea_party import hint as hints
+
+        _, state = _load(document)
+        if state.is_terminal():
+            return Valuation(_values(state, state.returns()) or {}, True)
+        if state.phase != CHOOSE:
+            return None
+        hint = hints.hint(state, self._budget(options), random.Random(options.rng_seed),
+                          options.extra.get("exact_nodes"))
+        best = hint.moves[0].value
+        if best.values is None:
+            return None
+        return Valuation(_values(state, best.values) or {}, hint.exact or best.exact)
 
     # -- solve --------------------------------------------------------------------------------
 

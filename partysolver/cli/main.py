@@ -597,15 +597,17 @@ def apply_moves(file: Document, moves: tuple[str, ...], output: Path | None, for
 def review(record: Document, players: str | None, time_limit: float | None, as_json: bool,
            seed: int | None) -> None:
     """Mark every move of the game RECORD against the hint: the best move, the value given up,
-    and inaccuracies, mistakes and blunders, then a summary per player."""
+    and inaccuracies, mistakes and blunders, then a summary per player and each player's swing
+    split into skill and luck: what their decisions gave up against the best move, and what
+    the draws, dice and cards gave or took against their expectation (docs/solvers.md)."""
     from ..app import playalong
 
-    commands = adapter(record.game, "hint")
+    adapter(record.game, "hint")
     names = [name.strip() for name in players.split(",")] if players else None
     steps = len(playalong.to_review(record, names)[0].steps)  # bad input before the bar
-    given = {"time_limit": time_limit, "seed": seed}
+    given = {"time_limit": time_limit, "seed": seed, "players": players}
     with click.progressbar(length=steps, label="reviewing", file=sys.stderr) as bar:
-        report = playalong.review(record, names, given, commands.review, bar.update)
+        report = playalong.review_document(record, given, bar.update)
     emit(report, as_json, seed)
 
 

@@ -19,6 +19,7 @@ from partysolver.app.base import (
     OptionSpec,
     Report,
     Thresholds,
+    Valuation,
     problems_report,
     require_valid,
 )
@@ -180,6 +181,17 @@ class PigCommands(SimulatingCommands):
                 "than two)\n" + table(["#", "move", "win", "95% interval", "why"], rows,
                                       right=(0,)))
         return Report(data, text)
+
+    def position_values(self, document: Document, options: Options) -> Valuation | None:
+        """Both players' exact chances to win (the hint's table), the die rolling or not;
+        three players or more: not computed (the hint's playouts value the mover only)."""
+        from . import solver
+
+        state = _state(document)
+        if state.num_players != 2:
+            return None
+        chances = solver.win_chances(state)
+        return Valuation({state.name(seat): chances[seat] for seat in range(2)}, True)
 
     # -- solve --------------------------------------------------------------------------------
 
