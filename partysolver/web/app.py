@@ -62,9 +62,10 @@ MAX_DEPTH = 64
 MAX_DIGITS = 100
 """The most digits an integer in a JSON request body may have."""
 
-API_VERBS = ("hint", "solve", "verify", "apply", "render", "check", "inspect")
+API_VERBS = ("hint", "solve", "verify", "apply", "render", "check", "inspect", "review")
 """What ``POST /api/{game}/{verb}`` serves: the five verbs of the contract, ``check`` (puzzle
-mode: judge an answer) and ``inspect`` (a document as data, with what it is)."""
+mode: judge an answer), ``inspect`` (a document as data, with what it is) and ``review`` (a
+record, or a position and moves, marked move by move, with skill against luck)."""
 
 REPORT_VERBS = ("hint", "solve", "verify")
 
@@ -506,7 +507,7 @@ def create_app(workers: int | None = None, queue: int | None = None,
             raise _refused("format", " or ".join(formats), answer_format)
         fields = await read_request(request)
         args: dict[str, Any] = {"game": game, "document": document_args(fields)}
-        option_verb = verb if verb in (*REPORT_VERBS, "render") else "solve"
+        option_verb = verb if verb in (*REPORT_VERBS, "render", "review") else "solve"
         try:
             args["options"], limit = jobs.options(game, option_verb, fields["options"])
         except InputError as error:
@@ -526,6 +527,9 @@ def create_app(workers: int | None = None, queue: int | None = None,
         elif verb == "check":
             args["answer"] = fields.get("answer")
             data = await board.job(request, "check", args, limit)
+        elif verb == "review":
+            args["moves"] = fields.get("moves")
+            data = await board.job(request, "review", args, limit)
         else:
             data = await board.job(request, "inspect", args, limit)
         return JSONResponse(data)

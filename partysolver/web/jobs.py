@@ -274,6 +274,35 @@ def check_job(args: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+REVIEW_SHARE = 4
+"""A review's request time limit is shared out among its positions: each hint (and each
+valuing of a position for the luck) gets the limit over this many times the steps plus one
+(a decision takes a hint and a valuing, a chance point a valuing per outcome)."""
+
+
+def review_job(args: dict[str, Any]) -> dict[str, Any]:
+    """review: a record (or a position, or a record, with ``moves`` played on from it) marked
+    move by move against the hint, each player's swing split into decision loss and luck, and
+    the game's figure after every step (the graph): the CLI's review report
+    (:func:`app.playalong.review_document`)."""
+    document = load(args["game"], args["document"])
+    moves = args.get("moves")
+    if moves is not None:
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise InputError(None, "moves", "a list of moves (texts in the game's notation)",
+                             moves)
+        record = playalong.apply(document, moves).record
+        document = app.document(record.to_document(), document.source)
+    given = dict(args["options"])
+    steps = len(playalong.to_review(document, None)[0].steps)  # bad input: not a record
+    limit = given.get("time_limit") or WEB_TIME_LIMIT.default
+    given["time_limit"] = limit / (REVIEW_SHARE * (steps + 1))
+    report = playalong.review_document(document, given)
+    data: dict[str, Any] = json_safe(report.data, not _seeded(given))
+    data["text"] = report.text
+    return data
+
+
 def inspect_job(args: dict[str, Any]) -> dict[str, Any]:
     """A document as data (what the board edits and sends back), its text (as given, or the
     shipped file without its answer lines), what it is (a puzzle of which kind) and whether
@@ -358,5 +387,5 @@ def warm() -> None:
 
 JOBS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "verb": verb_job, "render": render_job, "apply": apply_job, "check": check_job,
-    "example": example_job, "inspect": inspect_job,
+    "example": example_job, "inspect": inspect_job, "review": review_job,
 }

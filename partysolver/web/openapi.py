@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..app.base import SEED, TOP, all_commands
+from ..app.base import REVIEW_PLAYERS, SEED, TOP, all_commands
 from ..app.contract import schema
 from ..models.registry import all_games
 
@@ -48,6 +48,11 @@ def options_schema(verb: str) -> dict[str, Any]:
     if verb == "render":
         properties["hint"] = {"type": "boolean", "description": "Draw the hint's move as "
                               "arrows (a puzzle's picture then shows its answer)."}
+    if verb == "review":
+        properties["players"] = _option_schema(REVIEW_PLAYERS.kind, REVIEW_PLAYERS)
+        properties["time_limit"] = properties["time_limit"] | {"description": (
+            "The request's time limit in seconds (default 10, at most 60), shared out among "
+            "the record's positions: each hint and each valuing for the luck gets a part.")}
     return {"type": "object", "properties": properties, "additionalProperties": True}
 
 
@@ -67,6 +72,10 @@ def request_schema(verb: str) -> dict[str, Any]:
                        "upto": {"type": "integer", "minimum": 0}}
     if verb == "check":
         properties["answer"] = {"type": "string"}
+    if verb == "review":
+        properties["moves"] = {"type": "array", "items": {"type": "string"}, "description":
+                               "Moves played on from the document (a position, or a "
+                               "record): their record is reviewed."}
     return {"type": "object", "properties": properties}
 
 
@@ -84,11 +93,12 @@ def openapi() -> dict[str, Any]:
     games = list(all_games())
     components: dict[str, Any] = {"error": ERROR}
     paths: dict[str, Any] = {}
-    for verb in (*ANSWERS, "check", "inspect"):
-        option_verb = verb if verb in ("hint", "solve", "verify", "render") else "solve"
+    for verb in (*ANSWERS, "check", "inspect", "review"):
+        option_verb = verb if verb in ("hint", "solve", "verify", "render", "review") \
+            else "solve"
         components[f"options_{verb}"] = options_schema(option_verb)
         answer: dict[str, Any] = {"type": "object"}
-        if verb in ANSWERS:
+        if verb in (*ANSWERS, "review"):
             components[verb] = schema(verb)
             answer = {"$ref": f"#/components/schemas/{verb}"}
         errors = {str(code): {"description": what, "content": {"application/json": {
