@@ -327,10 +327,11 @@ def hint_json(position: Path, **env: str) -> dict[str, object]:
     return found
 
 
-@pytest.mark.parametrize("name", ["default", "04-easy-jerk-30"])
+@pytest.mark.parametrize("name", ["07-easy-cool-24", "04-easy-jerk-30"])
 def test_a_hint_without_its_kernel_ranks_as_the_kernel_does(tmp_path: Path, name: str) -> None:
     """``PARTYSOLVER_INTERPRETED`` takes the interpreted turn search in a new process: the same
-    moves and figures as the compiled one, and ``search.compiled`` says which answered."""
+    moves and figures as the compiled one, and ``search.compiled`` says which answered (two
+    turns too big for the interpreted search's first try, ``turn.LEAN_NODES``)."""
     from partysolver.solvers.meeple_party import turn
 
     turn.warm_up()  # the compiled path ready (compiles only if the suite has not)
@@ -388,3 +389,23 @@ def test_a_kernel_compiles_in_the_background_once(tmp_path: Path,
     with listening(told.append):
         assert not compiled.compile_in_background(TOY)  # ready: nothing to do
     assert len(told) == 1
+
+
+def test_a_small_turn_answers_before_the_kernel_would_load(tmp_path: Path) -> None:
+    """With the kernel ready, a new process's hint on a turn of fewer than ``LEAN_NODES`` nodes
+    answers with the interpreted search (loading numba would take longer); here, where the
+    kernel is loaded already, the same hint goes through it: the same moves and figures."""
+    from partysolver.solvers.meeple_party import turn
+
+    turn.warm_up()
+    position = tmp_path / "party.toml"
+    position.write_text(puzzles.examples("meeple-party")["default"].read_text())
+    lean = hint_json(position)
+    assert lean["search"]["compiled"] is False  # type: ignore[index]
+    assert lean["search"]["outcomes"] < turn.LEAN_NODES  # type: ignore[index]
+    here = CliRunner().invoke(cli, ["hint", str(position), "--json", "--top", "5"])
+    assert here.exit_code == 0, here.output
+    loaded = json.loads(here.stdout)
+    assert loaded["search"]["compiled"] is True
+    assert [(m["move"], m["figures"]) for m in loaded["moves"]] == \
+        [(m["move"], m["figures"]) for m in lean["moves"]]  # type: ignore[attr-defined]

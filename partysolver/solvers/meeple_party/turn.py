@@ -186,15 +186,26 @@ def use_kernel(budget: Budget, compiled: bool | None) -> bool:
         return compiled
     if budget.time is not None and budget.time < KERNEL_WORTH:
         return False  # loading the kernel alone takes about a second: past a short deadline
-    from .. import compiled as kernels
-    from .compiled import kernel_available, needs_compile
+    import importlib.util
 
-    if budget.nodes is not None or kernels.forced_interpreted() or not kernel_available():
-        return False
-    if needs_compile():
+    from .. import compiled as kernels
+
+    if budget.nodes is not None or kernels.forced_interpreted() \
+            or importlib.util.find_spec("numba") is None:
+        return False  # (asked without importing numpy, as meeple_party.compiled would)
+    if not kernels.ready(kernels.MEEPLE_PARTY_TURN):
         kernels.compile_in_background(kernels.MEEPLE_PARTY_TURN)
         return False
     return True
+
+
+LEAN_NODES = 30_000
+"""Nodes the interpreted search may take first, before a hint with no limit loads the kernel
+in a new process: loading it (numpy, numba, numba's start-up and the cached code) takes some
+0.7 s of wall time, about what the interpreted search needs for this many nodes, and most
+turns need fewer (the shipped example 17,521; 14 of the 24 benchmark positions under 25,000),
+so that they answer without numba, the same ranking.  A bigger turn is then searched by the
+kernel from the start (at most some 0.4 s lost)."""
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
@@ -1562,7 +1573,22 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
     """Rank every distinct option of the rest of ``state``'s turn (exact, or ``unknown`` with
     no option when the budget runs out).  The ``top`` best options are valued exactly here;
     reading further down the ranking values more (exactly) on demand.  ``compiled``: whether
-    to use the compiled kernel (``None``: see :func:`use_kernel`); the ranking is the same."""
+    to use the compiled kernel (``None``: see :func:`use_kernel`, and :data:`LEAN_NODES`); the
+    ranking is the same."""
+    budget = budget or Budget()
+    if compiled is None and budget.time is None and not _kernel_loaded() \
+            and use_kernel(budget, None):
+        lean = TurnSearch(state, Budget(nodes=LEAN_NODES), compiled=False)
+        try:
+            ranked = lean.options(top)
+            ranked.rank(top)
+        except BudgetExhausted:
+            compiled = True  # a big turn: the kernel's, from the start
+        else:
+            seconds = lean.meter.elapsed
+            lean.meter = budget.start()  # reading further down: the caller's budget
+            return TurnHint(state, ranked, ranked[0].value if ranked else None, "optimal",
+                            lean.examined, len(lean.table), seconds, lean.evaluator, lean)
     search = TurnSearch(state, budget, compiled=compiled)
     status = "optimal"
     options: Sequence[TurnOption]
@@ -1576,6 +1602,13 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
         options, value = [], None
     return TurnHint(state, options, value, status, search.examined, len(search.table),
                     search.meter.elapsed, search.evaluator, search)
+
+
+def _kernel_loaded() -> bool:
+    """Whether the kernel has run in this process already (then it costs nothing to load)."""
+    from .. import compiled as kernels
+
+    return kernels.loaded(kernels.MEEPLE_PARTY_TURN)
 
 
 def best_action(state: MeeplePartyState, budget: Budget | None = None) -> Action:
