@@ -9,8 +9,10 @@ expected over every outcome, both from that player's point of view::
 ``V`` is the game's own figure (the chance to win, points, strips, VIPs), valued by the hint's
 evaluator through the game's hook :meth:`~.base.GameCommands.position_values` (exact where
 the hint is exact), and the outcomes and their chances come from
-:meth:`~.base.GameCommands.chance_outcomes`.  A chance point with a single outcome gives
-every player a luck of exactly 0 (nothing is valued).  A chance point the game cannot value
+:meth:`~.base.GameCommands.chance_outcomes`.  The expected value is the hook's value of the
+chance point itself where it gives one (an exact search averages the outcomes exactly), else
+the average of the values after each outcome, within :data:`MOST_VALUED` positions.  A chance
+point with a single outcome gives every player a luck of exactly 0 (nothing is valued).  A chance point the game cannot value
 (a seat's view whose expectations the game does not give, a position its hook does not value)
 is *not computed*: it counts in no sum, and the review says how many were left out.
 
@@ -31,6 +33,16 @@ from .base import GameCommands, Options, Valuation, document
 DEPTH = 4
 """Chance points in a row (a chance outcome that leads to another chance point) the review
 averages through itself when the game's hook does not value a chance point."""
+
+MOST_VALUED = 64
+"""The most positions the review values to average one chance point over its outcomes (and
+the chance points after them) when the game's hook does not value the chance point itself;
+past it the chance point is not computed (a Tea Party throw-up of many heroes, each outcome
+followed by a draw, with no exact search to value them at once)."""
+
+
+class _TooMany(Exception):
+    """More positions to value than :data:`MOST_VALUED`."""
 
 
 @dataclass(frozen=True)
@@ -62,13 +74,19 @@ class Valuer:
         self.options = options
         self.players = tuple(players)
         self._known: dict[str, Valuation | None] = {}
+        self._left = MOST_VALUED
 
     def value(self, position: Playable, depth: int = 0) -> Valuation | None:
-        """Every player's value of ``position`` (``None``: the game cannot tell)."""
+        """Every player's value of ``position`` (``None``: the game cannot tell): the game's
+        hook, or at a chance point it does not value, the average over the outcomes."""
         written = position.to_document()
         key = json.dumps(written, sort_keys=True, default=str)
         if key in self._known:
             return self._known[key]
+        if depth > 0:  # averaging a chance point: within its budget of positions
+            self._left -= 1
+            if self._left < 0:
+                raise _TooMany
         found = self.commands.position_values(document(written, self.source), self.options)
         if found is None and position.awaits_chance() and depth < DEPTH:
             outcomes = self.commands.chance_outcomes(position)
@@ -76,6 +94,15 @@ class Valuer:
                 found = self._expected(position, outcomes, depth + 1)
         self._known[key] = found
         return found
+
+    def point(self, position: Playable) -> Valuation | None:
+        """The value of a position of the record (for the graph), ``None`` past the budget of
+        averaging a chance point."""
+        self._left = MOST_VALUED
+        try:
+            return self.value(position)
+        except _TooMany:
+            return None
 
     def _expected(self, position: Playable, outcomes: Sequence[tuple[Hashable, float]],
                   depth: int = 0) -> Valuation | None:
@@ -103,12 +130,14 @@ class Valuer:
             return Luck(None, False, 0, "the game does not say what this seat expects here")
         if len(outcomes) == 1:  # a certain outcome: no luck, whatever the values
             return Luck({name: 0.0 for name in self.players}, True, 1)
-        after = self.value(position.apply(step))
-        expected = None if after is None else self._expected(position, outcomes)
+        after = self.point(position.apply(step))
+        expected = None if after is None else self.point(position)
         if expected is None or after is None:
-            return Luck(None, False, len(outcomes),
-                        "the game's evaluator does not value the positions after this "
-                        "chance point for every player")
+            why = ("more outcomes than the review values (its limit is "
+                   f"{MOST_VALUED} positions a chance point)" if self._left < 0 else
+                   "the game's evaluator does not value the positions around this chance "
+                   "point for every player")
+            return Luck(None, False, len(outcomes), why)
         luck = {name: after.values[name] - expected.values[name]
                 for name in after.values if name in expected.values}
         return Luck(luck, after.exact and expected.exact, len(outcomes), expected=expected)

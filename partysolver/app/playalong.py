@@ -257,7 +257,7 @@ def _point(valuer: Any, position: Playable, number: int, item: Step | None,
            tallies: Mapping[str, Any] | None) -> dict[str, Any]:
     """One point of the review's graph: the game's figure for every player after step
     ``number`` (0: the start) and each tracked player's running sums."""
-    found = valuer.value(position)
+    found = valuer.point(position)
     point: dict[str, Any] = {"number": number}
     if item is not None:
         point |= {"actor": item.actor, "move": item.move}

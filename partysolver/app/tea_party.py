@@ -237,16 +237,27 @@ class TeaPartyCommands(SimulatingCommands):
 
     def position_values(self, document: Document, options: Options) -> Valuation | None:
         """Every monster's chance to win: the hint's best option with a hero in hand (exact
-        where the hint's search is), the shares of a game that is over; a draw or a throw-up
-        is left to the review to average over its outcomes."""
+        where the hint's search is), the shares of a game that is over, and before a draw or
+        a throw-up the exact search's values where it finishes (where it does not, the review
+        averages the outcomes)."""
         from ..models.tea_party.state import CHOOSE
+        from ..solvers.budget import Budget
+        from ..solvers.tea_party import budgets, exact
         from ..solvers.tea_party import hint as hints
 
         _, state = _load(document)
         if state.is_terminal():
             return Valuation(_values(state, state.returns()) or {}, True)
         if state.phase != CHOOSE:
-            return None
+            if budgets.loose_heroes(state) > budgets.EXACT_LOOSE:
+                return None
+            limit = options.time_limit
+            nodes = options.extra.get("exact_nodes") or budgets.exact_nodes_default(state)
+            result = exact.exact_search(state, Budget(time=limit, nodes=nodes), compile=(
+                limit is None or limit >= budgets.COMPILE_WORTH))
+            if result.status != "optimal" or result.values is None:
+                return None
+            return Valuation(_values(state, result.values) or {}, True)
         hint = hints.hint(state, self._budget(options), random.Random(options.rng_seed),
                           options.extra.get("exact_nodes"))
         best = hint.moves[0].value
