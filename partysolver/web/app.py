@@ -102,9 +102,20 @@ class ApiError(Exception):
         return cls(status, parts["message"], parts["field"], parts=parts)
 
 
+class Answer(JSONResponse):
+    """A JSON answer that holds any string: a lone surrogate (``"\\udcff"`` in a request's
+    JSON, echoed in a message or a name) is written as its escape, not refused by UTF-8."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, allow_nan=False, separators=(",", ":")).encode()
+
+
 def error_response(error: ApiError) -> JSONResponse:
     body: dict[str, Any] = {"error": error.parts, "status": error.status}
-    return JSONResponse(body, status_code=error.status, headers=error.headers)
+    return Answer(body, status_code=error.status, headers=error.headers)
 
 
 # -- middleware -------------------------------------------------------------------------------
@@ -532,7 +543,7 @@ def create_app(workers: int | None = None, queue: int | None = None,
             data = await board.job(request, "review", args, limit)
         else:
             data = await board.job(request, "inspect", args, limit)
-        return JSONResponse(data)
+        return Answer(data)
 
     async def get_games(request: Request) -> Response:
         return JSONResponse(await asyncio.to_thread(pages.games_data))
@@ -553,7 +564,7 @@ def create_app(workers: int | None = None, queue: int | None = None,
             raise ApiError.bad_input(error, 404) from None
         except InputError as error:
             raise ApiError.bad_input(error) from None
-        return JSONResponse(data)
+        return Answer(data)
 
     async def get_schema(request: Request) -> Response:
         verb = request.path_params["verb"]

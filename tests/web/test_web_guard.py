@@ -236,3 +236,19 @@ def test_a_body_that_never_ends_gets_408() -> None:
     assert sent[0]["status"] == 408
     assert (b"connection", b"close") in sent[0]["headers"]
     assert "did not arrive within 0.2 s" in error_of(sent[1]["body"])["message"]
+
+
+# -- fuzzed bodies --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", [
+    b'{"example": "\\udcff", "options": {"time_limit": 0.5}}',
+    b'{"document": {"game": "tea-party", "players": ["\\udcff", "Green"]}}',
+])
+def test_a_lone_surrogate_in_a_request_is_answered_not_a_500(server: Server,
+                                                              body: bytes) -> None:
+    # JSON may escape half of a UTF-16 pair; echoed in a message, it cannot be UTF-8 (found by
+    # the fuzz properties: the answer was a 500).
+    status, headers, answer = ask(server, "POST", "/api/tea-party/hint", body, JSON)
+    assert status < 500 and headers["content-type"] == "application/json"
+    assert "\\udcff" in answer.decode("ascii", "replace")
