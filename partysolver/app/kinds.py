@@ -98,6 +98,8 @@ class Figure:
     marks: tuple[tuple[str, str], ...] = ()
     """``(figure, words)``: ``(words)`` after the number when the figure is true
     (``(exact)`` for a proved value)."""
+    better: Literal["higher", "lower"] = "higher"
+    """Which way the figure ranks a move first (in :attr:`Figures.ranks`)."""
 
 
 @dataclass(frozen=True)
@@ -112,11 +114,18 @@ class Figures:
     negated: str = ""
     """Words the hint's ``value_text`` begins with when the value is a figure negated to sort
     (``minus ``): the board says the figure instead."""
+    ranks: tuple[Figure, ...] = ()
+    """The figures that rank the moves, the first first, when the value alone does not (a
+    tie on one is broken by the next): the board shows each move the one that set it apart
+    from its neighbour.  Empty: the value ranks them."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"shown": [asdict(figure) | {"marks": [list(m) for m in figure.marks]}
-                          for figure in self.shown],
-                "column": self.column, "negated": self.negated}
+        def figure_json(figure: Figure) -> dict[str, Any]:
+            return asdict(figure) | {"marks": [list(m) for m in figure.marks]}
+
+        return {"shown": [figure_json(figure) for figure in self.shown],
+                "column": self.column, "negated": self.negated,
+                "ranks": [figure_json(figure) for figure in self.ranks]}
 
 
 def default_kinds(verbs: Iterable[str]) -> tuple[DocumentKind, ...]:

@@ -692,7 +692,7 @@ def _next_step(puzzle: Puzzle, options: Options) -> _Step:
               f"each connects, of a layout reaching {goal} {result.objective} "
               + ("(proven optimal)" if proven else f"(the best found; no layout beats "
                                                    f"{result.bound})")
-              + "; partysolver solve shows the whole layout")
+              + "; solving the puzzle shows the whole layout")
     move = Move(f"place {p.tile} at {p.at[0]},{p.at[1]}{turned}", result.objective, reason,
                 {"tiles_to_place": len(order), "bound": result.bound},
                 text=f"place {piece.tile.label} at column {p.at[0]}, row {p.at[1]}"

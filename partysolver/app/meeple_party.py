@@ -337,7 +337,14 @@ class MeeplePartyCommands(SimulatingCommands):
         record_kind(POSITION_VERBS))
     figures = Figures((Figure("stress", key="stress", style="signed", digits=2),
                        Figure("to win", key="win", style="percent", optional=True)),
-                      negated="minus ")
+                      negated="minus ",
+                      ranks=(Figure("to win", key="win", style="percent"),
+                             Figure("to lose", key="loss", style="percent", better="lower"),
+                             Figure("stress", key="stress", style="signed", digits=2,
+                                    better="lower"),
+                             Figure("party fouls", key="fouls", digits=2, better="lower"),
+                             Figure("photos", key="photos", digits=2),
+                             Figure("table score", key="table", digits=0)))
     warm_up = {"time_limit": 0.5}
 
     def kind_of(self, document: Document) -> str:
@@ -733,11 +740,11 @@ class MeeplePartyCommands(SimulatingCommands):
                 caption = "hint: " + "; ".join(numbered) + " — " + reason
         elif options.extra.get("hint"):
             player = state.current_player()
-            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
-                       "each draw)" if player == CHANCE else
+            caption = ("hint: nothing to decide before the draw (the hint answers each "
+                       "draw)" if player == CHANCE else
                        "hint: nothing to decide: the party is over" if player < 0 else
-                       "hint: the turn search does not cover this position (partysolver hint "
-                       "FILE says why)")
+                       "hint: the turn search does not cover this position (the hint "
+                       "says why)")
         return render_svg(state, arrows, caption)
 
 

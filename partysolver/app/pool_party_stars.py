@@ -324,7 +324,7 @@ class PoolPartyStarsCommands(SimulatingCommands):
         events = [i + 1 for i in step.events]
         move = Move(f"deduce: {step.text}", 1.0,
                     f"the first of {len(clues)} steps to {target}'s rule "
-                    f"(partysolver solve shows the whole chain and the answer)",
+                    f"(solving the puzzle shows the whole chain and the answer)",
                     {"steps": len(clues), "events": events})
         data = hint_data(INFO.key, me, "exact", value_text, [move], puzzle=True,
                          target=target)

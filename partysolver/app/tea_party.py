@@ -395,8 +395,8 @@ class TeaPartyCommands(SimulatingCommands):
                 else words
             caption = f"hint: {'; '.join(steps)} ({percent(best.value.value)} to win)"
         elif options.extra.get("hint"):
-            caption = ("hint: nothing to decide before the draw (partysolver hint FILE answers "
-                       "each draw)" if state.phase == DRAW else
+            caption = ("hint: nothing to decide before the draw (the hint answers each "
+                       "draw)" if state.phase == DRAW else
                        "hint: nothing to decide: the game is over" if state.is_terminal() else
                        "hint: nothing to decide: a throw-up comes first")
         return render_svg(state, arrows, caption)

@@ -23,6 +23,8 @@ from ..app import base as app
 from ..app.base import Document, OptionSpec, json_safe
 from ..models.documents import format_document, parse_document
 from ..models.errors import InputError
+from ..models.notation import NotationError
+from ..models.playable import full_state
 from ..models.registry import all_games
 
 LEGAL_SHOWN = 500
@@ -252,6 +254,7 @@ def apply_job(args: dict[str, Any]) -> dict[str, Any]:
     data: dict[str, Any] = json_safe(report.data)
     legal = [] if position.is_over() else list(position.legal_steps())
     data["legal_moves"] = [position.format(step) for step in legal[:LEGAL_SHOWN]]
+    data["chances"] = chances(position)
     data["position"] = position.to_document()
     data["position_text"] = format_document(data["position"])
     record = applied.record.to_document()
@@ -260,6 +263,20 @@ def apply_job(args: dict[str, Any]) -> dict[str, Any]:
     data["moves"] = [step.move for step in applied.new]
     data["text"] = report.text
     return data
+
+
+def chances(position: Any) -> dict[str, float] | None:
+    """At a chance step, each outcome's probability by its text (as ``legal_moves`` writes
+    it); ``None`` elsewhere, and where the position is one seat's view (no full state to draw
+    from: the seat enters what it saw)."""
+    state = full_state(position)
+    if not position.awaits_chance() or position.is_over() or state is None:
+        return None
+    try:
+        outcomes = state.chance_outcomes()
+        return {position.format(outcome): float(chance) for outcome, chance in outcomes}
+    except (AttributeError, NotationError, ValueError):
+        return None
 
 
 def check_job(args: dict[str, Any]) -> dict[str, Any]:

@@ -159,7 +159,12 @@ def board_page(game: str) -> str:
   <section class="picture card" aria-label="picture">
     <div id="picture" class="svg-box"></div>
     <div class="picture-tools"><p id="caption" class="muted small"></p>
-      <button type="button" id="zoom" title="the picture at its full size (scroll to pan)">Zoom</button></div>
+      <span class="zoom-tools" role="group" aria-label="zoom">
+        <button type="button" id="zoom-out" title="zoom out" aria-label="zoom out">−</button>
+        <button type="button" id="zoom-fit" title="fit the picture to the page">Fit</button>
+        <button type="button" id="zoom-in" title="zoom in (Ctrl+wheel or a pinch; drag or
+          scroll to pan)" aria-label="zoom in">+</button>
+        <span id="zoom-level" class="small muted">100%</span></span></div>
   </section>
   <div class="side">
     <section class="analysis card" aria-label="analysis">
@@ -167,6 +172,9 @@ def board_page(game: str) -> str:
         <button type="button" id="hint">Hint</button>
         <button type="button" id="solve">Solve</button>
         <button type="button" id="verify">Verify</button>
+        <label class="small" title="untick to think first: the hint's arrows stay off the
+          picture until you press Show the best move"><input type="checkbox" id="show-best"
+          checked> show best move</label>
         <label class="small">Time limit <select id="time-limit">
           <option value="2">2 s</option><option value="5">5 s</option>
           <option value="10" selected>10 s</option><option value="30">30 s</option>

@@ -81,7 +81,7 @@ def at(driver: Any, moves: list[str]) -> None:
 
 def press_legal(driver: Any, move: str) -> None:
     for button in driver.find_elements(By.CSS_SELECTOR, "#legal button"):
-        if button.text == move:
+        if button.get_attribute("data-move") == move:
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
             button.click()
             return
@@ -266,6 +266,143 @@ def test_your_own_file_travels_in_the_url(page: Any, server: Server) -> None:
     page.back()  # the pasted file before its move
     at(page, [])
     assert page.find_element(By.ID, "paste").get_attribute("value") == own
+
+
+# -- readable and true ---------------------------------------------------------------------------
+
+
+def picture_width(driver: Any) -> float:
+    return float(driver.execute_script(
+        "return document.querySelector('#picture svg').getBoundingClientRect().width"))
+
+
+def test_zoom_and_pan_change_the_pictures_rendered_size(page: Any, server: Server) -> None:
+    page.get(f"{server.url}board/meeple-land?example=default")
+    wait(page, ready)
+    fit = picture_width(page)
+    assert page.find_element(By.ID, "zoom-level").text == "100%"
+    zoom_in = page.find_element(By.ID, "zoom-in")
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", zoom_in)
+    zoom_in.click()
+    wait(page, lambda d: picture_width(d) > 1.4 * fit)
+    zoom_in.click()
+    wait(page, lambda d: picture_width(d) > 1.9 * fit)
+    assert page.find_element(By.ID, "zoom-level").text == "200%"
+    # The zoomed picture pans: a drag with the mouse scrolls its box.
+    box = page.find_element(By.ID, "picture")
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(page).move_to_element(box).click_and_hold().move_by_offset(-80, 0).release() \
+        .perform()
+    assert page.execute_script("return arguments[0].scrollLeft", box) > 0
+    # A new node's picture keeps the zoom.
+    page.find_element(By.ID, "zoom-fit").click()
+    wait(page, lambda d: abs(picture_width(d) - fit) < 2)
+    # Ctrl+wheel (a touchpad's pinch) zooms about the pointer.
+    page.execute_script(
+        "const box = arguments[0], r = box.getBoundingClientRect();"
+        "box.dispatchEvent(new WheelEvent('wheel', {deltaY: -300, ctrlKey: true, bubbles: true,"
+        " cancelable: true, clientX: r.left + 20, clientY: r.top + 20}));", box)
+    wait(page, lambda d: picture_width(d) > 2 * fit)
+    page.find_element(By.ID, "zoom-fit").click()
+    wait(page, lambda d: abs(picture_width(d) - fit) < 2)
+    # Two fingers spreading apart zoom the picture (the touch events a phone sends).
+    page.execute_script("""
+        const box = arguments[0], r = box.getBoundingClientRect();
+        const [x, y] = [r.left + r.width / 2, r.top + 40];
+        const fingers = (spread) => [1, 2].map((id) => new Touch({identifier: id, target: box,
+            clientX: x + (id === 1 ? -spread : spread), clientY: y}));
+        const send = (type, touches) => box.dispatchEvent(new TouchEvent(type, {touches,
+            targetTouches: touches, changedTouches: touches, bubbles: true, cancelable: true}));
+        send('touchstart', fingers(20));
+        send('touchmove', fingers(40));
+        send('touchmove', fingers(60));
+        send('touchend', []);""", box)
+    wait(page, lambda d: picture_width(d) > 2 * fit)
+
+
+def test_chance_outcomes_show_their_probability(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default&move=cup")
+    chances = {b.get_attribute("data-move"): b.find_element(By.CLASS_NAME, "chance").text
+               for b in page.find_elements(By.CSS_SELECTOR, "#legal button")}
+    assert chances == {"draw fighter": "50.0%", "draw cleric": "25.0%", "draw ranger": "25.0%"}
+
+
+def test_each_ranked_move_shows_the_figure_that_decided_its_rank(page: Any,
+                                                                  server: Server) -> None:
+    page.get(f"{server.url}board/meeple-party?example=default")
+    wait(page, ready)
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#result ol.moves li")) > 2)
+    ranks = [r["label"] for r in page.execute_script(
+        "return JSON.parse(document.getElementById('board-data').textContent).figures.ranks")]
+    assert "stress" in ranks and "photos" in ranks
+    said = [li.find_element(By.CLASS_NAME, "decided").text
+            for li in page.find_elements(By.CSS_SELECTOR, "#result ol.moves li")]
+    for text in said:
+        found = re.fullmatch(r"ranked by (.+): (\S+) against (\S+) for #\d+", text)
+        if found is None:
+            assert text.startswith("tied with #"), text
+            continue
+        assert found.group(1) in ranks and found.group(2) != found.group(3), text
+
+
+def test_captions_and_verdicts_say_what_happened(page: Any, server: Server) -> None:
+    page.get(f"{server.url}board/party-time?example=default")
+    wait(page, ready)
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden") is not None)
+    caption = page.find_element(By.ID, "caption").text
+    assert "time limit" not in caption, caption
+    page.find_element(By.ID, "verify").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result .status"))
+    assert page.find_element(By.ID, "caption").text == ""
+    # Puzzle mode: a malformed answer leaves no old verdict under Check.
+    page.get(f"{server.url}board/meeple-land?example=puzzle")
+    wait(page, lambda d: d.find_elements(By.ID, "answer"))
+    answer = page.find_element(By.ID, "answer")
+    answer.send_keys("M33 at 0,2")
+    page.find_element(By.ID, "check").click()
+    wait(page, lambda d: d.find_element(By.ID, "verdict").text)
+    answer.clear()
+    answer.send_keys("this is no layout")
+    page.find_element(By.ID, "check").click()
+    wait(page, lambda d: d.find_element(By.CSS_SELECTOR, "#result .error").text)
+    assert page.find_element(By.ID, "verdict").text == ""
+
+
+def test_show_best_move_hides_the_arrows_until_asked(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default")
+    page.find_element(By.ID, "show-best").click()
+    assert not page.find_element(By.ID, "show-best").is_selected()
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.ID, "reveal-best"))
+    assert not any(li.is_displayed()
+                   for li in page.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    assert not page.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]")
+    page.find_element(By.ID, "reveal-best").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    assert page.find_element(By.CSS_SELECTOR, "#result li.best").is_displayed()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
+
+
+def test_hints_speak_of_the_board_not_a_command_line() -> None:
+    """A puzzle's hint and the pictures' captions name no command to run: both front ends
+    show them."""
+    from partysolver.app import base, catalog
+
+    for game, name in (("pool-party-stars", "easy-01"), ("meeple-land", "puzzle")):
+        doc = catalog.find(game, name).document()
+        hint = base.dispatch(game, "hint", doc, {"time_limit": 5}, as_json=True)
+        assert hint.data["moves"], game
+        for move in hint.data["moves"]:
+            assert "partysolver" not in move["reason"], move["reason"]
+            assert "solving the puzzle shows the whole" in move["reason"], move["reason"]
+    for game, name in (("tea-party", "opening"), ("meeple-party", "before-the-draw")):
+        doc = catalog.find(game, name).document()
+        svg = base.dispatch(game, "render", doc, {"time_limit": 5}, as_json=True,
+                            always={"hint": True}).data["svg"]
+        assert "partysolver" not in svg and "answers each draw" in svg, game
 
 
 def test_the_board_names_no_game() -> None:

@@ -200,9 +200,12 @@
     const answer = await api("render", { document: documentData, options }, signal);
     if (mine !== pictureRequest) return;
     const box = $("picture");
+    const [left, top] = [box.scrollLeft, box.scrollTop];
     clear(box);
     const svg = safeSvg(answer.svg);
     box.append(svg);
+    applyZoom();
+    [box.scrollLeft, box.scrollTop] = [left, top];
     // A very wide picture (every park of a Meeple Land table) takes the whole width.
     const view = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
     document.querySelector(".columns").classList.toggle("wide-picture",
@@ -291,6 +294,93 @@
     }
   }
 
+  // -- zoom and pan ----------------------------------------------------------------------------
+  // The picture at fit (the box's width) times `zoom.level`: −/+ and Fit, Ctrl+wheel (a
+  // touchpad's pinch) and a two-finger pinch zoom about the point under the pointer; a drag
+  // with the mouse, the wheel or a finger pans the zoomed picture (the box scrolls).
+
+  const zoom = { level: 1, most: 8, drag: null, pinch: null };
+
+  function applyZoom() {
+    const box = $("picture");
+    const svg = box.querySelector("svg");
+    const zoomed = zoom.level > 1.001;
+    box.classList.toggle("zoomed", zoomed);
+    if (svg) svg.style.width = zoomed ? `${Math.round(box.clientWidth * zoom.level)}px` : "";
+    $("zoom-level").textContent = `${Math.round(zoom.level * 100)}%`;
+    $("zoom-out").disabled = !zoomed;
+    $("zoom-fit").disabled = !zoomed;
+    $("zoom-in").disabled = zoom.level >= zoom.most;
+  }
+
+  // Zoom to `level`, keeping the picture's point under `at` (a point of the box, in CSS px;
+  // its middle by default) where it is.
+  function setZoom(level, at) {
+    const box = $("picture");
+    const before = zoom.level;
+    const next = Math.max(1, Math.min(zoom.most, level));
+    if (Math.abs(next - before) < 0.001) return;
+    const x = at ? at.x : box.clientWidth / 2;
+    const y = at ? at.y : box.clientHeight / 2;
+    const [px, py] = [(box.scrollLeft + x) / before, (box.scrollTop + y) / before];
+    zoom.level = next;
+    applyZoom();
+    box.scrollLeft = px * next - x;
+    box.scrollTop = py * next - y;
+  }
+
+  function boxPoint(clientX, clientY) {
+    const rect = $("picture").getBoundingClientRect();
+    return { x: clientX - rect.left, y: clientY - rect.top };
+  }
+
+  function setupZoom() {
+    const box = $("picture");
+    const steps = [1, 1.5, 2, 3, 4, 6, 8];
+    $("zoom-in").addEventListener("click", () => {
+      setZoom(steps.find((s) => s > zoom.level + 0.01) || zoom.most);
+    });
+    $("zoom-out").addEventListener("click", () => {
+      setZoom([...steps].reverse().find((s) => s < zoom.level - 0.01) || 1);
+    });
+    $("zoom-fit").addEventListener("click", () => setZoom(1));
+    box.addEventListener("wheel", (event) => {
+      if (!event.ctrlKey) return;  // a plain wheel scrolls (pans a zoomed picture)
+      event.preventDefault();
+      setZoom(zoom.level * Math.exp(-event.deltaY / 300), boxPoint(event.clientX, event.clientY));
+    }, { passive: false });
+    box.addEventListener("pointerdown", (event) => {
+      if (event.pointerType !== "mouse" || event.button !== 0 || zoom.level <= 1) return;
+      zoom.drag = { x: event.clientX, y: event.clientY };
+      box.classList.add("dragging");
+    });
+    window.addEventListener("pointermove", (event) => {
+      if (!zoom.drag) return;
+      box.scrollLeft -= event.clientX - zoom.drag.x;
+      box.scrollTop -= event.clientY - zoom.drag.y;
+      zoom.drag = { x: event.clientX, y: event.clientY };
+    });
+    window.addEventListener("pointerup", () => { zoom.drag = null; box.classList.remove("dragging"); });
+    // Two fingers: the picture zooms with their spread (the page itself does not).
+    const spread = (touches) => Math.hypot(touches[0].clientX - touches[1].clientX,
+                                           touches[0].clientY - touches[1].clientY);
+    box.addEventListener("touchstart", (event) => {
+      if (event.touches.length === 2) {
+        zoom.pinch = { spread: spread(event.touches), level: zoom.level };
+      }
+    }, { passive: true });
+    box.addEventListener("touchmove", (event) => {
+      if (!zoom.pinch || event.touches.length !== 2) return;
+      event.preventDefault();
+      const [a, b] = [event.touches[0], event.touches[1]];
+      setZoom(zoom.pinch.level * spread(event.touches) / zoom.pinch.spread,
+              boxPoint((a.clientX + b.clientX) / 2, (a.clientY + b.clientY) / 2));
+    }, { passive: false });
+    box.addEventListener("touchend", (event) => { if (event.touches.length < 2) zoom.pinch = null; });
+    window.addEventListener("resize", applyZoom);
+    applyZoom();
+  }
+
   // -- analysis jobs (hint, solve, verify) ---------------------------------------------------
 
   let ticker = null;
@@ -367,6 +457,7 @@
     const controller = startJob(label);
     const result = $("result");
     clear(result);
+    $("caption").textContent = "";  // the caption of the last job is not this one's
     try {
       await work(controller.signal, result);
     } catch (error) {
@@ -411,35 +502,66 @@
     return Boolean(here && here.awaits_chance);
   }
 
+  // The hint's arrows on the picture (the picture runs its own hint search): the seconds it
+  // took, or null when it failed (the caption says why).
+  async function drawArrows(signal) {
+    const began = performance.now();
+    try {
+      await drawPicture(current(), true, signal, "");
+    } catch (error) {
+      if (error.name !== "AbortError") $("caption").textContent = "no arrows: " + error.message;
+      return null;
+    }
+    return (performance.now() - began) / 1000;
+  }
+
+  // Without arrows, the caption says why, truly: a search that ended well within the time
+  // limit found the move, which has nothing to point at (a move of 0 squares); only one that
+  // ran to the limit may have ended without a move.
+  function arrowsCaption(took, best) {
+    const svg = $("picture").querySelector("svg");
+    if (took === null || !svg || svg.querySelector("[marker-end]") || $("caption").textContent) return;
+    $("caption").textContent = took < 0.8 * timeLimit()
+      ? `no arrows: the best move (${best}) moves nothing the picture can point at`
+      : "no arrows: the picture's own search found no move within the time limit";
+  }
+
   function hint() {
     state.following = true;  // asked again at each node selected, until another verb is asked
+    const shown = $("show-best").checked;
     runJob("Hint", async (signal, result) => {
       const options = optionValues("hint");
       state.lastTop = options.top;
       const body = { document: current(), options };
       // At a chance step nobody decides: no arrows to draw (the hint answers each draw).
       const arrows = !state.puzzleMode && !awaitsChance();
-      const picture = () => drawPicture(current(), true, signal, "").catch((error) => {
-        if (error.name !== "AbortError") $("caption").textContent = "no arrows: " + error.message;
-      });
-      const together = arrows && await spareWorker(signal);
-      const drawn = together ? picture() : null;
+      const together = shown && arrows && await spareWorker(signal);
+      const drawn = together ? drawArrows(signal) : null;
       const answer = await api("hint", body, signal);
-      showHint(answer, result);
       const pointed = arrows && answer.moves.length > 0 && !answer.draws;
+      const best = answer.moves.length ? answer.moves[0].text || answer.moves[0].move : "";
+      if (!shown) {
+        // Think first: the ranked moves and the arrows wait until the player asks.
+        const held = el("div", { hidden: true });
+        showHint(answer, held);
+        const reveal = el("button", { type: "button", id: "reveal-best", onclick: () => {
+          runJob("Hint: drawing its arrows", async (again, into) => {
+            into.append(...Array.from(held.childNodes));
+            if (pointed) arrowsCaption(await drawArrows(again), best);
+          });
+        } }, "Show the best move");
+        result.append(el("p", {}, `${answer.to_move}: the hint is ready. `, reveal), held);
+        return;
+      }
+      showHint(answer, result);
+      let took = null;
       if (drawn) {
-        await drawn;
+        took = await drawn;
       } else if (pointed) {
         relabel("Hint: drawing its arrows");
-        await picture();
+        took = await drawArrows(signal);
       }
-      // The picture runs its own search: under a short limit on a busy machine it may end
-      // without a move to draw; say so rather than leave the reader looking for arrows.
-      const svg = $("picture").querySelector("svg");
-      if (pointed && svg && !svg.querySelector("[marker-end]") && !$("caption").textContent) {
-        $("caption").textContent = "no arrows: the picture's own search found no move within " +
-          "the time limit (or the move has nothing to point at)";
-      }
+      if (pointed) arrowsCaption(took, best);
     });
   }
 
@@ -473,9 +595,11 @@
         : el("span", { class: "move", text: move.move });
       const value = valueText(move);
       const said = move.text && move.text !== move.move ? move.text : null;
+      const decided = decidedBy(answer.moves, index);
       return el("li", { class: index === 0 ? "best" : "" },
         el("div", { class: "head" }, name, el("span", { class: "value", title: "value", text: value })),
         said ? el("div", { class: "muted small", text: said }) : null,
+        decided ? el("div", { class: "decided small", text: decided }) : null,
         el("div", { class: "why", text: move.reason || "" }));
     });
     result.append(el("ol", { class: "moves" }, ...items));
@@ -484,6 +608,25 @@
         text: `the ${state.lastTop} best shown (Options: show more)` }));
     }
     if (answer.interval_text) result.append(el("p", { class: "muted small", text: answer.interval_text }));
+  }
+
+  // What set the move at `index` apart from its neighbour (the one above it; for the first,
+  // the one below): the first of the figures the game ranks by (GET /api/games:
+  // figures.ranks) on which the two differ.  None when the value alone ranks the moves.
+  function decidedBy(moves, index) {
+    const ranks = FIGURES.ranks || [];
+    const other = moves[index === 0 ? 1 : index - 1];
+    if (!ranks.length || !other) return null;
+    const of = (move, figure) => (figure.key === "value" ? move.value : (move.figures || {})[figure.key]);
+    const which = index === 0 ? "#2" : `#${index}`;
+    for (const figure of ranks) {
+      const [mine, theirs] = [of(moves[index], figure), of(other, figure)];
+      if (typeof mine !== "number" || typeof theirs !== "number") continue;
+      if (Math.abs(mine - theirs) < 1e-9) continue;
+      return `ranked by ${figure.label}: ${number(figure, mine)} against ${number(figure, theirs)} ` +
+        `for ${which}`;
+    }
+    return `tied with ${which} on every figure the moves are ranked by`;
   }
 
   // Before a draw (Tea Party): nothing to decide, so no move to play; the best answer to each
@@ -831,8 +974,13 @@
     if (!here) return;
     const typed = $("move").value.trim().toLowerCase();
     const shown = (here.legal_moves || []).filter((m) => !typed || m.toLowerCase().includes(typed));
+    // A chance outcome says its probability (the apply answer's `chances`).
+    const chances = here.chances || {};
     for (const move of shown.slice(0, 80)) {
-      list.append(el("li", {}, el("button", { type: "button", onclick: () => play(move) }, move)));
+      const chance = typeof chances[move] === "number"
+        ? el("span", { class: "chance", text: ` ${percent(chances[move])}` }) : null;
+      list.append(el("li", {}, el("button", { type: "button", "data-move": move,
+                                              onclick: () => play(move) }, move, chance)));
     }
     if (shown.length > 80) list.append(el("li", { class: "muted small", text: `… ${shown.length - 80} more: type to narrow` }));
   }
@@ -1045,6 +1193,8 @@
       $("verdict").className = "verdict bad";
       return;
     }
+    $("verdict").textContent = "";  // a new verdict replaces the old one, or none stays
+    $("verdict").className = "verdict";
     runJob("Check", async (signal, result) => {
       const judged = await api("check", puzzleBody({ answer, options: { time_limit: timeLimit() } }),
                                signal);
@@ -1183,10 +1333,7 @@
     }
     if (!options.children.length) options.closest("details").hidden = true;
     $("hint").addEventListener("click", hint);
-    $("zoom").addEventListener("click", () => {
-      const zoomed = $("picture").classList.toggle("zoomed");
-      $("zoom").textContent = zoomed ? "Fit" : "Zoom";
-    });
+    setupZoom();
     $("puzzle-mode").addEventListener("change", () => {
       state.puzzleMode = $("puzzle-mode").checked && Boolean(state.doc && state.doc.puzzle);
       updateVerbButtons();
