@@ -760,7 +760,8 @@ def play_case(index: int, rng: random.Random, found: Seeds) -> Case:
     stdin = "\n".join(lines).encode("utf-8", "surrogateescape")
     if rng.random() < 0.1:
         stdin = rng.choice([b"\xff\xfe hint\n", b"hint\x00\n", b"\xc3", b"x" * 200_000,
-                            b"\r\n".join(line.encode("utf-8", "replace") for line in lines)])
+                            b"\r\n".join(line.encode("utf-8", "surrogateescape")
+                                        for line in lines)])
     if rng.random() < 0.3:
         stdin += b"\nquit\n"
     return Case(index, "play", game, f"{what}: {len(lines)} lines", tuple(args), stdin=stdin,
