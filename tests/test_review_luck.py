@@ -87,9 +87,11 @@ def test_a_pig_game_decided_by_one_roll_is_all_luck(face: int, tmp_path: Path) -
     swing = landed["values"]["Ben"] - start["values"]["Ben"]
     assert swing == pytest.approx(luck, abs=1e-5)
     assert "luck" not in rolled and rolled["decision_loss"] == 0
+    assert rolled["played_value"] == data["decisions"][0]["value"] == start["values"]["Ben"]
     text = run("review", str(tmp_path / "game.record.toml")).output
     assert "skill against luck" in text and "exact" in text
     assert f"Ben: decisions gave up 0 (exact); luck {100 * luck:+.3g} (exact)" in text
+    assert f"2. the die: {face}  (luck: Ada {-100 * luck:+.3g}, Ben {100 * luck:+.3g})" in text
 
 
 def test_over_a_whole_pig_game_each_swing_is_luck_minus_loss_plus_the_others(

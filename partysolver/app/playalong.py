@@ -238,7 +238,8 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
             judged.append(verdict)
             tally = tallies.setdefault(item.actor, Tally())
             tally.lose(verdict.lost, verdict.status == "exact" and not verdict.at_least)
-            point["decision_loss"] = _round(verdict.lost)
+            point |= {"decision_loss": _round(verdict.lost),
+                      "played_value": _round(verdict.value)}
         elif position.awaits_chance():
             luck = valuer.luck(position, step)
             for name, tally in tallies.items():
@@ -348,12 +349,15 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
 
             mine |= tallies.get(name, Tally()).as_json()
     note = _luck_note([point for point in series if "outcomes" in point])
-    data: dict[str, Any] = {"game": game, "value_text": value_text,
-            "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
-                           "blunder": thresholds.blunder, "unit": thresholds.unit},
-            "decisions": [item.as_json() for item in judged], "players": summary,
-            "luck_note": note, "steps": list(series)}
-    lines = []
+    data: dict[str, Any] = {
+        "game": game, "value_text": value_text,
+        "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
+                       "blunder": thresholds.blunder, "unit": thresholds.unit},
+        "decisions": [item.as_json() for item in judged], "players": summary,
+        "luck_note": note, "steps": list(series)}
+    lines: list[tuple[int, str]] = [
+        (point["number"], _chance_line(point, thresholds)) for point in series
+        if point.get("luck") and any(point["luck"].values())]
     for item in judged:
         mark = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}.get(item.label or "", "")
         if item.lost is None:
@@ -365,8 +369,22 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
             given = f"{item.missed} (and {thresholds.shown(item.lost)})" if item.missed else \
                 thresholds.shown(item.lost)
             verdict = (f"{item.label or 'fine'}: gives up {how}{given}; best was {item.best}")
-        lines.append(f"{item.step.number}. {item.step.actor}: {item.step.move}{mark}  "
-                     f"({verdict})")
+        lines.append((item.step.number, f"{item.step.number}. {item.step.actor}: "
+                      f"{item.step.move}{mark}  ({verdict})"))
+    ordered = [line for _, line in sorted(lines, key=lambda pair: pair[0])]
+    return Report(data, _review_text(ordered, summary, thresholds, judged, tallies, note))
+
+
+def _chance_line(point: Mapping[str, Any], thresholds: Thresholds) -> str:
+    """A chance step that moved someone's value: the outcome and each player's luck."""
+    luck = ", ".join(f"{name} {thresholds.scale * value:+.3g}"
+                     for name, value in point["luck"].items() if value)
+    return f"{point['number']}. {point['actor']}: {point['move']}  (luck: {luck})"
+
+
+def _review_text(lines: list[str], summary: Mapping[str, Mapping[str, Any]],
+                 thresholds: Thresholds, judged: Sequence[Judged],
+                 tallies: Mapping[str, Any] | None, note: str) -> str:
     scale = thresholds.scale
     lines.append(f"thresholds ({thresholds.shown_unit} given up): inaccuracy "
                  f"{scale * thresholds.inaccuracy:g}, mistake {scale * thresholds.mistake:g}, "
@@ -392,7 +410,7 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         lines.append("no decision of the chosen players in this record")
     if tallies:
         lines += _swing_lines(summary, thresholds, note)
-    return Report(data, "\n".join(lines))
+    return "\n".join(lines)
 
 
 def _luck_note(chance: Sequence[Mapping[str, Any]]) -> str:
