@@ -172,7 +172,10 @@ def _finite(value: float) -> float | None:
 SECONDS = "a number of seconds greater than 0 (such as 2 or 0.5)"
 TIME_LIMIT = OptionSpec("time_limit", "float", metavar="SECONDS", expects=SECONDS,
                         help="Wall-clock budget in seconds; past it a search answers with what "
-                             "it has and says the answer is partial.",
+                             "it has and says the answer is partial.  Without it each search "
+                             "has the default budget docs/solvers.md lists ('Default "
+                             "budgets'): counts of nodes or iterations, so a seed gives the "
+                             "same output, except the few wall-clock defaults it names.",
                         check=lambda v: SECONDS if v <= 0 else None)
 TOP = OptionSpec("top", "int", minimum=1, metavar="K", expects="a number of moves of at least 1",
                  help="Show only the K best moves.")

@@ -41,8 +41,8 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
     from ..solvers.tea_party.hint import Hint, RankedMove
 
 SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 10_000_000, "DEFAULT_EXACT_NODES": 300_000,
-                   "DEFAULT_MCTS_ITERATIONS": 10_000, "DEFAULT_SOLVE_NODES_TWO": 20_000_000,
-                   "DEFAULT_SOLVE_NODES": 10_000_000}
+                   "DEFAULT_MCTS_ITERATIONS": 5_000, "DEFAULT_SOLVE_NODES_TWO": 8_000_000,
+                   "DEFAULT_SOLVE_NODES": 150_000}
 """The search's defaults the help states (``solvers.tea_party.budgets`` decides them; this module
 imports it only when a verb runs: ``tests/test_startup.py`` checks the two agree)."""
 _D = SOLVER_DEFAULTS
@@ -53,7 +53,9 @@ EXACT_NODES = OptionSpec("exact_nodes", "int", minimum=1, metavar="N",
                                 f"monsters, {_D['DEFAULT_EXACT_NODES']:,} for more).")
 ITERATIONS = OptionSpec("mcts_iterations", "int", minimum=1, metavar="N",
                         help="tea-party: MCTS iterations when the exact search does not fit "
-                               f"(default {_D['DEFAULT_MCTS_ITERATIONS']}).")
+                               f"(default without --time-limit: {_D['DEFAULT_MCTS_ITERATIONS']:,}"
+                               ", shared among the draws before a draw, their exact subtrees "
+                               "sharing a node budget).")
 SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                          help="Node budget of an exact search (its table grows with it: "
                                 "43 to 85 bytes a node for two monsters, 300 for more; "

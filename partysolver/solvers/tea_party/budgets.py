@@ -18,15 +18,37 @@ DEFAULT_EXACT_NODES_TWO = 10_000_000
 table, made for the budget up front, up to 256 MiB, grows past that only when full)."""
 
 
-DEFAULT_MCTS_ITERATIONS = 10_000
+DEFAULT_MCTS_ITERATIONS = 5_000
+"""MCTS iterations a hint without a time limit runs (a hint before the draw shares them among
+the draws): the three-monster midgame, the slowest shipped position, takes some 5 s with
+them on this 2-core machine (10,000 took minutes before the subtree searches shared a node
+budget, and still 8 s after)."""
 
 
-DEFAULT_SOLVE_NODES = 10_000_000
+DEFAULT_SUBTREE_NODES = 100_000
+"""Nodes MCTS's exact subtree searches may expand in all when a hint has no time limit, three
+or four monsters (the generic search, some 25,000 nodes a second: a few seconds), so that
+the default hint ends on every position, deterministically (a seed gives the same answer)."""
+
+
+DEFAULT_SUBTREE_NODES_TWO = 10_000_000
+"""The same for two monsters (the compiled search, some 5 million nodes a second)."""
+
+
+def subtree_nodes_default(state: TeaPartyState, compiled: bool) -> int:
+    """What MCTS's subtree searches may expand in all, with no time limit."""
+    return DEFAULT_SUBTREE_NODES_TWO if state.num_players == 2 and compiled else \
+        DEFAULT_SUBTREE_NODES
+
+
+DEFAULT_SOLVE_NODES = 150_000
 """Nodes an exact ``solve`` may use by default, three or four monsters (the table holds about
-as many entries, some 300 bytes each)."""
+as many entries, some 300 bytes each): some 5 s of the generic search, so that ``solve``
+without a time limit ends on every shipped position (10,000,000 ran for minutes on the
+midgame; ``--max-nodes`` asks for more)."""
 
 
-DEFAULT_SOLVE_NODES_TWO = 20_000_000
+DEFAULT_SOLVE_NODES_TWO = 8_000_000
 """The same for two monsters (the compiled search's table: 43 to 85 bytes an entry)."""
 
 

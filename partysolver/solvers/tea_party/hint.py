@@ -28,6 +28,7 @@ from .budgets import (
     EXACT_SHARE,
     exact_nodes_default,
     loose_heroes,
+    subtree_nodes_default,
 )
 from .exact import ExactSubtrees, Notice, Tables
 from .playouts import LeafEstimate, compiled_playouts
@@ -140,7 +141,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            exact_nodes: int | None = None,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
            exact_loose: int = EXACT_LOOSE, evaluator: Evaluator | None = None,
-           notice: Notice | None = None) -> SearchResult:
+           notice: Notice | None = None, portion: float = 1.0) -> SearchResult:
     """Exact when it fits ``exact_nodes`` (default :func:`exact_nodes_default`) and
     ``EXACT_SHARE`` of the time, else MCTS with the budget's iterations (or
     ``mcts_iterations``) and the time left, its subtrees valued exactly where a small search
@@ -148,7 +149,9 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     :class:`.playouts.LeafEstimate`).  Compiling or loading the compiled search is not charged to the
     time limit (``notice`` is told before a compile); under ``COMPILE_WORTH`` seconds it is used
     only if compiled already.  An estimate's ``method`` says why the exact search did not
-    answer."""
+    answer.  Without a time limit, MCTS's subtree searches share a node budget
+    (:func:`.budgets.subtree_nodes_default`), and ``portion`` scales that and the default
+    iterations (a draw's hint is one of several)."""
     if exact_nodes is None:
         exact_nodes = exact_nodes_default(state)
     limit = budget.time
@@ -174,21 +177,25 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
         exact.load_compiled(notice)
     if evaluator is None:
         evaluator = compiled_playouts() if compiled else LeafEstimate()
-    subtrees = ExactSubtrees(state.num_players, compiled, tables)
+    subtrees = ExactSubtrees(state.num_players, compiled, tables, None if limit is not None
+                             else int(portion * subtree_nodes_default(state, compiled)))
     left = None if limit is None else max(limit - spent, 0.0)
-    iterations = budget.iterations or (None if limit is not None else mcts_iterations)
+    iterations = budget.iterations or (None if limit is not None
+                                       else max(1, int(portion * mcts_iterations)))
     result = mcts(state, Budget(time=left, iterations=iterations), rng, evaluator=evaluator,
                   exploration=EXPLORATION, solver=subtrees)
     return replace(result, method=f"{result.method} ({why})")
 
 
 def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
-         exact_nodes: int | None = None, notice: Notice | None = None) -> Hint:
+         exact_nodes: int | None = None, notice: Notice | None = None, portion: float = 1.0
+         ) -> Hint:
     """Every option for the hero in hand, ranked by the chooser's chance to win; ``notice``
-    is told one line before the compiled search compiles (see :func:`search`)."""
+    is told one line before the compiled search compiles, ``portion`` scales the default
+    budgets (see :func:`search`)."""
     if state.phase != CHOOSE:
         raise ValueError("a hint needs a hero in hand")
-    result = search(state, budget, rng, exact_nodes, notice=notice)
+    result = search(state, budget, rng, exact_nodes, notice=notice, portion=portion)
     follow = follow_up(state, result.line)
     ranked = tuple(_ranked(state, m, follow if i == 0 else "")
                    for i, m in enumerate(result.moves))
@@ -228,13 +235,14 @@ def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
         raise ValueError("draw hints need a position before the draw")
     outcomes = sorted(state.chance_outcomes(), key=lambda item: -item[1])
     nodes = exact_nodes_default(state) if exact_nodes is None else exact_nodes
-    share = budget.scaled(1 / len(outcomes))
+    fraction = 1 / len(outcomes)
+    share = budget.scaled(fraction)
     hints = []
     for draw, probability in outcomes:
         assert isinstance(draw, Draw)
         hints.append(DrawHint(draw.hero, float(probability),
                               hint(state.apply(draw), share, rng, nodes // len(outcomes),
-                                   notice)))
+                                   notice, portion=fraction)))
     return hints
 
 
