@@ -208,7 +208,7 @@ def test_the_schema_describes_the_new_figures() -> None:
     assert {"luck_note", "steps"} <= set(printed["required"])
     bad = {"game": "tea-party", "value_text": "", "decisions": [], "luck_note": "",
            "thresholds": {"inaccuracy": 0, "mistake": 0, "blunder": 0, "unit": ""},
-           "steps": [], "players": {"Blue": {
+           "steps": [], "complete": True, "stopped_at": None, "players": {"Blue": {
                "decisions": 0, "accuracy": None, "mean_lost": 0, "inaccuracy": 0,
                "mistake": 0, "blunder": 0, "biggest": None, "decision_loss": 0,
                "decision_loss_exact": True, "luck": "lucky", "luck_exact": True,
@@ -217,3 +217,22 @@ def test_the_schema_describes_the_new_figures() -> None:
         jsonschema.validate(bad, schema("review"))
     bad["players"]["Blue"]["luck"] = 0.25
     jsonschema.validate(bad, schema("review"))
+
+
+def test_a_review_past_its_deadline_covers_the_steps_before_and_says_so(tmp_path: Path
+                                                                       ) -> None:
+    """The web gives a review a deadline (within its request's time limit): the steps not
+    reached are left out, and the report says where it stopped."""
+    import time
+
+    record = recorded(tmp_path, "tea-party:default", "squish king as rogue on Green take rogue",
+                      "cup")
+    document = app.read(str(record))
+    whole = playalong.review_document(document, {"seed": "1"})
+    assert whole.data["complete"] and whole.data["stopped_at"] is None
+    late = playalong.review_document(document, {"seed": "1"}, until=time.monotonic() - 1)
+    jsonschema.validate(app.json_safe(late.data), schema("review"))
+    assert not late.data["complete"] and late.data["stopped_at"] == 1
+    assert late.data["decisions"] == [] and len(late.data["steps"]) == 1
+    assert late.data["steps"][0] == whole.data["steps"][0]
+    assert "stopped before step 1 of 2: the review's time limit ran out" in late.text

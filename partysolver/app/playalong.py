@@ -188,26 +188,31 @@ def players_of(position: Playable, game: str) -> tuple[str, ...] | None:
 
 
 def review_document(doc: Document, given: Mapping[str, Any] | None = None,
-                    progress: Any = None) -> Report:
+                    progress: Any = None, until: float | None = None) -> Report:
     """The review of the record ``doc`` with the options ``given`` as the front end got them
     (``players``, names separated by commas; ``seed``; ``time_limit``, each hint's budget),
     checked by :func:`~.base.prepare` before any work: the one way every front end reviews
-    (the CLI's ``review``, the web's ``POST /api/GAME/review``)."""
+    (the CLI's ``review``, the web's ``POST /api/GAME/review``, which stops at ``until``, a
+    :func:`time.monotonic` time, to answer within its request's time limit)."""
     from .base import prepare
 
     prepared = prepare(doc.game, "review", given)
     names = prepared.options.extra.get("players")
     players = [name.strip() for name in names.split(",")] if names else None
     budget = {"seed": prepared.options.seed, "time_limit": prepared.options.time_limit}
-    return review(doc, players, budget, prepared.commands.review, progress)
+    return review(doc, players, budget, prepared.commands.review, progress, until)
 
 
 def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],
-           thresholds: Thresholds, progress: Any = None) -> Report:
+           thresholds: Thresholds, progress: Any = None, until: float | None = None
+           ) -> Report:
     """Every decision of ``players`` (all when ``None``) in the record ``doc`` marked against
     the hint at that point: the best move, the value given up and a label; then each player's
     swing split into decision loss and luck (``app/luck.py``), and the game's figure after
-    every step (bad input: see :func:`to_review`)."""
+    every step (bad input: see :func:`to_review`).  Past ``until`` (a :func:`time.monotonic`
+    time) no further step is reviewed: the report covers the steps before and says so."""
+    import time
+
     from .base import common_options, run
     from .luck import Tally, Valuer
 
@@ -224,7 +229,11 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
     judged: list[Judged] = []
     series = [_point(valuer, position, 0, None, tallies)]
     value_text = ""
+    stopped: int | None = None
     for item in record.steps:
+        if until is not None and time.monotonic() > until:
+            stopped = item.number
+            break
         decides = not position.awaits_chance() and not position.is_over()
         step = position.parse(item.move)
         mine = chosen is None or item.actor.casefold() in chosen
@@ -251,7 +260,8 @@ def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any
         series.append(_point(valuer, position, item.number, item, tallies) | point)
         if progress is not None:
             progress(1)
-    return _review_report(doc.game, judged, thresholds, value_text, tallies, series)
+    return _review_report(doc.game, judged, thresholds, value_text, tallies, series,
+                          (stopped, len(record.steps)))
 
 
 def _point(valuer: Any, position: Playable, number: int, item: Step | None,
@@ -318,7 +328,8 @@ def _names(position: Playable, text: str) -> Any:
 
 def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
                    value_text: str, tallies: Mapping[str, Any] | None = None,
-                   series: Sequence[Mapping[str, Any]] = ()) -> Report:
+                   series: Sequence[Mapping[str, Any]] = (),
+                   stopped: tuple[int | None, int] = (None, 0)) -> Report:
     summary: dict[str, dict[str, Any]] = {}
 
     def blank() -> dict[str, Any]:
@@ -354,7 +365,8 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
                        "blunder": thresholds.blunder, "unit": thresholds.unit},
         "decisions": [item.as_json() for item in judged], "players": summary,
-        "luck_note": note, "steps": list(series)}
+        "luck_note": note, "steps": list(series), "complete": stopped[0] is None,
+        "stopped_at": stopped[0]}
     lines: list[tuple[int, str]] = [
         (point["number"], _chance_line(point, thresholds)) for point in series
         if point.get("luck") and any(point["luck"].values())]
@@ -372,6 +384,9 @@ def _review_report(game: str, judged: Sequence[Judged], thresholds: Thresholds,
         lines.append((item.step.number, f"{item.step.number}. {item.step.actor}: "
                       f"{item.step.move}{mark}  ({verdict})"))
     ordered = [line for _, line in sorted(lines, key=lambda pair: pair[0])]
+    if stopped[0] is not None:
+        ordered.append(f"stopped before step {stopped[0]} of {stopped[1]}: the review's time "
+                       f"limit ran out (every figure covers steps 1 to {stopped[0] - 1})")
     return Report(data, _review_text(ordered, summary, thresholds, judged, tallies, note))
 
 

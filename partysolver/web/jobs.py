@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -294,7 +295,11 @@ def check_job(args: dict[str, Any]) -> dict[str, Any]:
 REVIEW_SHARE = 4
 """A review's request time limit is shared out among its positions: each hint (and each
 valuing of a position for the luck) gets the limit over this many times the steps plus one
-(a decision takes a hint and a valuing, a chance point a valuing per outcome)."""
+(a decision takes a hint and a valuing, a chance point two valuings)."""
+
+REVIEW_UNTIL = 0.7
+"""A review stops taking steps past this share of its request's time limit, and answers
+with the steps before (``complete`` false, ``stopped_at``) rather than be stopped."""
 
 
 def review_job(args: dict[str, Any]) -> dict[str, Any]:
@@ -314,7 +319,8 @@ def review_job(args: dict[str, Any]) -> dict[str, Any]:
     steps = len(playalong.to_review(document, None)[0].steps)  # bad input: not a record
     limit = given.get("time_limit") or WEB_TIME_LIMIT.default
     given["time_limit"] = limit / (REVIEW_SHARE * (steps + 1))
-    report = playalong.review_document(document, given)
+    until = time.monotonic() + REVIEW_UNTIL * limit
+    report = playalong.review_document(document, given, until=until)
     data: dict[str, Any] = json_safe(report.data, not _seeded(given))
     data["text"] = report.text
     return data
