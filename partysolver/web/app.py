@@ -532,7 +532,7 @@ def create_app(workers: int | None = None, queue: int | None = None,
                 return Response(data["svg"], media_type="image/svg+xml", headers={
                     "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'"})
         elif verb == "apply":
-            for key in ("moves", "random", "seed", "upto"):
+            for key in ("moves", "random", "seed", "upto", "bot"):
                 args[key] = fields.get(key)
             data = await board.job(request, "apply", args, limit)
         elif verb == "check":

@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..app import answers, catalog, playalong
+from ..app import answers, catalog, playalong, practice
 from ..app import base as app
 from ..app.base import Document, OptionSpec, json_safe
 from ..models.documents import format_document, parse_document
@@ -249,6 +249,12 @@ def apply_job(args: dict[str, Any]) -> dict[str, Any]:
     if upto is not None and (not isinstance(upto, int) or isinstance(upto, bool) or upto < 0):
         raise InputError.of_option("upto", "a step number of at least 0", upto)
     draw = RANDOM.convert(args.get("random", False)) or False
+    bot = args.get("bot")
+    if bot is not None:
+        # Practice: one more step, the seat's move a policy chooses (or chance's outcome).
+        if not isinstance(bot, str):
+            raise InputError.of_option("bot", "a policy's name (GET /api/games: policies)", bot)
+        moves = [*moves, practice.bot_step(document, moves, bot, seed, upto)]
     applied = playalong.apply(document, moves, seed, draw, upto)
     report = applied.report()
     position = applied.position

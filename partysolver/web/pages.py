@@ -65,7 +65,8 @@ def games_data() -> dict[str, Any]:
                       "playable": True,
                       "kinds": [kind.as_json() for kind in commands.document_kinds()]
                       if commands else [],
-                      "figures": (commands.figures if commands else Figures()).as_json()})
+                      "figures": (commands.figures if commands else Figures()).as_json(),
+                      "policies": list(commands.policies) if commands else []})
     return {"games": games}
 
 
@@ -222,6 +223,13 @@ def board_page(game: str) -> str:
         <button type="button" id="random">Random outcome</button>
         <button type="button" id="download">Download position</button>
         <button type="button" id="download-record">Download record</button>
+      </div>
+      <div class="row practice" id="practice-box">
+        <button type="button" id="practice" title="you keep the seat to move; the other seats
+          are played for you, and the chance outcomes drawn, as you go">Play against the
+          hint</button>
+        <label class="small">bots play <select id="bot-policy"></select></label>
+        <span id="practice-status" class="small muted"></span>
       </div>
       <details id="legal-box" open><summary id="legal-title">Legal moves</summary>
         <ul id="legal" class="legal"></ul></details>

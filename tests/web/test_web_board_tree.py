@@ -386,6 +386,44 @@ def test_show_best_move_hides_the_arrows_until_asked(page: Any, server: Server) 
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
 
 
+# -- practice -------------------------------------------------------------------------------------
+
+
+def test_practice_plays_the_other_seats_and_the_chance_outcomes(page: Any,
+                                                                 server: Server) -> None:
+    open_board(page, server, "example=default")
+    practice = page.find_element(By.ID, "practice")
+    assert practice.text == "Play against the hint"
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", practice)
+    practice.click()
+    wait(page, lambda d: d.find_element(By.ID, "practice-status").text.startswith(
+        "you play Blue; hint plays the others"))
+    press_legal(page, "cup")
+    # The draw, then Green's move by the hint policy, then Blue (you) again.
+    wait(page, lambda d: len(path(d)) >= 3 and d.find_element(By.ID, "to-move").text in (
+        "Blue to move.", "The game is over.") and "thinking" not in d.find_element(
+        By.ID, "practice-status").text)
+    moves = path(page)
+    assert moves[0] == "cup" and moves[1].startswith("draw ")
+    assert page.find_element(By.ID, "move-message").text == ""
+    page.find_element(By.ID, "practice").click()
+    assert page.find_element(By.ID, "practice").text == "Play against the hint"
+
+
+def test_a_bot_step_is_the_policys_move_or_a_draw_and_bad_input_is_one_line() -> None:
+    """The app layer's practice step (the board's apply with ``bot``), as ``play --bot``."""
+    from partysolver.app import catalog, practice
+    from partysolver.models.errors import InputError
+
+    doc = catalog.find("tea-party", "default").document()
+    drawn = {practice.bot_step(doc, ["cup"], "hint", seed) for seed in range(12)}
+    assert drawn <= {"draw fighter", "draw cleric", "draw ranger"} and len(drawn) > 1
+    assert practice.bot_step(doc, [], "hint", 1) == practice.bot_step(doc, [], "hint", 1)
+    with pytest.raises(InputError) as refused:
+        practice.bot_step(doc, [], "genius")
+    assert refused.value.field == "bot" and "hint" in str(refused.value.expected)
+
+
 def test_hints_speak_of_the_board_not_a_command_line() -> None:
     """A puzzle's hint and the pictures' captions name no command to run: both front ends
     show them."""

@@ -15,6 +15,7 @@
     node: null,         // the selected node
     origin: null,       // where the document came from: {example} or {name, packed}
     following: false,   // the hint was asked: it is asked again at each node selected
+    practice: null,     // {policy, seat}: the bots play every seat but yours
     jobs: [],           // AbortControllers of the running analysis
     solved: null,       // puzzle mode: the solve answer (kept hidden until revealed)
     revealed: 0,
@@ -849,18 +850,81 @@
       if (random) { body.random = true; body.seed = Math.floor(Math.random() * 2 ** 31); }
       const answer = await api("apply", body);
       if (mine !== moveRequest) return;
-      // The moves as the game writes them (a random draw names its outcome): an existing
-      // node is gone to, a new one starts a variation (or continues the line at its end).
-      let node = state.root;
-      for (const move of answer.moves) node = childOf(node, move);
-      node.answer = answer;
-      for (let n = node; n.parent; n = n.parent) n.parent.next = n;
-      state.node = node;
       $("move").value = "";
-      afterMove("push");
+      landOn(answer);
     } catch (error) {
       if (mine === moveRequest) sayMove(error.message, true);
+      return;
     }
+    if (state.practice) await practise();
+  }
+
+  // The node an apply answer reached, made where new, selected.  The moves as the game writes
+  // them (a random draw names its outcome): an existing node is gone to, a new one starts a
+  // variation (or continues the line at its end).
+  function landOn(answer) {
+    let node = state.root;
+    for (const move of answer.moves) node = childOf(node, move);
+    node.answer = answer;
+    for (let n = node; n.parent; n = n.parent) n.parent.next = n;
+    state.node = node;
+    afterMove("push");
+  }
+
+  // -- practice: the other seats played by a policy of the game ---------------------------------
+  // You keep the seat to move when you press the button; the bots (the game's policies, GET
+  // /api/games: policies, as `play --bot`) play every other seat and draw the chance
+  // outcomes, one step at a time, each a node of the tree.
+
+  function showPractice() {
+    const policies = G.policies || [];
+    const here = state.node && state.node.answer;
+    $("practice-box").hidden = !policies.length || !here;
+    $("practice").textContent = state.practice ? "Stop practice"
+      : `Play against ${policies.includes("hint") ? "the hint" : "a bot"}`;
+    $("practice").classList.toggle("quiet", Boolean(state.practice));
+    $("bot-policy").disabled = Boolean(state.practice);
+    $("practice-status").textContent = state.practice
+      ? (state.practice.seat ? `you play ${state.practice.seat}; ${state.practice.policy} plays ` +
+         "the others" : "you play the next seat to decide") : "";
+  }
+
+  async function practise() {
+    const mine = moveRequest;
+    while (state.practice && mine === moveRequest) {
+      const here = state.node.answer;
+      if (!here || here.over) break;
+      if (!here.awaits_chance && !state.practice.seat) state.practice.seat = here.to_move;
+      if (!here.awaits_chance && here.to_move === state.practice.seat) break;
+      const body = applyBody(pathOf(state.node));
+      body.bot = state.practice.policy;
+      body.seed = Math.floor(Math.random() * 2 ** 31);
+      $("practice-status").textContent = here.awaits_chance ? "drawing the chance outcome…"
+        : `${here.to_move} (${state.practice.policy}) is thinking…`;
+      try {
+        const answer = await api("apply", body);
+        if (mine !== moveRequest || !state.practice) return;
+        if (answer.moves.length <= body.moves.length) throw new Error("the bot took no step");
+        landOn(answer);
+      } catch (error) {
+        sayMove(error.message, true);
+        state.practice = null;
+      }
+    }
+    showPractice();
+  }
+
+  function togglePractice() {
+    const here = state.node && state.node.answer;
+    if (state.practice || !here) {
+      state.practice = null;
+      showPractice();
+      return;
+    }
+    state.practice = { policy: $("bot-policy").value,
+                       seat: here.awaits_chance ? null : here.to_move };
+    showPractice();
+    practise();
   }
 
   // The tree's node at `moves` from the root (made where new), reached; on a move that is
@@ -911,6 +975,7 @@
       `Legal ${here.awaits_chance ? "outcomes" : "moves"} (${here.legal})`;
     filterLegal();
     showTree();
+    showPractice();
   }
 
   // The tree as a list of moves: the main line one item a move (numbered), and after a move
@@ -1248,6 +1313,7 @@
       }
       state.root = root;
       state.node = end;
+      state.practice = null;
       state.selected = selected || "";
       state.following = false;
       state.origin = wanted.packed ? { name: wanted.name, packed: wanted.packed }
@@ -1310,6 +1376,10 @@
       groups[item.set].append(el("option", { value: item.qualified, text: item.name }));
     }
     select.append(el("option", { value: "", text: "(your own file)" }));
+    const policies = G.policies || [];
+    for (const policy of policies) $("bot-policy").append(el("option", { value: policy, text: policy }));
+    if (policies.includes("hint")) $("bot-policy").value = "hint";
+    $("practice").addEventListener("click", togglePractice);
     select.addEventListener("change", () => { if (select.value) loadShipped(select.value, [], "push"); });
     const options = $("options");
     for (const verb of ["hint", "solve", "verify"]) {
