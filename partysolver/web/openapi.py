@@ -69,7 +69,11 @@ def request_schema(verb: str) -> dict[str, Any]:
     if verb == "apply":
         properties |= {"moves": {"type": "array", "items": {"type": "string"}},
                        "random": {"type": "boolean"}, "seed": {"type": "integer"},
-                       "upto": {"type": "integer", "minimum": 0}}
+                       "upto": {"type": "integer", "minimum": 0},
+                       "bot": {"type": "string", "description":
+                               "a policy of the game (GET /api/games: policies): one more "
+                               "step, that policy's move for the seat to act, or a chance "
+                               "outcome drawn"}}
     if verb == "check":
         properties["answer"] = {"type": "string"}
     if verb == "review":

@@ -287,7 +287,9 @@ them); a JSON body that names its <code>game</code> is taken as the document its
 (<code>{{"top": 3, "time_limit": 5}}</code>; the table below lists each game's own);</li>
 <li>for <code>apply</code>: <code>moves</code> (texts in the game's notation, what
 <code>hint</code> prints), <code>random</code> (draw the chance outcomes left out),
-<code>seed</code>, <code>upto</code> (a record's position after N steps);</li>
+<code>seed</code>, <code>upto</code> (a record's position after N steps), <code>bot</code> (a
+policy of the game: one more step, the move it plays for the seat to act, or a chance outcome
+drawn);</li>
 <li>for <code>render</code>: <code>options.hint</code> draws the hint's move as arrows; the answer
 is JSON with the picture in <code>svg</code>, or the SVG itself with
 <code>Accept: image/svg+xml</code> or <code>?format=svg</code>;</li>
