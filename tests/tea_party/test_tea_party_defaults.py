@@ -51,3 +51,23 @@ def test_the_default_hint_is_deterministic_with_a_seed() -> None:
     first = report_data("hint", "tea-party:midgame", seed=7, mcts_iterations=300)
     second = report_data("hint", "tea-party:midgame", seed=7, mcts_iterations=300)
     assert first == second and first["search"]["iterations"] == 300
+
+
+def test_a_short_time_limit_loads_no_compiled_search() -> None:
+    """Under COMPILE_WORTH a hint does not even load the compiled search from numba's cache
+    (seconds on a busy machine: --time-limit 0.1 took 5.4 s): in a fresh process the hint of
+    the two-monster default answers and the compiled search stays unloaded."""
+    import subprocess
+    import sys
+
+    code = ("import random\n"
+            "from partysolver.app import catalog\n"
+            "from partysolver.app.base import run\n"
+            "from partysolver.solvers.tea_party import exact\n"
+            "data = run('hint', catalog.open_document('tea-party:default'),"
+            " {'time_limit': 0.1, 'seed': 1}).data\n"
+            "print(data['status'], exact.loaded())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    status, loaded = done.stdout.split()
+    assert status in ("exact", "estimate", "unknown") and loaded == "False"

@@ -126,14 +126,17 @@ def exact_search(state: TeaPartyState, budget: Budget, line: bool = False,
     """The exact search.  Two monsters: the interpreted search first, up to
     ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes (when the compiled one is compiled
     already, only on a small position, ``LEAN_LOOSE``, and while it is not loaded in this
-    process); then, or at once, the compiled one (compiled first if ``compile``, announced to
-    ``notice``; not charged to the time limit).  Three or four: the generic search (plain
+    process); then, or at once, the compiled one (compiled or loaded first if ``compile``,
+    announced to ``notice``; not charged to the time limit; without ``compile``, only if this
+    process has loaded it already).  Three or four: the generic search (plain
     expectimax with its table: pruning windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
     ``tables`` keeps what was solved, for later searches of the same hint."""
     tables = tables or Tables()
     if state.num_players != 2:
         return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
-    ready = not needs_compile()
+    # ``compile`` false (a short time limit): not even loading the compiled search, which
+    # takes seconds from numba's cache on a busy machine, unless this process has it already
+    ready = not needs_compile() and (compile or loaded())
     if ready and (loaded() or loose_heroes(state) > LEAN_LOOSE):
         return _compiled(state, budget, line, notice, tables, 0.0)
     lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD

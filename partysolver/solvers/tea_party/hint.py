@@ -148,8 +148,9 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     finishes (:class:`.exact.ExactSubtrees`), its other leaves by ``evaluator`` (default
     :class:`.playouts.LeafEstimate`).  Compiling or loading the compiled search is not charged to the
     time limit (``notice`` is told before a compile); under ``COMPILE_WORTH`` seconds it is used
-    only if compiled already.  An estimate's ``method`` says why the exact search did not
-    answer.  Without a time limit, MCTS's subtree searches share a node budget
+    only if this process has loaded it already (loading it from numba's cache takes about a
+    second, seconds on a busy machine: past a short deadline).  An estimate's ``method`` says
+    why the exact search did not answer.  Without a time limit, MCTS's subtree searches share a node budget
     (:func:`.budgets.subtree_nodes_default`), and ``portion`` scales that and the default
     iterations (a draw's hint is one of several)."""
     if exact_nodes is None:
@@ -172,7 +173,8 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     else:
         why = (f"the exact search was not tried: {loose} heroes are loose, and it is tried "
                f"up to {exact_loose}")
-    compiled = state.num_players == 2 and (compile_ok or not exact.needs_compile())
+    compiled = state.num_players == 2 and (compile_ok or (exact.loaded()
+                                                        and not exact.needs_compile()))
     if compiled:
         exact.load_compiled(notice)
     if evaluator is None:
