@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
     from ..solvers.tea_party.hint import Hint, RankedMove
 
 SOLVER_DEFAULTS = {"DEFAULT_EXACT_NODES_TWO": 10_000_000, "DEFAULT_EXACT_NODES": 300_000,
-                   "DEFAULT_MCTS_ITERATIONS": 5_000, "DEFAULT_SOLVE_NODES_TWO": 8_000_000,
+                   "DEFAULT_MCTS_ITERATIONS": 3_000, "DEFAULT_SOLVE_NODES_TWO": 4_000_000,
                    "DEFAULT_SOLVE_NODES": 150_000}
 """The search's defaults the help states (``solvers.tea_party.budgets`` decides them; this module
 imports it only when a verb runs: ``tests/test_startup.py`` checks the two agree)."""

@@ -18,11 +18,12 @@ DEFAULT_EXACT_NODES_TWO = 10_000_000
 table, made for the budget up front, up to 256 MiB, grows past that only when full)."""
 
 
-DEFAULT_MCTS_ITERATIONS = 5_000
+DEFAULT_MCTS_ITERATIONS = 3_000
 """MCTS iterations a hint without a time limit runs (a hint before the draw shares them among
-the draws): the three-monster midgame, the slowest shipped position, takes some 5 s with
-them on this 2-core machine (10,000 took minutes before the subtree searches shared a node
-budget, and still 8 s after)."""
+the draws): the three-monster midgame, the slowest shipped position, takes some 4 s with them
+on this 2-core machine under the load of a shared session (10,000 took minutes before the
+subtree searches shared a node budget, and still 8 s after; 5,000 took 10 s for render --hint
+at a load average of 7)."""
 
 
 DEFAULT_SUBTREE_NODES = 100_000
@@ -48,8 +49,10 @@ without a time limit ends on every shipped position (10,000,000 ran for minutes 
 midgame; ``--max-nodes`` asks for more)."""
 
 
-DEFAULT_SOLVE_NODES_TWO = 8_000_000
-"""The same for two monsters (the compiled search's table: 43 to 85 bytes an entry)."""
+DEFAULT_SOLVE_NODES_TWO = 4_000_000
+"""The same for two monsters (the compiled search's table: 43 to 85 bytes an entry): some
+3 s on the opening, which it does not solve (20,000,000 took 15 s there on a busy machine,
+the table's memory included)."""
 
 
 def exact_nodes_default(state: TeaPartyState) -> int:
