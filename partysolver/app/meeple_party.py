@@ -399,7 +399,6 @@ class MeeplePartyCommands(SimulatingCommands):
 
     def hint(self, document: Document, options: Options) -> Report:
         from ..models.meeple_party.state import OVER, PHASES
-        from ..solvers.meeple_party import policies
         from ..solvers.meeple_party.turn import searchable, turn_hint
 
         _, state = _load(document)
@@ -410,6 +409,8 @@ class MeeplePartyCommands(SimulatingCommands):
             "phase": PHASES[state.phase],
             "drawn": BAG_KINDS[state.drawn] if state.drawn >= 0 else None}
         if state.phase == OVER:
+            from ..solvers.meeple_party import policies  # (it imports the simulations)
+
             note = f"the party is over: {state.outcome} ({policies.category(state)})"
             return Report(hint_data(INFO.key, who, "exact", VALUE_TEXT, [], note=note,
                                     outcome=state.outcome, **data_out), note)
