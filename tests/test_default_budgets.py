@@ -41,3 +41,24 @@ def test_a_short_time_limit_keeps_the_turn_search_interpreted() -> None:
     data = report_data("hint", "meeple-party:default", time_limit=0.1)
     assert data["search"].get("compiled") is not True
     assert data["status"] in ("exact", "unknown")
+
+
+def test_a_hint_before_a_surprise_card_shares_its_time_limit(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Each card's turn search had the whole limit: --time-limit 0.1 took 2.9 s over 30
+    cards.  Now each gets its share; --max-nodes stays each search's own."""
+    from partysolver.solvers.meeple_party import turn
+
+    seen: list[Budget] = []
+    real = turn.turn_hint
+
+    def spy(state, budget=None, top=5, compiled=None):  # type: ignore[no-untyped-def]
+        seen.append(budget)
+        return real(state, budget, top, compiled)
+
+    monkeypatch.setattr(turn, "turn_hint", spy)
+    data = report_data("hint", "meeple-party:positions/23-hard-white-20", time_limit=0.3,
+                       max_nodes=50)
+    assert len(seen) > 1 and len(data["draws"]) >= len(seen)
+    assert all(b.time == pytest.approx(0.3 / len(data["draws"])) for b in seen)
+    assert all(b.nodes == 50 for b in seen)

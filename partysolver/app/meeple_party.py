@@ -496,6 +496,8 @@ class MeeplePartyCommands(SimulatingCommands):
     def _chance_hint(self, state: MeeplePartyState, budget: Budget, options: Options,
                      out: dict[str, Any]) -> Report:
         """Before a draw: the best turn for each thing that can be drawn."""
+        from dataclasses import replace
+
         from ..models.meeple_party.state import OVER
         from ..solvers.budget import BudgetExhausted
         from ..solvers.meeple_party.evaluate import VALUE_FIGURES
@@ -507,8 +509,10 @@ class MeeplePartyCommands(SimulatingCommands):
         compiled = False
         outcomes = state.chance_outcomes()
         # one search per draw: each gets its share of a time limit (each took all of it, so
-        # --time-limit 0.1 took 2.9 s before a surprise card of 29)
-        budget = budget.scaled(1 / len(outcomes))
+        # --time-limit 0.1 took 2.9 s before one of 30 surprise cards); --max-nodes stays
+        # each search's own
+        if budget.time is not None:
+            budget = replace(budget, time=budget.time / len(outcomes))
         for outcome, p in outcomes:
             child = state.apply(outcome)
             steps: list[str] = []
