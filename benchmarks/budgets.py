@@ -10,12 +10,29 @@ counted apart.  Numba compiles its kernels on first use (cached on disk afterwar
 first run of a game is run once more if it overran, and the second timing kept.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/budgets.py`` (``--limits 1`` for T = 1 only).
+
+``--bounds`` runs the other case (issue 27, "budgets always end"): every verb that searches
+(``hint``, ``solve``, ``verify``, ``render --hint``) on every shipped document of every game
+(examples, puzzles, positions, scenarios), once without a time limit and once with
+``--time-limit 0.1``, each as a user runs it (the installed script in a fresh process, the
+JSON to a pipe), and prints per command its wall time and whether it met its bound: 10 s
+without a limit, 0.1 s plus the start-up with one.  The start-up is measured in the same run:
+the median of ``partysolver --help`` (a fresh process, the CLI loaded, no game), plus what the
+command imports beyond it (its modules and libraries: numpy, numba, OR-Tools; read from
+``python -X importtime`` on the same command); both figures are printed, and the verdict
+against the bare ``--help`` start-up too.
+A command still running at 120 s is killed and counted as a hang.  Runs whose file the verb
+refuses (exit 2) are counted apart.  ``--games`` and ``--verbs`` narrow it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -74,11 +91,164 @@ def run_one(game: str, verb: str, name: str, path: Path, limit: float, folder: P
     return Run(game, verb, name, limit, seconds, result.exit_code, status)
 
 
+NO_LIMIT_BOUND = 10.0
+"""Seconds any command may take without ``--time-limit`` (the default budgets' promise)."""
+SHORT_LIMIT = 0.1
+HANG = 120.0
+
+
+def partysolver() -> list[str]:
+    """The installed ``partysolver`` script beside this Python, else ``python -m``."""
+    script = Path(sys.executable).parent / "partysolver"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "partysolver"]
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # time the bytecode users run, not the compiler
+    return env
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """One command of the ``--bounds`` case and its outcome."""
+
+    argv: tuple[str, ...]
+    seconds: float
+    bound: float
+    exit_code: int | None
+    """``None``: killed at :data:`HANG` seconds."""
+    status: str
+    imports: float = 0.0
+    """Seconds the command spends importing beyond what ``--help`` imports (limited runs)."""
+    startup: float = 0.0
+    """The bare start-up (``partysolver --help``)."""
+
+    @property
+    def met(self) -> bool:
+        return self.exit_code is not None and self.seconds <= self.bound
+
+    @property
+    def met_bare(self) -> bool:
+        """Met 0.1 s plus the bare ``--help`` start-up, imports counted against it."""
+        return self.exit_code is not None and self.seconds <= self.bound - self.imports
+
+    @property
+    def shown(self) -> str:
+        """The command as a user types it (the picture's temporary path left out)."""
+        limit = " --time-limit " + self.argv[-1] if "--time-limit" in self.argv else ""
+        extra = " --hint" if self.argv[0] == "render" else ""
+        return f"partysolver {self.argv[0]} {self.argv[1]}{extra}{limit}"
+
+
+def timed(argv: list[str], folder: Path) -> tuple[float, int | None, str]:
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(argv, env=environment(), cwd=folder, capture_output=True,
+                              text=True, timeout=HANG)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - start, None, "hang"
+    seconds = time.perf_counter() - start
+    status = status_of(done.stdout)
+    if "Traceback" in done.stderr:
+        status = "crash: " + done.stderr.strip().splitlines()[-1][:60]
+    return seconds, done.returncode, status
+
+
+def import_seconds(argv: list[str], folder: Path) -> float:
+    """Seconds ``partysolver ARGV`` spends importing modules (the top-level imports of
+    ``python -X importtime``; nested ones are inside them)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "partysolver", *argv],
+                          env=environment(), cwd=folder, capture_output=True, text=True,
+                          timeout=HANG)
+    total = 0
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = line.split("|")
+            if not name.startswith("  ") and cumulative.strip().isdigit():
+                total += int(cumulative)
+    return total / 1e6
+
+
+def documents(games: list[str]) -> list[tuple[str, str]]:
+    """Every shipped document of ``games``: (game, ``game:set/name``)."""
+    from partysolver.app import catalog
+
+    return [(game, f"{game}:{item.qualified}") for game in games
+            for item in catalog.shipped(game)]
+
+
+def bounds(games: list[str], verbs: list[str]) -> None:
+    from partysolver.models.registry import game_keys
+
+    games = [g for g in games if g in game_keys()] if games else list(game_keys())
+    ps = partysolver()
+    runs: list[Bounded] = []
+    with tempfile.TemporaryDirectory(prefix="partysolver-bounds-") as place:
+        folder = Path(place)
+        timed([*ps, "--help"], folder)  # bytecode written, file caches warm
+        startups = [timed([*ps, "--help"], folder)[0] for _ in range(5)]
+        startup = statistics.median(startups)
+        helped = statistics.median(import_seconds(["--help"], folder) for _ in range(3))
+        print(f"start-up (partysolver --help, median of 5): {startup:.2f} s, of which "
+              f"{helped:.2f} s importing; {os.cpu_count()} cores, load average "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
+        for _, source in documents(games):
+            for verb in verbs:
+                for limit in (None, SHORT_LIMIT):
+                    argv = [*ps, verb, source, "--json"]
+                    if verb == "render":
+                        argv += ["-o", str(folder / "out.svg"), "--force", "--hint"]
+                    if limit is not None:
+                        argv += ["--time-limit", str(limit)]
+                    seconds, code, status = timed(argv, folder)
+                    extra = 0.0
+                    if limit is not None and code != 2:
+                        extra = max(0.0, import_seconds(argv[len(ps):], folder) - helped)
+                    bound = NO_LIMIT_BOUND if limit is None else limit + startup + extra
+                    found = Bounded(tuple(argv[len(ps):]), seconds, bound, code, status,
+                                    extra, startup)
+                    runs.append(found)
+                    verdict = "refused" if code == 2 else "met" if found.met else "OVER"
+                    imports = f"(start-up {startup:.2f} + imports {extra:.2f})" \
+                        if limit is not None else ""
+                    print(f"{seconds:7.2f} s  bound {bound:5.2f} s {imports:<27} {verdict:<7}  "
+                          f"exit {'-' if code is None else code}  {status[:24]:<24}  "
+                          f"{found.shown}", flush=True)
+    taken = [r for r in runs if r.exit_code != 2]
+    for name, keep in (("without a time limit (bound 10 s)", lambda r: "--time-limit" not in
+                        r.argv),
+                       (f"with --time-limit {SHORT_LIMIT:g} (bound {SHORT_LIMIT:g} s + "
+                        f"start-up {startup:.2f} s + the command's own imports)",
+                        lambda r: "--time-limit" in r.argv)):
+        mine = [r for r in taken if keep(r)]
+        over = [r for r in mine if not r.met]
+        worst = max(mine, key=lambda r: r.seconds - r.bound) if mine else None
+        print(f"\n{name}: {len(mine) - len(over)} of {len(mine)} commands met their bound"
+              + (f"; worst {worst.seconds:.2f} s ({worst.shown})" if worst else ""))
+        for r in over:
+            print(f"  OVER {r.seconds:.2f} s (bound {r.bound:.2f} s): {r.shown} ({r.status})")
+        if mine and "--time-limit" in mine[0].argv:
+            bare = sum(r.met_bare for r in mine)
+            print(f"  against the bare start-up (--help, {startup:.2f} s, imports counted as "
+                  f"time past it): {bare} of {len(mine)} met 0.1 s + start-up")
+    print(f"{len(runs) - len(taken)} runs refused their file (exit 2: the verb does not take "
+          "it)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limits", type=float, nargs="+", default=[1.0, 5.0])
-    parser.add_argument("--games", nargs="+", default=list(GAMES))
+    parser.add_argument("--games", nargs="+", default=None)
+    parser.add_argument("--bounds", action="store_true",
+                        help="every verb on every shipped document, without a time limit and "
+                             "with --time-limit 0.1, against their bounds")
+    parser.add_argument("--verbs", nargs="+", default=list(VERBS))
     args = parser.parse_args()
+    if args.bounds:
+        bounds(args.games or [], args.verbs)
+        return
+    args.games = args.games or list(GAMES)
     runs: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="partysolver-budgets-") as place:
         folder = Path(place)
