@@ -16,6 +16,7 @@
     origin: null,       // where the document came from: {example} or {name, packed}
     following: false,   // the hint was asked: it is asked again at each node selected
     practice: null,     // {policy, seat}: the bots play every seat but yours
+    review: null,       // {line, data, marks}: the last review (see runReview)
     jobs: [],           // AbortControllers of the running analysis
     solved: null,       // puzzle mode: the solve answer (kept hidden until revealed)
     revealed: 0,
@@ -988,12 +989,22 @@
     const path = new Set();
     for (let n = state.node; n; n = n.parent) path.add(n);
     const depth = (node) => pathOf(node).length;
-    const button = (node, numbered) => el("button", {
-      type: "button", class: "node" + (node === state.node ? " current" : "") +
-        (path.has(node) ? "" : " off"),
-      "data-node": node.id, "aria-current": node === state.node ? "step" : null,
-      title: `step ${depth(node)}: go there`, onclick: () => go(node),
-    }, numbered ? `${depth(node)}. ${node.move}` : node.move);
+    const marks = state.review ? state.review.marks : new Map();
+    const button = (node, numbered) => {
+      const judged = marks.get(node.id);
+      const mark = judged && judged.mark ? MARKS[judged.mark] : "";
+      return el("button", {
+        type: "button", class: "node" + (node === state.node ? " current" : "") +
+          (path.has(node) ? "" : " off") + (mark ? ` mark-${judged.mark}` : ""),
+        "data-node": node.id, "aria-current": node === state.node ? "step" : null,
+        "data-mark": judged && judged.mark ? judged.mark : null,
+        title: judged && judged.mark && judged.mark !== "best"
+          ? `${judged.mark}: gives up ${reviewNumber(judged.lost)}; best was ${judged.best}`
+          : `step ${depth(node)}: go there`,
+        onclick: () => go(node),
+      }, numbered ? `${depth(node)}. ${node.move}` : node.move,
+      mark ? el("span", { class: "mark", text: mark }) : null);
+    };
     const variations = (node) => (node.parent && node.parent.children[0] === node
       ? node.parent.children.slice(1) : []).map((v) => el("span", { class: "variation" },
         "(", ...line(v), ")"));
@@ -1010,6 +1021,9 @@
         button(n, false), more.length ? el("div", { class: "variations" }, ...more) : null));
     }
     $("tree-help").hidden = !state.root.children.length;
+    $("review").hidden = !reviewOffered();
+    $("review-run").disabled = !state.root.children.length;
+    drawGraph();  // the review follows the selected move
   }
 
   // ←/→ step back and on, Home/↑ and End/↓ go to the first or the last move of the line, and
@@ -1086,6 +1100,218 @@
     } catch (error) {
       sayMove(error.message, true);
     }
+  }
+
+  // -- review: the line through the selected move, marked, with skill against luck ------------
+  // POST /api/GAME/review on the line's game record (the apply answer's `record`): each
+  // decision's mark, each player's accuracy and counts, and the game's figure after every
+  // step with the decisions' loss and the luck as lines of a graph (SVG, clickable).
+
+  const MARKS = { best: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+  const COLOURS = ["#2f6f4f", "#b42318", "#1f5fbf", "#a15c00", "#6b3fa0", "#0f766e"];
+
+  // A player's colour as a small square (set through the CSSOM: the page's CSP allows no
+  // inline style attribute).
+  function swatch(colour) {
+    const node = el("span", { class: "swatch" });
+    node.style.background = colour;
+    return node;
+  }
+
+  function reviewOffered() {
+    return Boolean(state.doc && state.doc.playable &&
+                   (G.kinds || []).some((kind) => (kind.verbs || []).includes("review")));
+  }
+
+  // A figure of the review in the game's unit: a chance as percentage points.
+  function reviewNumber(value, sign) {
+    if (typeof value !== "number") return "–";
+    const main = (FIGURES.shown || [])[0];
+    const percentLike = main && main.style === "percent";
+    const shown = percentLike ? 100 * value : value;
+    const text = Math.abs(shown).toFixed(percentLike ? 1 : 2);
+    return `${sign ? (shown < -1e-9 ? "−" : "+") : shown < -1e-9 ? "−" : ""}${text}`;
+  }
+
+  function reviewUnit(data) {
+    const main = (FIGURES.shown || [])[0];
+    const unit = (data.thresholds && data.thresholds.unit) || "";
+    return `${main && main.style === "percent" ? "percentage points " : ""}${unit}`.trim();
+  }
+
+  function runReview() {
+    if (!state.root || !state.node) return;
+    const end = lineEnd(state.node);
+    const controller = startJob("Review");
+    $("review-message").textContent = "";
+    (async () => {
+      try {
+        const answer = await reach(end);
+        const data = await api("review", { document: answer.record,
+                                           options: { time_limit: timeLimit() } },
+                               controller.signal);
+        const line = [];
+        for (let n = end; n.parent; n = n.parent) line.unshift(n);
+        const marks = new Map();
+        for (const decision of data.decisions || []) {
+          const node = line[decision.number - 1];
+          if (!node) continue;
+          const label = decision.label || (decision.lost <= 1e-9 ? "best" : null);
+          marks.set(node.id, Object.assign({ mark: label }, decision));
+        }
+        state.review = { line, data, marks, cycle: {} };
+        showReview();
+        showTree();
+      } catch (error) {
+        if (error.name !== "AbortError") {
+          $("review-message").textContent = error.message;
+          $("review-message").className = "message error";
+        }
+      } finally {
+        endJob(controller);
+      }
+    })();
+  }
+
+  // The players' table: accuracy, the count of each mark (a click goes to the player's next
+  // move of that mark), what the decisions gave up and the luck, each exact or estimated.
+  function showReview() {
+    const box = $("review-players");
+    clear(box);
+    const review = state.review;
+    if (!review) { clear($("review-graph")); return; }
+    const { data } = review;
+    const unit = reviewUnit(data);
+    const jump = (player, label) => {
+      const nodes = review.line.filter((n) => {
+        const m = review.marks.get(n.id);
+        return m && m.actor === player && m.mark === label;
+      });
+      if (!nodes.length) return;
+      const key = `${player}/${label}`;
+      const at = (review.cycle[key] === undefined ? -1 : review.cycle[key]) + 1;
+      review.cycle[key] = at % nodes.length;
+      go(nodes[review.cycle[key]]);
+    };
+    const count = (player, numbers, label) => {
+      const n = numbers[label] || 0;
+      return n ? el("button", { type: "button", class: `count mark-${label}`,
+                                title: `go to ${player}'s ${label === "inaccuracy" ? "inaccuracies" : label + "s"}`,
+                                "data-player": player, "data-label": label,
+                                onclick: () => jump(player, label) }, String(n))
+        : el("span", { class: "muted", text: "0" });
+    };
+    const exact = (flag) => el("span", { class: "muted small", text: flag ? " (exact)" : " (estimate)" });
+    const rows = Object.entries(data.players || {}).map(([player, numbers], index) => el("tr", {},
+      el("td", {}, swatch(COLOURS[index % COLOURS.length]), player),
+      el("td", { class: "num", text: numbers.decisions ? `${Math.round(100 * numbers.accuracy)}%` : "–" }),
+      el("td", { class: "num" }, count(player, numbers, "inaccuracy")),
+      el("td", { class: "num" }, count(player, numbers, "mistake")),
+      el("td", { class: "num" }, count(player, numbers, "blunder")),
+      el("td", { class: "num decision-loss" }, reviewNumber(numbers.decision_loss),
+         numbers.decisions ? exact(numbers.decision_loss_exact) : null),
+      el("td", { class: "num luck" }, numbers.chance_points ? reviewNumber(numbers.luck, true) : "–",
+         numbers.chance_points ? exact(numbers.luck_exact) : null)));
+    box.append(el("table", { class: "review-players" },
+      el("thead", {}, el("tr", {}, ...["player", "accuracy", "?!", "?", "??", "decisions gave up",
+                                        "luck"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, ...rows)));
+    const notes = ["?! inaccuracies, ? mistakes, ?? blunders (a count goes to the move)",
+                   `values in ${unit}`];
+    if (data.thresholds) {
+      notes.push(`inaccuracy from ${reviewNumber(data.thresholds.inaccuracy)}, mistake from ` +
+                 `${reviewNumber(data.thresholds.mistake)}, blunder from ${reviewNumber(data.thresholds.blunder)}`);
+    }
+    if (data.luck_note) notes.push(`luck: ${data.luck_note}`);
+    if (data.complete === false) notes.push(`stopped at step ${data.stopped_at} (the time limit)`);
+    box.append(el("p", { class: "muted small", text: notes.join("; ") }));
+    drawGraph();
+  }
+
+  // The graph: each player's value after every step (solid), what their decisions gave up so
+  // far (dashed, downwards) and their luck so far (dotted); the selected move is a vertical
+  // line; a click goes to the step under it.
+  function drawGraph() {
+    const box = $("review-graph");
+    clear(box);
+    const review = state.review;
+    if (!review) return;
+    const steps = review.data.steps || [];
+    const players = Object.keys(review.data.players || {});
+    if (!steps.length || !players.length) return;
+    const [W, H, L, R, T, B] = [640, 220, 44, 10, 10, 22];
+    const last = Math.max(1, steps[steps.length - 1].number);
+    const series = [];
+    players.forEach((player, index) => {
+      const colour = COLOURS[index % COLOURS.length];
+      const pick = (f) => steps.map((s) => [s.number, f(s)]).filter(([, v]) => typeof v === "number");
+      series.push({ player, kind: "value", colour, points: pick((s) => (s.values || {})[player]) });
+      series.push({ player, kind: "decisions", colour, points: pick((s) => {
+        const c = (s.cumulative || {})[player];
+        return c && typeof c.decision_loss === "number" ? -c.decision_loss : null;
+      }) });
+      series.push({ player, kind: "luck", colour, points: pick((s) => {
+        const c = (s.cumulative || {})[player];
+        return c && typeof c.luck === "number" ? c.luck : null;
+      }) });
+    });
+    const all = series.flatMap((s) => s.points.map(([, v]) => v)).concat([0]);
+    let [low, high] = [Math.min(...all), Math.max(...all)];
+    if (high - low < 1e-9) high = low + 1;
+    const x = (n) => L + ((W - L - R) * n) / last;
+    const y = (v) => T + ((H - T - B) * (high - v)) / (high - low);
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "the game's figure after each step, with the decisions' loss and the luck");
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(SVGNS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+      return node;
+    };
+    add("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "plot" });
+    add("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero" });
+    for (const v of [high, 0, low]) {
+      if (v !== 0 && Math.abs(y(v) - y(0)) < 14) continue;
+      add("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis" }, reviewNumber(v));
+    }
+    add("text", { x: x(0), y: H - 6, "text-anchor": "start", class: "axis" }, "start");
+    add("text", { x: x(last), y: H - 6, "text-anchor": "end", class: "axis" }, `step ${last}`);
+    const dash = { value: "", decisions: "6 4", luck: "2 3" };
+    for (const s of series) {
+      if (s.points.length < 1) continue;
+      add("polyline", { points: s.points.map(([n, v]) => `${x(n).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+                        fill: "none", stroke: s.colour, "stroke-width": s.kind === "value" ? 2.5 : 1.6,
+                        "stroke-dasharray": dash[s.kind], class: `series ${s.kind}`,
+                        "data-player": s.player });
+    }
+    for (const [id, m] of review.marks) {
+      if (!["mistake", "blunder"].includes(m.mark)) continue;
+      const index = review.line.findIndex((n) => n.id === id);
+      add("circle", { cx: x(index + 1), cy: T + 6, r: 4, class: `dot mark-${m.mark}` });
+    }
+    const depth = review.line.indexOf(state.node) + 1;
+    if (state.node === state.root || depth > 0) {
+      const at = state.node === state.root ? 0 : depth;
+      add("line", { x1: x(at), x2: x(at), y1: T, y2: H - B, class: "here" });
+    }
+    svg.addEventListener("click", (event) => {
+      const point = svg.createSVGPoint();
+      point.x = event.clientX;
+      point.y = event.clientY;
+      const local = point.matrixTransform(svg.getScreenCTM().inverse());
+      const n = Math.max(0, Math.min(last, Math.round(((local.x - L) * last) / (W - L - R))));
+      const node = n === 0 ? state.root : review.line[n - 1];
+      if (node) go(node);
+    });
+    box.append(svg);
+    const legend = el("p", { class: "legend small muted" },
+      ...players.map((player, index) => el("span", {},
+        swatch(COLOURS[index % COLOURS.length]), player, " ")),
+      "— the figure after each step · – – what the decisions gave up so far · ··· luck so far");
+    box.append(legend);
   }
 
   // -- the state in the URL --------------------------------------------------------------------
@@ -1314,6 +1540,10 @@
       state.root = root;
       state.node = end;
       state.practice = null;
+      state.review = null;
+      clear($("review-players"));
+      clear($("review-graph"));
+      $("review-message").textContent = "";
       state.selected = selected || "";
       state.following = false;
       state.origin = wanted.packed ? { name: wanted.name, packed: wanted.packed }
@@ -1380,6 +1610,7 @@
     for (const policy of policies) $("bot-policy").append(el("option", { value: policy, text: policy }));
     if (policies.includes("hint")) $("bot-policy").value = "hint";
     $("practice").addEventListener("click", togglePractice);
+    $("review-run").addEventListener("click", runReview);
     select.addEventListener("change", () => { if (select.value) loadShipped(select.value, [], "push"); });
     const options = $("options");
     for (const verb of ["hint", "solve", "verify"]) {
