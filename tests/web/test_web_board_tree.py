@@ -500,3 +500,33 @@ def test_a_review_marks_the_moves_counts_them_and_draws_the_game(page: Any,
     at(page, ["cup", "draw cleric", "squish cleric"])
     wait(page, lambda d: d.find_element(By.CSS_SELECTOR, "#review-graph line.here")
          .get_attribute("x1") != here)
+
+
+def first_example(game: str) -> str:
+    from partysolver.app import catalog
+
+    shipped = [item for item in catalog.shipped(game) if item.set == "examples"]
+    named = [item for item in shipped if item.name == "default"] or shipped
+    return named[0].qualified
+
+
+@pytest.mark.parametrize("game", sorted(__import__(
+    "partysolver.models.registry", fromlist=["game_keys"]).game_keys()))
+def test_every_game_keeps_its_moves_in_the_url_and_walks_them_by_key(page: Any, server: Server,
+                                                                      game: str) -> None:
+    page.get(f"{server.url}board/{game}?example={first_example(game)}")
+    wait(page, ready)
+    start = path(page)
+    first = page.find_element(By.CSS_SELECTOR, "#legal button")
+    move = first.get_attribute("data-move")
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", first)
+    first.click()
+    at(page, [*start, move])
+    assert moves_in_url(page) == [*start, move]
+    page.refresh()
+    wait(page, ready)
+    at(page, [*start, move])
+    key(page, Keys.ARROW_LEFT)
+    at(page, start)
+    page.back()
+    at(page, [*start, move])
