@@ -165,6 +165,8 @@ def board_page(game: str) -> str:
         <button type="button" id="zoom-fit" title="fit the picture to the page">Fit</button>
         <button type="button" id="zoom-in" title="zoom in (Ctrl+wheel or a pinch; drag or
           scroll to pan)" aria-label="zoom in">+</button>
+        <button type="button" id="zoom-read" title="zoom until the smallest words are 11 px
+          tall (a phone opens a picture so)">Aa</button>
         <span id="zoom-level" class="small muted">100%</span></span></div>
   </section>
   <div class="side">

@@ -279,8 +279,10 @@ def picture_width(driver: Any) -> float:
 def test_zoom_and_pan_change_the_pictures_rendered_size(page: Any, server: Server) -> None:
     page.get(f"{server.url}board/meeple-land?example=default")
     wait(page, ready)
+    if page.find_element(By.ID, "zoom-fit").is_enabled():  # a phone opens it readable
+        page.find_element(By.ID, "zoom-fit").click()
+    wait(page, lambda d: d.find_element(By.ID, "zoom-level").text == "100%")
     fit = picture_width(page)
-    assert page.find_element(By.ID, "zoom-level").text == "100%"
     zoom_in = page.find_element(By.ID, "zoom-in")
     page.execute_script("arguments[0].scrollIntoView({block: 'center'})", zoom_in)
     zoom_in.click()
@@ -530,3 +532,33 @@ def test_every_game_keeps_its_moves_in_the_url_and_walks_them_by_key(page: Any, 
     at(page, start)
     page.back()
     at(page, [*start, move])
+
+
+SMALLEST_WORDS = """
+    const svg = document.querySelector('#picture svg');
+    const view = svg.getAttribute('viewBox').split(/\\s+/).map(Number);
+    const scale = svg.getBoundingClientRect().width / view[2];
+    const sizes = Array.from(svg.querySelectorAll('text'))
+      .map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((v) => v > 0);
+    return Math.min(...sizes) * scale;"""
+
+
+@pytest.mark.parametrize("game", sorted(__import__(
+    "partysolver.models.registry", fromlist=["game_keys"]).game_keys()))
+def test_a_phone_opens_the_picture_with_readable_words(browser: Any, server: Server,  # noqa: F811
+                                                       game: str) -> None:
+    if SKIP is not None:
+        pytest.skip(SKIP.kwargs["reason"])
+    browser.set_window_size(*SIZES["phone"])
+    browser.get(f"{server.url}board/{game}?example={first_example(game)}")
+    wait(browser, ready)
+    wait(browser, lambda d: d.execute_script(SMALLEST_WORDS) >= 10.9 or
+         d.find_element(By.ID, "zoom-level").text == "800%")
+    # Fit shows it whole again, and Aa brings the words back to 11 px.
+    browser.find_element(By.ID, "zoom-fit").click() if browser.find_element(
+        By.ID, "zoom-fit").is_enabled() else None
+    wait(browser, lambda d: d.find_element(By.ID, "zoom-level").text == "100%")
+    browser.find_element(By.ID, "zoom-read").click()
+    wait(browser, lambda d: d.execute_script(SMALLEST_WORDS) >= 10.9 or
+         d.find_element(By.ID, "zoom-level").text == "800%")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390

@@ -90,5 +90,7 @@ def test_the_pig_board_draws_the_hint_and_plays_a_roll(page: Any, server: Server
     page.find_element(By.CSS_SELECTOR, "#result li.best button.move").click()
     wait(page, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#history li")]
          == ["roll"])
-    outcomes = [b.text for b in page.find_elements(By.CSS_SELECTOR, "#legal button")]
+    buttons = page.find_elements(By.CSS_SELECTOR, "#legal button")
+    outcomes = [b.get_attribute("data-move") for b in buttons]
     assert outcomes[:6] == ["1", "2", "3", "4", "5", "6"]
+    assert [b.text for b in buttons[:6]] == [f"{n} 16.7%" for n in outcomes[:6]]  # chances

@@ -208,6 +208,12 @@
     box.append(svg);
     applyZoom();
     [box.scrollLeft, box.scrollTop] = [left, top];
+    // On a phone, a document's first picture opens with its smallest words readable (pan it;
+    // Fit shows it whole).
+    if (state.doc && zoom.shownFor !== state.doc) {
+      zoom.shownFor = state.doc;
+      if (window.matchMedia("(max-width: 600px)").matches) setZoom(readableZoom(), { x: 0, y: 0 });
+    }
     // A very wide picture (every park of a Meeple Land table) takes the whole width.
     const view = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
     document.querySelector(".columns").classList.toggle("wide-picture",
@@ -331,6 +337,23 @@
     box.scrollTop = py * next - y;
   }
 
+  // The zoom at which the picture's smallest words are READABLE px tall (at most the most
+  // zoom): its texts' font size in the picture's units, times the rendered scale at fit.
+  const READABLE = 11;
+
+  function readableZoom() {
+    const box = $("picture");
+    const svg = box.querySelector("svg");
+    const view = svg ? (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number) : [];
+    if (view.length !== 4 || !view[2]) return 1;
+    const sizes = Array.from(svg.querySelectorAll("text"))
+      .map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((v) => v > 0);
+    if (!sizes.length || !box.clientWidth) return 1;
+    // Zoomed, the picture is the box's width times the zoom, its height as its shape gives.
+    const wanted = (READABLE * view[2]) / (Math.min(...sizes) * box.clientWidth);
+    return Math.min(zoom.most, Math.max(1, wanted));
+  }
+
   function boxPoint(clientX, clientY) {
     const rect = $("picture").getBoundingClientRect();
     return { x: clientX - rect.left, y: clientY - rect.top };
@@ -346,6 +369,7 @@
       setZoom([...steps].reverse().find((s) => s < zoom.level - 0.01) || 1);
     });
     $("zoom-fit").addEventListener("click", () => setZoom(1));
+    $("zoom-read").addEventListener("click", () => setZoom(readableZoom(), { x: 0, y: 0 }));
     box.addEventListener("wheel", (event) => {
       if (!event.ctrlKey) return;  // a plain wheel scrolls (pans a zoomed picture)
       event.preventDefault();
