@@ -562,3 +562,16 @@ def test_a_phone_opens_the_picture_with_readable_words(browser: Any, server: Ser
     wait(browser, lambda d: d.execute_script(SMALLEST_WORDS) >= 10.9 or
          d.find_element(By.ID, "zoom-level").text == "800%")
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+
+
+def test_a_file_that_is_no_game_has_no_tree_review_or_keys(page: Any, server: Server) -> None:
+    open_board(page, server, "example=default&move=cup")
+    page.get(f"{server.url}board/meeple-land?example=park")
+    wait(page, lambda d: d.find_element(By.ID, "message").text.startswith(
+        "Play along is not available"))
+    assert not page.find_element(By.ID, "review").is_displayed()
+    assert not page.find_element(By.ID, "play").is_displayed()
+    key(page, Keys.HOME)
+    key(page, Keys.ARROW_RIGHT)
+    assert page.find_element(By.ID, "move-message").text == ""
+    assert moves_in_url(page) == []

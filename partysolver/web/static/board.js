@@ -985,7 +985,10 @@
     const here = state.node && state.node.answer;
     const playing = Boolean(state.doc && state.doc.playable && here);
     $("play").hidden = !state.doc || !state.doc.playable || state.puzzleMode && !here;
-    if (!playing) return;
+    if (!playing) {
+      $("review").hidden = true;  // no line to review on a file that is no game
+      return;
+    }
     $("to-move").textContent = here.over ? "The game is over."
       : here.awaits_chance ? `Chance: ${here.to_move} (pick the outcome, or Random outcome).`
       : `${here.to_move} to move.`;
@@ -1053,7 +1056,8 @@
   // ←/→ step back and on, Home/↑ and End/↓ go to the first or the last move of the line, and
   // Escape or Backspace leaves a variation (back to where it branched off).
   function onKey(event) {
-    if (!state.doc || !state.node || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!state.doc || !state.doc.playable || !state.node || event.altKey || event.ctrlKey ||
+        event.metaKey) return;
     const target = event.target;
     if (target && (target.isContentEditable ||
                    ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
