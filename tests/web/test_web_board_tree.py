@@ -575,3 +575,23 @@ def test_a_file_that_is_no_game_has_no_tree_review_or_keys(page: Any, server: Se
     key(page, Keys.ARROW_RIGHT)
     assert page.find_element(By.ID, "move-message").text == ""
     assert moves_in_url(page) == []
+
+
+def test_a_review_on_another_game_reads_its_own_figure(page: Any, server: Server) -> None:
+    """Pig: a roll and its die, reviewed; the board names no game, the review's figure and
+    players come from the answer."""
+    page.get(f"{server.url}board/pig?example={first_example('pig')}")
+    wait(page, ready)
+    press_legal(page, "roll")
+    wait(page, lambda d: path(d) == ["roll"] and d.find_elements(By.CSS_SELECTOR, "#legal button"))
+    press_legal(page, "1")
+    wait(page, lambda d: path(d) == ["roll", "1"])
+    run = page.find_element(By.ID, "review-run")
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", run)
+    run.click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-players tbody tr"))
+    rows = page.find_elements(By.CSS_SELECTOR, "#review-players tbody tr")
+    assert len(rows) == 2
+    lucks = [row.find_element(By.CSS_SELECTOR, "td.luck").text for row in rows]
+    assert any(luck.startswith("−") for luck in lucks), lucks  # a 1 is bad luck for the roller
+    assert page.find_elements(By.CSS_SELECTOR, "#review-graph svg polyline.value")
