@@ -202,9 +202,9 @@ def use_kernel(budget: Budget, compiled: bool | None) -> bool:
 LEAN_NODES = 30_000
 """Nodes the interpreted search may take first, before a hint with no limit loads the kernel
 in a new process: loading it (numpy, numba, numba's start-up and the cached code) takes some
-0.7 s of wall time, about what the interpreted search needs for this many nodes, and most
-turns need fewer (the shipped example 17,521; 14 of the 24 benchmark positions under 25,000),
-so that they answer without numba, the same ranking.  A bigger turn is then searched by the
+0.7 s of wall time, about what the interpreted search needs for this many nodes, and many
+turns need fewer (the shipped example 17,521; 11 of the 21 benchmark positions with a meeple
+drawn), so that they answer without numba, the same ranking.  A bigger turn is then searched by the
 kernel from the start (at most some 0.4 s lost)."""
 
 
