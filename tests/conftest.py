@@ -14,6 +14,12 @@ import os
 
 from hypothesis import settings
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # pytest-xdist's workers are started with COLUMNS=80 and LINES=24, which the CLI reads as
+    # a terminal's width and wraps its text to: the tests see what a pipe gets, as without -n.
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
+
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI")
