@@ -618,6 +618,11 @@ def run_simulation(game: str, games: int, policies: Sequence[str] = (),
                     table=Table(games, players, tuple(policies), rotate), progress=progress)
 
 
+MAX_GAMES = 10_000_000
+"""The most games one ``simulate`` plays (each is a unit of the runner, kept with its figures
+until the report): a larger count is bad input, not a run that never ends."""
+
+
 def check_simulation(commands: GameCommands, players: int | None, policies: Sequence[str],
                      rotate: bool) -> None:
     """Refuse, before any game is played, a table the game cannot seat or policies it does not

@@ -61,9 +61,10 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
 
 MAX_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                        help="Node budget of an exact search (default: unlimited).")
-VERIFY_GAMES = OptionSpec("games", "int", minimum=1, metavar="N",
-                          help="meeple-party: also play N games from this position with the "
-                               "hint policy and report the win rate.")
+VERIFY_GAMES = OptionSpec("games", "int", minimum=1, maximum=10_000, metavar="N",
+                          help="meeple-party: also play N games (at most 10,000: each plays "
+                               "the hint at every decision) from this position with the hint "
+                               "policy and report the win rate.")
 LENGTH = OptionSpec("length", "choice", choices=tuple(LENGTHS), default="casual",
                     show_default=True, help="meeple-party: casual (12 photos), serious (18) "
                                             "or epic (24).")

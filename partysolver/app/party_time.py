@@ -44,17 +44,22 @@ HINT_DEPTH = OptionSpec("hint_depth", "int", minimum=1, maximum=2, default=1, sh
 PLAYOUTS = 1000
 """The default of ``--playouts``: the hint's own (``solvers.party_time.hint.PLAYOUTS``, which
 this module imports only when a verb runs; ``tests/test_startup.py`` checks the two agree)."""
+MAX_PLAYOUTS = 100_000
+"""The most ``--playouts`` a hint takes: the playouts' table holds a row per play and playout
+(some 2 KB a playout at a full table), so a larger count would ask for gigabytes."""
 PLAYOUTS_HELP = ("party-time: paired playouts to the end of the game per play, which order the "
-                 "equally safe plays (0: the habits alone).")
+                 f"equally safe plays (0: the habits alone; at most {MAX_PLAYOUTS:,}).")
 
 
 def _playouts(value: int) -> str | None:
     return "0 (no playouts) or at least 2 (an interval needs two)" if value == 1 else None
 
 
-HINT_PLAYOUTS = OptionSpec("playouts", "int", minimum=0, default=PLAYOUTS, show_default=True,
+HINT_PLAYOUTS = OptionSpec("playouts", "int", minimum=0, maximum=MAX_PLAYOUTS, default=PLAYOUTS,
+                           show_default=True,
                            metavar="N", check=_playouts, help=PLAYOUTS_HELP)
-SIMULATE_PLAYOUTS = OptionSpec("hint_playouts", "int", minimum=0, default=PLAYOUTS,
+SIMULATE_PLAYOUTS = OptionSpec("hint_playouts", "int", minimum=0, maximum=MAX_PLAYOUTS,
+                               default=PLAYOUTS,
                                show_default=True, metavar="N", check=_playouts,
                                help=PLAYOUTS_HELP.replace("per play", "per play of the hint "
                                                           "policy"))

@@ -28,7 +28,7 @@ from typing import Any
 from ..models.errors import InputError
 from ..models.notation import NotationError, Playable
 from ..models.playable import StatePlayable
-from .base import Document, Options, Report, Thresholds, commands_for, document
+from .base import Document, Options, Prepared, Report, Thresholds, commands_for, document
 from .records import Record as Record
 from .records import Step as Step
 from .records import advance as advance
@@ -194,13 +194,25 @@ def review_document(doc: Document, given: Mapping[str, Any] | None = None,
     checked by :func:`~.base.prepare` before any work: the one way every front end reviews
     (the CLI's ``review``, the web's ``POST /api/GAME/review``, which stops at ``until``, a
     :func:`time.monotonic` time, to answer within its request's time limit)."""
+    prepared, players = _review_options(doc, given)
+    budget = {"seed": prepared.options.seed, "time_limit": prepared.options.time_limit}
+    return review(doc, players, budget, prepared.commands.review, progress, until)
+
+
+def review_steps(doc: Document, given: Mapping[str, Any] | None = None) -> int:
+    """The number of steps :func:`review_document` goes through, once ``doc`` and the options
+    ``given`` are checked (bad input before any work: a front end may then show progress)."""
+    _, players = _review_options(doc, given)
+    return len(to_review(doc, players)[0].steps)
+
+
+def _review_options(doc: Document, given: Mapping[str, Any] | None
+                    ) -> tuple[Prepared, list[str] | None]:
     from .base import prepare
 
     prepared = prepare(doc.game, "review", given)
     names = prepared.options.extra.get("players")
-    players = [name.strip() for name in names.split(",")] if names else None
-    budget = {"seed": prepared.options.seed, "time_limit": prepared.options.time_limit}
-    return review(doc, players, budget, prepared.commands.review, progress, until)
+    return prepared, [name.strip() for name in names.split(",")] if names else None
 
 
 def review(doc: Document, players: Sequence[str] | None, given: Mapping[str, Any],

@@ -450,8 +450,8 @@ def _verb_on(verb: str, file: Document | Path, as_json: bool, seed: int | None,
 @click.argument("game", type=GAME)
 @click.option("--players", type=whole("players", 1), default=None,
               help="Number of players (default: the game's usual table).")
-@click.option("--games", "count", type=whole("games", 1), default=200, show_default=True,
-              help="Number of games to play.")
+@click.option("--games", "count", type=whole("games", 1, app.MAX_GAMES), default=200,
+              show_default=True, help=f"Number of games to play (at most {app.MAX_GAMES:,}).")
 @click.option("--policy", "policies", multiple=True,
               help="Policy per seat, repeated (one given: every seat).")
 @click.option("--rotate", is_flag=True,
@@ -603,9 +603,8 @@ def review(record: Document, players: str | None, time_limit: float | None, as_j
     from ..app import playalong
 
     adapter(record.game, "hint")
-    names = [name.strip() for name in players.split(",")] if players else None
-    steps = len(playalong.to_review(record, names)[0].steps)  # bad input before the bar
     given = {"time_limit": time_limit, "seed": seed, "players": players}
+    steps = playalong.review_steps(record, given)  # bad input before the bar
     with click.progressbar(length=steps, label="reviewing", file=sys.stderr) as bar:
         report = playalong.review_document(record, given, bar.update)
     emit(report, as_json, seed)
