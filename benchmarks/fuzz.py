@@ -101,6 +101,7 @@ from partysolver.cli.main import cli
 from partysolver.models.documents import format_document, parse_document
 from partysolver.models.errors import InputError
 from partysolver.models.notation import Playable
+from partysolver.models.playable import random_walk
 
 GAMES = ("meeple-party", "meeple-land", "pool-party-stars", "party-time", "tea-party")
 FOLDERS = ("examples", "puzzles", "scenarios", "positions")
@@ -462,17 +463,6 @@ def position_of(name: str) -> Playable:
     return playalong.playable(found.document())
 
 
-def walk(position: Playable, steps: int, rng: random.Random) -> tuple[Playable, list[str]]:
-    """``position`` after up to ``steps`` random steps, and their canonical spellings."""
-    texts = []
-    for _ in range(steps):
-        if position.is_over():
-            break
-        step = (position.random_step(rng) if position.awaits_chance()
-                else rng.choice(list(position.legal_steps())))
-        texts.append(position.format(step))
-        position = position.apply(step)
-    return position, texts
 
 
 def some_legal(position: Playable, rng: random.Random) -> str:
@@ -559,7 +549,7 @@ def move_case(index: int, rng: random.Random, found: Seeds) -> Case:
     with odd outputs."""
     game = rng.choice(GAMES)
     start = rng.choice(playable_starts(game))
-    position, before = walk(position_of(start), rng.choice([0, 0, 1, 3, 8]), rng)
+    position, before = random_walk(position_of(start), rng.choice([0, 0, 1, 3, 8]), rng)
     files: list[tuple[str, bytes]] = []
     source = start
     if before and rng.random() < 0.7:  # the position reached, as a file
@@ -614,7 +604,7 @@ def a_record(game: str, rng: random.Random, found: Seeds) -> dict[str, Any]:
     start: dict[str, Any] | str = name
     if rng.random() < 0.3:
         start = position.to_document()
-    _, texts = walk(position, rng.choice([0, 1, 2, 4, 8, 16]), rng)
+    _, texts = random_walk(position, rng.choice([0, 1, 2, 4, 8, 16]), rng)
     steps = [playalong.Step(i + 1, "", text, rng.choice([None, None, "a comment", "é 🎉"]))
              for i, text in enumerate(texts)]
     return playalong.Record(game, start, tuple(steps)).to_document()
@@ -729,7 +719,7 @@ def play_case(index: int, rng: random.Random, found: Seeds) -> Case:
         args.append(start)
         what = start
     elif roll < 0.6:
-        position, _ = walk(position, rng.choice([1, 3, 6]), rng)
+        position, _ = random_walk(position, rng.choice([1, 3, 6]), rng)
         files.append(("start.toml", format_document(position.to_document()).encode()))
         args.append("start.toml")
         what = f"a position after {start}"

@@ -24,7 +24,7 @@ from partysolver.app import catalog, playalong
 from partysolver.app.base import BadRequest, document
 from partysolver.models.errors import InputError
 from partysolver.models.notation import NotationError, Playable
-from partysolver.models.playable import Line
+from partysolver.models.playable import Line, random_walk
 
 HUGE = "9" * 5000
 ODD_WORDS = ["", " ", "²", "①", "٣", "１", "0", "-1", "1e3", HUGE, "\0", "\udcff", "é", "🎉",
@@ -46,14 +46,7 @@ def position_at(name: str, seed: int, steps: int) -> Playable:
     found = catalog.reference(name)
     assert found is not None
     position = playalong.playable(found.document())
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if position.is_over():
-            break
-        step = (position.random_step(rng) if position.awaits_chance()
-                else rng.choice(list(position.legal_steps())))
-        position = position.apply(step)
-    return position
+    return random_walk(position, steps, random.Random(seed))[0]
 
 
 @st.composite

@@ -23,6 +23,7 @@ from test_roundtrip_moves import GAMES, shipped_starts
 from partysolver.app import catalog, playalong
 from partysolver.app.base import document, parse
 from partysolver.models.documents import format_document
+from partysolver.models.playable import random_walk
 from partysolver.models.registry import all_games
 
 COMMENTS = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30)
@@ -45,14 +46,7 @@ def a_record(game: str, choice: int, seed: int, length: int,
         players = rng.randint(rules.info.min_players, rules.info.max_players)
         start = rules.state_to_document(played(rules, players, seed, seed % 5))
         position = playalong.playable(document(start, "start.toml"))
-    texts = []
-    for _ in range(length):
-        if position.is_over():
-            break
-        step = (position.random_step(rng) if position.awaits_chance()
-                else rng.choice(list(position.legal_steps())))
-        texts.append(position.format(step))
-        position = position.apply(step)
+    position, texts = random_walk(position, length, rng)
     steps = [playalong.Step(i + 1, "", text, comments[i % len(comments)] if comments else None)
              for i, text in enumerate(texts)]
     return playalong.Record(game, start, tuple(steps)).to_document()

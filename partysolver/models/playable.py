@@ -418,5 +418,21 @@ def full_state(position: Playable) -> State | None:
     return position.state if isinstance(position, StatePlayable) else None
 
 
+def random_walk(position: Playable, steps: int, rng: random.Random
+                ) -> tuple[Playable, list[str]]:
+    """``position`` after up to ``steps`` random steps (a chance outcome with its probability,
+    a decision uniformly), and the canonical spelling of each step taken: what the tests and
+    the fuzz benchmark play to reach positions."""
+    texts = []
+    for _ in range(steps):
+        if position.is_over():
+            break
+        step = (position.random_step(rng) if position.awaits_chance()
+                else rng.choice(list(position.legal_steps())))
+        texts.append(position.format(step))
+        position = position.apply(step)
+    return position, texts
+
+
 __all__ = ["Line", "NO_VOCABULARY", "PlayableGame", "SEPARATOR", "Spellings", "StatePlayable",
-           "StepNotation", "Vocabulary", "full_state", "plural", "steps_of"]
+           "StepNotation", "Vocabulary", "full_state", "plural", "random_walk", "steps_of"]
