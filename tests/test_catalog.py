@@ -30,7 +30,7 @@ def test_a_puzzle_keeps_its_answer_unless_revealed() -> None:
     assert "Recorded answer" not in item.description()
     cafe = catalog.find("meeple-land", "puzzle")
     assert "optimum" not in cafe.text() and "optimum" not in cafe.description()
-    proof = catalog.find("meeple-party", "04-out-of-reach")
+    proof = catalog.find("meeple-party", "04-one-jerk")
     assert "Answer" not in proof.text() and "Answer: no" in proof.text(reveal=True)
 
 

@@ -55,7 +55,9 @@ class DocumentKind:
     shows (:func:`conceal`); the solver still reads them from the shipped file."""
     reveals: tuple[str, ...] = ("hint", "solve")
     """The verbs whose answer gives the puzzle's answer away: puzzle mode does not offer them
-    (Show the answer asks for ``solve``)."""
+    (Show the answer asks for ``solve``).  ``next`` among them: the board's Next step would
+    too (a yes-or-no question, whose first step of a winning line says "yes" and whose lack of
+    one says "no")."""
     question: str = ""
     """The puzzle's question as the board asks it."""
     answer_help: str = ""

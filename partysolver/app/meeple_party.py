@@ -332,8 +332,9 @@ class MeeplePartyCommands(SimulatingCommands):
         DocumentKind("position", POSITION_VERBS, "a party in progress"),
         DocumentKind("scenario", ("hint", "solve", "verify", "render", "apply", "play", "check"),
              "a perfect-information scenario (the bag and the decks in a known order)",
-             puzzle="yes-no", question="Can the goal be reached? Reveal the winning line one "
-             "step at a time, or answer yes or no and check it.",
+             puzzle="yes-no", reveals=("hint", "solve", "next"),
+             question="Can the goal be reached? Answer yes or no and check it, or show the "
+             "answer (the winning line, or the proof that there is none).",
              answer_help="yes (the goal can be reached) or no", choices=("yes", "no")),
         record_kind(POSITION_VERBS))
     figures = Figures((Figure("stress", key="stress", style="signed", digits=2),

@@ -68,7 +68,7 @@ def test_solve_decides_the_shipped_scenarios() -> None:
     assert data["status"] == "solvable" and data["verdict"].startswith("solvable")
     assert data["objective"]["value"] == data["objective"]["bound"]
     assert data["solution"]["line"]
-    data = report_data("solve", SCENARIOS["04-out-of-reach"])
+    data = report_data("solve", SCENARIOS["04-one-jerk"])
     assert data["status"] == "unsolvable" and data["objective"]["value"] == 0
     code, out = run("solve", str(EXAMPLES["default"]))
     assert code == 2 and "ordered" in out
@@ -95,7 +95,7 @@ def test_verify_gives_a_scenario_its_verdict_with_a_witness() -> None:
     assert code == 0 and data["valid"] and data["solvable"] == "solvable" and data["witness"]
     solved = report_data("solve", SCENARIOS["01-last-photo"])
     assert data["witness"] == solved["solution"]["line"]
-    data = report_data("verify", SCENARIOS["04-out-of-reach"])
+    data = report_data("verify", SCENARIOS["04-one-jerk"])
     assert data["solvable"] == "unsolvable" and data["witness"] is None
     assert "solvable" not in report_data("verify", EXAMPLES["default"])
 

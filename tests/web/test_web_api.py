@@ -199,7 +199,7 @@ def test_check_judges_a_layout(client: TestClient) -> None:
 
 def test_check_judges_a_scenario_answer(client: TestClient) -> None:
     yes = post(client, "meeple-party", "check", example="01-last-photo", answer="yes").json()
-    no = post(client, "meeple-party", "check", example="04-out-of-reach", answer="yes").json()
+    no = post(client, "meeple-party", "check", example="04-one-jerk", answer="yes").json()
     assert yes["correct"] is True and no["correct"] is False
 
 

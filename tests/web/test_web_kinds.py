@@ -66,7 +66,7 @@ def test_each_game_says_how_its_figures_read(client: TestClient) -> None:
     ("meeple-land", "puzzle", "puzzle", True),
     ("meeple-land", "park", "park", True),
     ("meeple-party", "default", "position", False),
-    ("meeple-party", "04-out-of-reach", "scenario", True),
+    ("meeple-party", "04-one-jerk", "scenario", True),
     ("tea-party", "default", "position", True),
     ("pool-party-stars", "easy-01", "puzzle", True),
     ("pool-party-stars", "default", "seat log", True),
@@ -128,7 +128,7 @@ def test_a_concealed_puzzle_is_still_judged(client: TestClient) -> None:
     assert judged["correct"] is True and judged["value"] == judged["best"] == 8
 
 
-@pytest.mark.parametrize("name", ["04-out-of-reach", "07-two-turn-proof"])
+@pytest.mark.parametrize("name", ["04-one-jerk", "07-two-turn-hunt"])
 def test_a_scenario_keeps_its_answer_line_back(client: TestClient, name: str) -> None:
     whole = puzzles.files("meeple-party", "scenarios")[name].read_text(encoding="utf-8")
     assert "# Answer: no" in whole

@@ -476,6 +476,8 @@
     for (const id of ["next-step", "show-answer", "check", "answer-box", "steps"]) {
       $(id).hidden = puzzle && !state.puzzleMode;
     }
+    // A step would give the whole answer away (a yes-or-no question): no Next step.
+    if (kind && kind.reveals.includes("next")) $("next-step").hidden = true;
   }
 
   async function runJob(label, work) {
