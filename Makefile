@@ -43,8 +43,9 @@ run: $(VENV)/.installed
 	fi
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check partysolver tests benchmarks
+	$(BIN)/ruff check partysolver tests benchmarks examples
 	$(BIN)/mypy
+	$(BIN)/mypy examples/pig/partysolver_pig
 
 # The browser tests need Debian's chromium and chromium-driver: installed here when we are root
 # with apt (quietly, once); elsewhere those tests skip and say why in one line.

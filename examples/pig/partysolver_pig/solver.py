@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -245,7 +245,7 @@ def estimate(state: PigState, rng: random.Random, playouts: int = PLAYOUTS,
              seconds: float | None = None) -> dict[Move, Estimate]:
     """Each legal move's chance to win for the mover, by playouts (a time limit may stop them
     early: every move then has the same number of playouts, at least one)."""
-    moves = list(state.legal_actions())
+    moves = cast("list[Move]", list(state.legal_actions()))
     me = state.player
     wins = dict.fromkeys(moves, 0.0)
     deadline = None if seconds is None else time.perf_counter() + seconds
