@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from partysolver.app.base import Document, GameCommands, all_commands, module_name
 from partysolver.app.kinds import DOCUMENT_VERBS, DocumentKind, conceal, default_kinds
+from partysolver.cli.main import cli
 from partysolver.models.documents import parse_document
 from partysolver.models.registry import game_keys
 
@@ -144,3 +146,13 @@ def test_no_front_end_names_a_game(key: str) -> None:
 def test_the_board_branches_on_no_game() -> None:
     script = (PACKAGE / "web" / "static" / "board.js").read_text(encoding="utf-8")
     assert not re.search(r"G\.game\s*(===|!==|==|!=)|\.includes\(G\.game\)|G\.game\]", script)
+
+
+def test_the_cli_example_keeps_a_puzzles_answer_back_unless_revealed() -> None:
+    for as_json in ((), ("--json",)):
+        hidden = CliRunner().invoke(cli, ["example", "meeple-land", "puzzle", *as_json])
+        shown = CliRunner().invoke(cli, ["example", "meeple-land", "puzzle", "--reveal",
+                                         *as_json])
+        assert hidden.exit_code == 0 and shown.exit_code == 0
+        assert "answer" not in hidden.output and "layouts" not in hidden.output
+        assert "answer" in shown.output and "layouts" in shown.output

@@ -17,6 +17,7 @@ from typing import Any
 from ..models.documents import format_document, parse_document
 from ..models.errors import InputError
 from ..models.registry import all_games, broken_games, game_keys
+from .answers import shown
 from .base import Report, all_commands, broken_commands
 from .shipped import SETS as SETS
 from .shipped import Shipped as Shipped
@@ -95,9 +96,13 @@ def listing_report(game: str | None) -> Report:
 
 
 def example_text(game: str, name: str | None, as_json: bool, reveal: bool = False) -> str:
-    """The text of a shipped position (``name``, or the game's default example)."""
+    """The text of a shipped position (``name``, or the game's default example): a puzzle's
+    answer kept back unless ``reveal`` (its comments and the fields its kind declares secret,
+    as every front end shows it: :func:`.answers.shown`)."""
     item = find(game, name) if name else default_example(game)
     text = item.text(reveal)
+    if not reveal:
+        text = shown(item.document(), text)["text"]
     if as_json:
         return format_document(parse_document(text, f"{item.name}.toml"), as_json=True)
     return text
