@@ -257,11 +257,16 @@ def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) 
         assert draw["best"]["value"] is not None
 
 
-def test_a_compile_is_announced_on_stderr(tmp_path: Path, monkeypatch) -> None:
+def test_a_compile_starts_in_the_background_and_the_hint_answers(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    from partysolver.solvers import compiled
     from partysolver.solvers.tea_party import exact
 
+    started: list[str] = []
     monkeypatch.setattr(exact, "needs_compile", lambda: True)
     monkeypatch.setattr(exact, "loaded", lambda: False)
+    monkeypatch.setattr(compiled, "compile_in_background",
+                        lambda kernel: started.append(kernel.key) or True)
     path = write(tmp_path, """game = "tea-party"
 players = ["Blue", "Green"]
 drawn = "fighter"
@@ -273,5 +278,6 @@ wizard = 3
 ranger = 2
 """)
     result = run("hint", str(path), "--json", "--time-limit", "1")
-    assert result.stderr.strip() == exact.COMPILE_NOTICE
-    assert json.loads(result.stdout)["status"] == "estimate"
+    assert started == ["tea-party-search"]
+    data = json.loads(result.stdout)
+    assert data["status"] == "estimate" and data["search"]["compiled"] is False

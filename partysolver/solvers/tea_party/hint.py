@@ -137,6 +137,19 @@ EXPLORATION = 0.5
 or exact values)."""
 
 
+def _compile_first(state: TeaPartyState) -> bool:
+    """Whether a time-limited hint on ``state`` would have to compile the two-monster search
+    first (some ten seconds, past any short limit): then the compile starts in a process of
+    its own (:func:`partysolver.solvers.compiled.compile_in_background`, once) and this hint
+    answers with the interpreted search; a later one finds the compiled search ready."""
+    if state.num_players != 2 or not exact.needs_compile():
+        return False
+    from ..compiled import TEA_PARTY_SEARCH, compile_in_background
+
+    compile_in_background(TEA_PARTY_SEARCH)
+    return True
+
+
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            exact_nodes: int | None = None,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
@@ -156,7 +169,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     if exact_nodes is None:
         exact_nodes = exact_nodes_default(state)
     limit = budget.time
-    compile_ok = limit is None or limit >= COMPILE_WORTH
+    compile_ok = limit is None or (limit >= COMPILE_WORTH and not _compile_first(state))
     spent = 0.0
     tables = Tables(limit)
     loose = loose_heroes(state)
