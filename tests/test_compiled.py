@@ -120,18 +120,30 @@ def test_notices_reach_the_listener_and_no_one_else() -> None:
 # -- the command line's stderr --------------------------------------------------------------------
 
 
+def launches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """As if numba's cache (in ``tmp_path``) were empty; the commands of the background
+    compiles started, none run (compiling for real takes a quarter of a minute)."""
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv(compiled.INTERPRETED, raising=False)
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda command, **_: started.append(command))
+    return started
+
+
 def test_a_kernel_compiling_is_one_line_on_stderr_and_stdout_stays_the_answer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # as if the cache were empty (compiling for real takes a quarter of a minute)
-    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    started = launches(tmp_path, monkeypatch)
     position = tmp_path / "token.toml"
     position.write_text(puzzles.examples("party-time")["default"].read_text())
     result = CliRunner().invoke(cli, ["hint", str(position), "--json", "--playouts", "20"])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        f"compiling the Party-Time playouts, first run only (about "
-        f"{compiled_seconds('party-time')} s on an idle machine)"]
+        f"compiling the Party-Time playouts in the background, first run only (about "
+        f"{compiled_seconds('party-time')} s of CPU on an idle machine); until it is ready the "
+        "answers are the interpreted search's (the same ranking)"]
     assert json.loads(result.stdout)["game"] == "party-time"
+    assert len(started) == 1
 
 
 def test_a_small_tea_party_position_needs_no_compile(tmp_path: Path,
@@ -151,15 +163,22 @@ def test_a_small_tea_party_position_needs_no_compile(tmp_path: Path,
     assert json.loads(result.stdout)["status"] == "exact"
 
 
-def test_the_party_time_playouts_say_so_too(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+def test_the_party_time_playouts_compile_in_the_background(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first-run Party-Time hint does not wait for its playouts' compile: it starts it once
+    in a process of its own (``python -m partysolver.solvers.compiled``, its lock held) and
+    answers with the interpreted playouts; a second hint while it runs starts none."""
+    started = launches(tmp_path, monkeypatch)
     position = tmp_path / "token.toml"
     position.write_text(puzzles.examples("party-time")["default"].read_text())
-    result = CliRunner().invoke(cli, ["hint", str(position), "--playouts", "20"])
-    assert result.exit_code == 0, result.output
-    assert result.stderr.startswith("compiling the Party-Time playouts, first run only")
-    assert "compiling" not in result.stdout
+    for _ in range(2):
+        result = CliRunner().invoke(cli, ["hint", str(position), "--json", "--playouts", "20"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["search"]["compiled"] is False
+    [command] = started
+    assert command[1:3] == ["-m", "partysolver.solvers.compiled"]
+    assert json.loads(command[3])["warm"] == compiled.PARTY_TIME_PLAYOUTS.warm
+    assert (tmp_path / "cache" / "partysolver-compiling.party-time-playouts.lock").exists()
 
 
 def compiled_seconds(kernel: str) -> float:

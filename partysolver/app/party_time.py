@@ -144,10 +144,11 @@ class PartyTimeCommands(SimulatingCommands):
             interval_texts.append("figures.long_run.interval: 95% interval of the expected "
                                   "strips lost by the end of the game when everyone plays as "
                                   "the playouts do (normal, over the paired playouts)")
+        paths = "compiled" if found.compiled else "interpreted"
         method = ("expectimax over every deal of the unseen cards (by type counts), opponents "
                   "greedy" if not estimated else
                   f"{found.deals:,} sampled deals of the unseen cards, each played out once "
-                  "(compiled paired playouts), opponents greedy")
+                  f"({paths} paired playouts), opponents greedy")
         data = hint_data(
             INFO.key, me, found.status,
             f"minus the strips {me} is expected to lose {horizon_words} (0 is best)", rows,
@@ -155,7 +156,7 @@ class PartyTimeCommands(SimulatingCommands):
             search={"method": method,
                     "depth": found.depth, "asked_depth": found.asked, "deals": found.deals,
                     "playouts": found.playouts, "truncated_chains": found.truncated,
-                    "compiled": found.playouts > 0 or found.deals > 0, **found.usage},
+                    "compiled": found.compiled, **found.usage},
             tolerance=TOLERANCE)
         horizon = "until and on your next play" if found.depth == 1 else \
             f"until and on your play {found.depth} turns from now"
@@ -228,6 +229,7 @@ class PartyTimeCommands(SimulatingCommands):
     # -- simulate -----------------------------------------------------------------------------
 
     def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
+        from ..solvers.compiled import forced_interpreted
         from ..solvers.party_time import playouts
         from ..solvers.party_time.hint import HintPolicy
 
@@ -235,7 +237,7 @@ class PartyTimeCommands(SimulatingCommands):
         chosen = [make_policy(name, options.extra.get("hint_depth", 1),
                               options.extra.get("hint_playouts", PLAYOUTS)) for name in names]
         compiles = any(isinstance(p, HintPolicy) and p.playouts for p in chosen) and \
-            playouts.needs_compile()
+            playouts.needs_compile() and not forced_interpreted()
         return Plan(NewGame(players, rules), chosen, figures,
                     (lambda _: playouts.warm_up(NewGame(players, rules))) if compiles else None,
                     context=rules)

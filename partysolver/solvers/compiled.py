@@ -75,8 +75,9 @@ TEA_PARTY_SEARCH = Kernel(
 runs without reference counting; 14 before)."""
 PARTY_TIME_PLAYOUTS = Kernel(
     "party-time-playouts", "partysolver.solvers.party_time.playouts", ("_long_run",),
-    "the Party-Time playouts", 12)
-"""The Party-Time paired playouts the hint runs (measured: 11.5 s)."""
+    "the Party-Time playouts", 12, "partysolver.solvers.party_time.playouts:warm_kernel")
+"""The Party-Time paired playouts the hint runs (measured: 11.5 s); until they are ready a
+hint runs them interpreted (``party_time/interpreted.py``) and starts this compile."""
 PARTY_TIME_GAMES = Kernel(
     "party-time-games", "partysolver.solvers.party_time.playouts", ("_games",),
     "the Party-Time playouts", 12)

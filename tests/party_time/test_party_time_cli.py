@@ -325,21 +325,28 @@ black = 4
 """
 
 
-def test_hint_announces_a_compile_on_stderr(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the playouts must be compiled first, one line on stderr says so before the wait
-    (the JSON on stdout is unchanged); a position the exact search answers, with one safe
-    play, needs no playouts and says nothing."""
-    from partysolver.solvers.party_time import playouts
-    from partysolver.solvers.party_time.playouts import COMPILE_NOTICE
+def test_hint_starts_the_compile_only_when_it_runs_playouts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the compiled playouts not ready, an estimated hint answers with the interpreted
+    ones and asks for the compile in the background (nothing on stderr but what that says); a
+    position the exact search answers, with one safe play, needs no playouts and asks for
+    nothing."""
+    from partysolver.solvers import compiled
 
-    monkeypatch.setattr(playouts, "needs_compile", lambda: True)
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    monkeypatch.delenv(compiled.INTERPRETED, raising=False)
+    started: list[object] = []
+    monkeypatch.setattr(compiled, "compile_in_background",
+                        lambda kernel: started.append(kernel) or True)
     result = run("hint", str(EXAMPLES["near-the-star"]), "--json")
-    assert result.stderr.strip() == COMPILE_NOTICE
-    assert json.loads(result.stdout)["game"] == "party-time"
+    assert result.stderr == ""
+    assert json.loads(result.stdout)["search"]["compiled"] is False
+    assert started == [compiled.PARTY_TIME_PLAYOUTS]
     quiet = run("hint", str(write(tmp_path, TOKENS_TWO)), "--json")
     assert quiet.stderr == "" and json.loads(quiet.stdout)["status"] == "exact"
     assert json.loads(quiet.stdout)["search"]["playouts"] == 0
+    assert json.loads(quiet.stdout)["search"]["compiled"] is False
+    assert started == [compiled.PARTY_TIME_PLAYOUTS]
 
 
 def test_a_position_the_exact_search_answers_needs_no_compiled_code(tmp_path: Path) -> None:

@@ -393,15 +393,16 @@ def test_time_spent_outside_the_search_is_not_charged() -> None:
 
 
 def test_the_compile_is_announced_before_it_happens(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The hint tells its ``notice`` callback, once, before the playouts run when they must be
+    """Asked for the compiled playouts (``compiled=True``: a caller that runs many hints), the
+    hint tells its ``notice`` callback, once, before the playouts run when they must be
     compiled first, and says nothing when they need not be."""
     from partysolver.solvers.party_time import playouts
 
     view = random_views(4, 1, 8)[0]
     told: list[str] = []
     monkeypatch.setattr(playouts, "needs_compile", lambda: True)
-    hint(view, playouts=20, deals=20, notice=told.append)
+    hint(view, playouts=20, deals=20, notice=told.append, compiled=True)
     assert told == [COMPILE_NOTICE]
     monkeypatch.setattr(playouts, "needs_compile", lambda: False)
-    hint(view, playouts=20, deals=20, notice=told.append)
+    hint(view, playouts=20, deals=20, notice=told.append, compiled=True)
     assert told == [COMPILE_NOTICE]

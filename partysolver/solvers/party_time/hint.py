@@ -7,13 +7,18 @@ holding its own hand.  A play's value is the expected strips I lose before my tu
 horizon (``depth`` = 1: my next turn) plus the strips I am expected to lose on the play that
 begins that turn.  At depth 1 the deals are enumerated exactly (by type counts) when they fit
 the budget (status ``exact``); otherwise the values are means over sampled deals, each played
-out once (the compiled paired playouts, read until my next turn), with 95% intervals (status
+out once (the paired playouts, read until my next turn), with 95% intervals (status
 ``estimate``).  Plays within
 :data:`TOLERANCE` of the best are ordered by their long run (the strips I lose by the end of
 the game, by paired playouts on the same deals: :mod:`.playouts`), then by the habits of
 :func:`~.policies.habit_key` (tokens kept above all), then by the strips the others are
 expected to lose (more is better for me).  For each play it also reports what it costs me this
 turn, the chance that I lose a strip before my next turn, and the reason in words.
+
+The playouts run compiled (numba: :mod:`.playouts`) once the kernel is ready; a hint never
+waits for its compile: until then the interpreted playouts (:mod:`.interpreted`, the same
+playouts card for card, so the same ranking for the same seed) answer, and the compile starts
+in a process of its own (:func:`use_compiled`).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from .deals import distinct_deals
 from .policies import habit_key
 
 if TYPE_CHECKING:
-    from .playouts import LongRun
+    from .arrays import LongRun
 
 HintStatus = Literal["exact", "estimate", "unknown"]
 """``exact``: every figure is exact under the model at the horizon asked for; ``estimate``:
@@ -141,8 +146,10 @@ class Hint:
     deals: int = 0
     """Sampled deals behind the estimates (0: the figures are exact)."""
     outside_seconds: float = 0.0
-    """Seconds spent on the compiled playouts (compiling them included, the first time),
-    outside the budget and not in ``usage``."""
+    """Seconds spent on the playouts (compiling them included, when a caller asked for the
+    compiled ones before they were ready), outside the budget and not in ``usage``."""
+    compiled: bool = False
+    """Whether the compiled playouts ran (else the interpreted ones did, or none ran)."""
 
     @property
     def best(self) -> RankedPlay | None:
@@ -171,22 +178,25 @@ it deals)."""
 
 def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
          playouts: int = PLAYOUTS, seed: int = 0, deals: int = DEALS,
-         notice: Callable[[str], None] | None = None, allow_exact: bool = True) -> Hint:
+         notice: Callable[[str], None] | None = None, allow_exact: bool = True,
+         compiled: bool | None = None) -> Hint:
     """Rank every play of ``view``'s player, who must be the one to act.
 
     Depth 1 is valued exactly when it fits a share of the budget (:data:`EXACT_SHARE`, at
     most :data:`EXACT_NODES` when the budget sets no limit), else estimated over ``deals``
-    deals drawn from ``seed``: the compiled playouts of every play from the same deals, read
+    deals drawn from ``seed``: the paired playouts of every play from the same deals, read
     until my next turn (outside the budget, like the long run).  Horizons 2, ...
     ``depth`` are then searched exactly in turn (iterative deepening) with what is left, where
     the exact search fits (:func:`fits_exactly`): when the budget runs out, or the position is
     too big, the deepest finished horizon's ranking is returned, marked ``unknown``.
     Plays within :data:`TOLERANCE` of the safest are ordered by ``playouts`` paired playouts
     to the end of the game on the same deals (only when two plays or more are that close), or
-    by the habits alone when ``playouts`` is 0.  ``notice`` is told, before the playouts run,
-    when they must be compiled first (the first run after an install:
+    by the habits alone when ``playouts`` is 0.  ``compiled``: whether the playouts run
+    compiled (``None``: when they are ready, else the interpreted ones answer and the compile
+    starts in the background: :func:`use_compiled`).  ``notice`` is told, before the playouts
+    run, when they must be compiled first (``compiled=True`` before they are ready:
     :data:`.playouts.COMPILE_NOTICE`); a front end that listens through :mod:`..notices` hears it
-    there anyway.
+    there anyway, and hears of a compile started in the background.
     ``allow_exact=False`` estimates even where the exact search fits (to audit the estimates).
     """
     _check_request(view, depth)
@@ -194,7 +204,7 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
         raise ValueError("an estimate needs at least 2 sampled deals")
     budget = budget or Budget()
     samples = max(deals, playouts)
-    outside = Outside()
+    outside = Outside(compiled)
     run: LongRun | None = None
     fits = allow_exact and fits_exactly(view)
     if not fits:  # the estimate is certain: its playouts run before the clock
@@ -227,21 +237,24 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     status: HintStatus = "unknown" if reached < depth else \
         "exact" if valued.samples is None else "estimate"
     return Hint(view, reached, depth, status, rank(moves, view), usage, valued.truncated,
-                playouts if runs else 0, valued.deals, outside.seconds)
+                playouts if runs else 0, valued.deals, outside.seconds,
+                run is not None and run.compiled)
 
 
 class Outside:
-    """The compiled playouts, run outside the search's budget: their time (compiling
-    included, the first time) is counted apart and never charged to the budget."""
+    """The playouts, run outside the search's budget: their time (compiling included, when
+    asked for compiled before they are ready) is counted apart and never charged to the
+    budget.  ``compiled``: as :func:`compiled_run` takes it."""
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool | None = None) -> None:
         self.seconds = 0.0
+        self.compiled = compiled
 
     def run(self, view: PartyTimeView, samples: int, seed: int,
             notice: Callable[[str], None] | None = None, meter: Meter | None = None
             ) -> LongRun:
         started = time.perf_counter()
-        found = compiled_run(view, samples, seed, notice)
+        found = compiled_run(view, samples, seed, notice, self.compiled)
         spent = time.perf_counter() - started
         self.seconds += spent
         if meter is not None:
@@ -298,15 +311,44 @@ def exact_depth_one(view: PartyTimeView, budget: Budget, meter: Meter) -> Valued
 
 
 def compiled_run(view: PartyTimeView, samples: int, seed: int,
-                 notice: Callable[[str], None] | None = None) -> LongRun:
+                 notice: Callable[[str], None] | None = None, compiled: bool | None = None
+                 ) -> LongRun:
     """Paired playouts of every play from ``samples`` deals drawn from ``seed``: the long run,
-    and the estimates' windows (:mod:`.playouts`, numba: imported here, and compiled the first
-    time, ``notice`` told before)."""
-    from . import playouts as compiled
+    and the estimates' windows.  Compiled (:mod:`.playouts`, numba: imported here, and
+    compiled first when it is not ready, ``notice`` told before) when ``compiled`` says so
+    (``None``: :func:`use_compiled`), else interpreted (:mod:`.interpreted`: the same
+    playouts)."""
+    if compiled is None:
+        compiled = use_compiled()
+    if not compiled:
+        from .interpreted import long_run
 
-    if notice is not None and compiled.needs_compile():
-        notice(compiled.COMPILE_NOTICE)
-    return compiled.long_run(view, view.legal_actions(), samples, seed)
+        return long_run(view, view.legal_actions(), samples, seed)
+    from . import playouts
+
+    if notice is not None and playouts.needs_compile():
+        notice(playouts.COMPILE_NOTICE)
+    return playouts.long_run(view, view.legal_actions(), samples, seed)
+
+
+def use_compiled() -> bool:
+    """Whether a hint runs the compiled playouts: numba is there, the environment variable
+    ``PARTYSOLVER_INTERPRETED`` is not set, and the kernel is ready (it ran in this process,
+    or numba's cache holds it: :func:`partysolver.solvers.compiled.ready`).  A hint never waits
+    for the compile (12 s or more): the first one that finds the kernel not ready starts its
+    compile in a process of its own (:func:`~partysolver.solvers.compiled.compile_in_background`,
+    told once through :mod:`..notices`), and the interpreted playouts answer until it is
+    ready, card for card the same.  Imports neither numba nor numpy."""
+    import importlib.util
+
+    from .. import compiled as kernels
+
+    if kernels.forced_interpreted() or importlib.util.find_spec("numba") is None:
+        return False
+    if kernels.ready(kernels.PARTY_TIME_PLAYOUTS):
+        return True
+    kernels.compile_in_background(kernels.PARTY_TIME_PLAYOUTS)
+    return False
 
 
 def long_run_figures(run: LongRun, playouts: int) -> LongRuns:
@@ -388,10 +430,22 @@ def long_runs(view: PartyTimeView, playouts: int, seed: int,
               notice: Callable[[str], None] | None = None) -> LongRuns:
     """Every play's long-run value by ``playouts`` paired playouts from deals sampled from
     ``seed`` (none when 0, or when there is only one play).  They run outside the search's
-    budget: about 0.01 s a play, and, the first time, a compile (``notice`` is told before)."""
+    budget: about 0.01 s a play compiled, and, the first time, a compile (``notice`` is told
+    before), as for :func:`choose`: many calls repay it (interpreted only when
+    ``PARTYSOLVER_INTERPRETED`` says so)."""
     if playouts < 1 or len(view.legal_actions()) < 2:
         return {}
-    return long_run_figures(compiled_run(view, playouts, seed, notice), playouts)
+    return long_run_figures(compiled_run(view, playouts, seed, notice, many_runs()),
+                            playouts)
+
+
+def many_runs() -> bool:
+    """Whether a caller that runs the playouts again and again (a simulation's hint policy, a
+    benchmark) runs them compiled, compiling them first if need be (announced): unless
+    ``PARTYSOLVER_INTERPRETED`` asks for the interpreted ones."""
+    from ..compiled import forced_interpreted
+
+    return not forced_interpreted()
 
 
 TOLERANCE = 0.2
@@ -557,7 +611,8 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     bound on the least).  Far from the star this values the order's first play alone.
 
     The paired playouts run first, outside the budget (the long run, and the estimates: the
-    same deals as :func:`hint`'s with the same seed and counts).  Depth 1 is exact when it
+    same deals as :func:`hint`'s with the same seed and counts), compiled (:func:`many_runs`:
+    a simulation makes many choices, and repays the compile).  Depth 1 is exact when it
     fits its share of the budget, else the estimates decide; horizons 2, ... ``depth`` are
     settled exactly in turn with what is left, like :func:`hint`.
     """
@@ -566,7 +621,7 @@ def choose(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     plays = view.legal_actions()
     if len(plays) == 1:
         return plays[0], depth
-    run = compiled_run(view, max(deals, playouts), seed)
+    run = compiled_run(view, max(deals, playouts), seed, compiled=many_runs())
     runs = long_run_figures(run, playouts) if playouts else {}
 
     def order(move: tuple[Play, Branch, Outcome]) -> tuple[float, ...]:

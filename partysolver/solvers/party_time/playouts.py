@@ -21,68 +21,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numba import njit
 
-from ...models.party_time.game import CARDS, GAIN, MAX_TOKENS, RETURN, STRIPS, Card, Play, Rules
-from ...models.party_time.state import CARRY_OUT, PLAY, PartyTimeState, PartyTimeView, plays_for
+from ...models.party_time.game import STRIPS, Play, Rules
+from ...models.party_time.state import PartyTimeState, PartyTimeView
 from ...models.protocol import CHANCE, sample_chance
 from .. import compiled, notices
-from ..simulate import Figure
-from ..stats import mean_interval
+from . import arrays
+from .arrays import SEED_MASK, LongRun, Tables, inputs, tables
 from .deals import Deals
-from .policies import greedy_order, habit_key
 
-_PLAIN, _GAIN, _RETURN = 0, 1, 2
-_TYPES = len(CARDS)
-_R, _BLACK, _STAR, _QUESTION = int(Card.R), int(Card.BLACK), int(Card.STAR), int(Card.QUESTION)
-_MAX_PLAYS = 5 * (MAX_TOKENS + 1) + 4
-"""A row of a policy table: every play of a player holding at most three tokens."""
-_MAX_CHAIN = 1000
-"""A question-mark chain this long ends the playout (it cannot happen with a real deck)."""
+__all__ = ["COMPILE_NOTICE", "SEED_MASK", "LongRun", "Tables", "announce_compile", "games",
+           "long_run", "needs_compile", "tables", "warm_kernel", "warm_up"]
+
+_GAIN, _RETURN = arrays.GAIN_SQUARE, arrays.RETURN_SQUARE
+_R, _BLACK, _STAR = arrays.R, arrays.BLACK, arrays.STAR
+_MAX_CHAIN = arrays.MAX_CHAIN
+_BOTTLE, _DIRECTION, _REFILL = arrays.BOTTLE, arrays.DIRECTION, arrays.REFILL
 COMPILE_NOTICE = compiled.PARTY_TIME_PLAYOUTS.notice
 """What a front end is told before the playouts compile (:func:`announce_compile`; the
 kernel is declared in :mod:`partysolver.solvers.compiled`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Tables:
-    """The rules and both policies as arrays for the compiled playouts."""
-
-    squares: np.ndarray
-    """``squares[bottle]``: plain, dark green or red, for bottle places 0..length."""
-    greedy: np.ndarray
-    """``greedy[bottle, tokens, i]`` = (card, tokens returned): greedy's i-th choice."""
-    habits: np.ndarray
-    """``habits[bottle, tokens, i]`` = (card, tokens returned): the habits' i-th play, padded
-    with -1."""
-    reverse: bool
-
-
-@lru_cache(maxsize=16)
-def tables(rules: Rules) -> Tables:
-    length = rules.length
-    symbols = {GAIN: _GAIN, RETURN: _RETURN}
-    squares = np.array([symbols.get(rules.square(b), _PLAIN) for b in range(length + 1)],
-                       dtype=np.int64)
-    greedy = np.full((length + 1, MAX_TOKENS + 1, _TYPES, 2), -1, dtype=np.int64)
-    habits = np.full((length + 1, MAX_TOKENS + 1, _MAX_PLAYS, 2), -1, dtype=np.int64)
-    for bottle in range(length + 1):
-        for tokens in range(MAX_TOKENS + 1):
-            greedy[bottle, tokens] = greedy_order(rules, bottle, tokens)
-            plays = [(int(play.card), play.tokens) for card in range(_TYPES)
-                     for play in plays_for(card, tokens)]
-            plays.sort(key=lambda p: habit_key(rules, bottle, tokens, p[0], p[1]))
-            habits[bottle, tokens, :len(plays)] = plays
-    return Tables(squares, greedy, habits, rules.r_card == "reverse")
-
-
 # -- the compiled rules ---------------------------------------------------------------------------
 # ``s`` holds the scalars: bottle, direction, the player whose hand refills (-1: nobody).
-_BOTTLE, _DIRECTION, _REFILL = range(3)
 
 
 @njit(cache=True)
@@ -303,11 +267,6 @@ def _start(s: np.ndarray, tokens: np.ndarray, strips: np.ndarray, hands: np.ndar
     pile[:] = pile0
 
 
-SEED_MASK = 0x7FFFFFFF
-"""Seeds reach the kernels as their low 31 bits (what ``np.random.seed`` used of them anyway):
-any Python integer is a seed, even one past numba's 64-bit integers."""
-
-
 @njit(cache=True)
 def _long_run(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse: bool,
               scalars: np.ndarray, tokens0: np.ndarray, strips0: np.ndarray,
@@ -379,40 +338,6 @@ def _games(squares: np.ndarray, greedy: np.ndarray, habits: np.ndarray, reverse:
 # -- the Python side -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class LongRun:
-    """Paired playouts of several plays to the end of the game."""
-
-    plays: tuple[Play, ...]
-    samples: int
-    lost: np.ndarray
-    """``lost[p, k]``: strips the player lost by the end of playout ``k`` of ``plays[p]``."""
-    strips: int
-    """The player's strips now: the most a playout can lose."""
-    windows: np.ndarray
-    """``windows[p, k]``: playout ``k`` of ``plays[p]`` from the play until my next turn
-    begins: the strips each seat lost (``[:n]``; mine on the others' cards only), whether I
-    lost one (``[n]``), and what the play that begins my next turn cost me (``[n + 1]``: a
-    hand with no safe card, or a card a question mark made me carry out).  The play's own
-    strip is not in it."""
-
-    def mean(self, index: int) -> float:
-        return float(self.lost[index].mean())
-
-    def figure(self, index: int, count: int | None = None) -> Figure:
-        """The mean of ``plays[index]`` over its first ``count`` playouts (all by default),
-        with its 95% interval: the normal interval of the mean of the playouts (an interval of
-        the long run under the playouts' own model: my habits and greedy opponents after the
-        play), kept within 0 and the strips the player has; unbounded with fewer than two
-        playouts."""
-        used = self.samples if count is None else min(count, self.samples)
-        row = self.lost[index, :used].astype(np.float64)
-        spread = mean_interval(float(row.sum()), float((row * row).sum()), used)
-        if used > 1:
-            spread = spread.within(0.0, float(self.strips))
-        return Figure(float(row.mean()), spread)
-
-
 def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples: int,
              seed: int = 0, deals: Deals | None = None) -> LongRun:
     """Strips ``view``'s player loses by the end of the game after each of ``plays``, by
@@ -421,27 +346,12 @@ def long_run(view: PartyTimeView, plays: list[Play] | tuple[Play, ...], samples:
     Playout ``k`` of every play starts from the same deal of the unseen cards and the same
     random stream (seeded ``seed + k``): ``deals[k]`` when given (the search can read the same
     deals: :mod:`.deals`), else a deal drawn from that stream.  ``view``'s player must be the
-    one to act."""
-    me, n = view.player, view.num_players
-    view.require_turn()
-    t = tables(view.rules)
-    refill = view.refill if view.phase == CARRY_OUT else -1
-    scalars = np.array([view.bottle, view.direction, refill], dtype=np.int64)
-    table = np.array([(int(play.card), play.tokens) for play in plays],
-                     dtype=np.int64).reshape(len(plays), 2)
+    one to act.  Compiled (the first run compiles, announced: :func:`announce_compile`);
+    :func:`.interpreted.long_run` gives the same playouts without numba."""
+    given = inputs(view, plays, samples, seed, deals)
     announce_compile()
-    used = deals.prefix(samples) if deals is not None else Deals((), ())
-    hands = np.array(used.hands, dtype=np.int64).reshape(len(used), n, _TYPES)
-    piles = np.array(used.piles, dtype=np.int64).reshape(len(used), _TYPES)
-    sizes = np.array([0 if seat == me else view.hand_size(seat) for seat in range(n)],
-                     dtype=np.int64)
-    windows = np.zeros((len(plays), samples, n + 2), dtype=np.int64)
-    lost = _long_run(t.squares, t.greedy, t.habits, t.reverse, scalars,
-                     np.array(view.tokens, dtype=np.int64), np.array(view.strips, dtype=np.int64),
-                     np.array(view.hand, dtype=np.int64), np.array(view.unseen(), dtype=np.int64),
-                     sizes, hands, piles, np.array(view.played, dtype=np.int64), me,
-                     view.phase == PLAY, table, samples, seed & SEED_MASK, windows)
-    return LongRun(tuple(plays), samples, lost, view.strips[me], windows)
+    lost = _long_run(*given.arguments())
+    return LongRun(tuple(plays), samples, lost, view.strips[view.player], given.windows)
 
 
 def games(rules: Rules, players: int, games: int, seed: int = 0, me: int = -1) -> np.ndarray:
@@ -473,6 +383,15 @@ def warm_up(new_game: Callable[[random.Random], PartyTimeState]) -> None:
             view = state.view(state.turn)
             long_run(view, view.legal_actions(), 1)
             return
+
+
+def warm_kernel() -> None:
+    """Compile the playouts (or load them from numba's cache): :func:`warm_up` on a house
+    game of four.  What ``python -m partysolver.solvers.compiled`` runs, in the background
+    process a first hint starts (:data:`partysolver.solvers.compiled.PARTY_TIME_PLAYOUTS`)."""
+    from ...models.party_time import GAME, HOUSE_RULES
+
+    warm_up(lambda rng: GAME.initial_state(4, rng, HOUSE_RULES))
 
 
 def announce_compile() -> None:
