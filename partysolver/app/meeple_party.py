@@ -24,6 +24,7 @@ from ..models.meeple_party.game import (
     piece_label,
 )
 from ..models.protocol import CHANCE, Action
+from . import meeple_party_deals as deals
 from .answers import answer_data
 from .base import (
     Document,
@@ -322,7 +323,8 @@ class MeeplePartyCommands(SimulatingCommands):
         "solve": [MAX_NODES],
         "render": [MAX_NODES],
         "verify": [VERIFY_GAMES, HINT_NODES],
-        "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT, HINT_NODES],
+        "simulate": [LENGTH, DIFFICULTY, HOUSE, VARIANT, START, PLOT, HINT_NODES,
+                     *deals.OPTIONS],
     }
     policies = ("hint", "random")
     default_policies = ("hint",)
@@ -684,6 +686,15 @@ class MeeplePartyCommands(SimulatingCommands):
         return "scenario: " + result.text(options.timings)
 
     # -- simulate -----------------------------------------------------------------------------
+
+    def simulate(self, players: int | None, games: int, policies: tuple[str, ...],
+                 options: Options, progress: Any) -> Report:
+        """``simulate``, or with ``--decide`` / ``--deal`` random deals decided with perfect
+        information (:mod:`.meeple_party_deals`)."""
+        if deals.wanted(options):
+            return deals.decide_report(self, players or self.players, games, policies,
+                                       options, progress)
+        return super().simulate(players, games, policies, options, progress)
 
     def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:
         from ..models.meeple_party import data

@@ -10,7 +10,9 @@ active player's decisions (the clock's between turns included):
   roommate below 3, the party is lost at 3 everywhere; a later turn is closer to sunrise), so
   it is skipped;
 * move ordering by the turn hint's ranking (:class:`~.turn.TurnSearch`): the hint's line is
-  tried first, so a winnable scenario usually answers on its first line.
+  tried first, so a winnable scenario usually answers on its first line; between turns (the
+  clock's icon) the choices are tried in the hint's order there too (what each leaves the
+  next player before moving).
 
 It returns the winning line; ``unsolvable`` with the most photos any line takes when the search
 is exhausted; ``unknown`` (with the best line found) when the budget runs out.
@@ -18,7 +20,7 @@ is exhausted; ``unknown`` (with the best line found) when the budget runs out.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +29,7 @@ from ...models.meeple_party.state import OVER, MeeplePartyState
 from ...models.protocol import CHANCE, Action
 from ...models.words import plural
 from ..budget import Budget, BudgetExhausted, Meter
-from .evaluate import rank_key
+from .evaluate import Evaluator, rank_key
 from .turn import TurnSearch, searchable
 
 
@@ -86,6 +88,9 @@ class ScenarioSearch:
         self.won: list[tuple[MeeplePartyState, Action]] | None = None
         self.hints: dict[Hashable, TurnSearch] = {}
         self.most: dict[Hashable, int] = {}
+        self.first: dict[Hashable, Action] = {}
+        """Per decision searched, the action tried first (the turn hint's, where it ranks):
+        a won line that plays another one there has proved that this one cannot win."""
 
     def run(self) -> bool:
         """Search until a win (``True``) or exhaustion (``False``)."""
@@ -120,7 +125,10 @@ class ScenarioSearch:
                 state.taken + 2 * turns_left < setup.photos_to_win:
             return False  # two photos a turn at most: neither a win nor a better count
         self.meter.node()
-        if searchable(state) and state.current_player() >= 0:
+        if searchable(state) and state.current_player() >= 0 and (
+                turns_left == 1 or state.taken + 2 * turns_left - 2 < setup.photos_to_win):
+            # (with turns enough for the target at two photos a turn after this one, no count
+            # of this turn's photos can cut: the exact count is not worth its search)
             most = state.taken + self._most_photos(state)
             if most >= setup.photos_to_win and turns_left == 1:
                 pass  # this turn can win: search it for the line
@@ -130,7 +138,9 @@ class ScenarioSearch:
                     self.best_photos, self.best_line = most, []
                 self._finish(key, state)
                 return False
-        for action, child in self._ordered(state):
+        for index, (action, child) in enumerate(self._ordered(state)):
+            if index == 0:
+                self.first[key] = action
             if self._search(child, line + [(state, action)]):
                 return True
         self._finish(key, state)
@@ -166,25 +176,41 @@ class ScenarioSearch:
     def _remember(self, state: MeeplePartyState) -> None:
         self.frontier.setdefault(self._loose_key(state), []).append((state.stress, state.turn))
 
-    def _ordered(self, state: MeeplePartyState) -> list[tuple[Action, MeeplePartyState]]:
+    def _ordered(self, state: MeeplePartyState) -> Iterator[tuple[Action, MeeplePartyState]]:
         """The children, the turn hint's choice first, then by the hint's values (the game's
-        order among equals)."""
+        order among equals).  The others are valued only when the first did not win (most
+        lines that win are the hint's all along)."""
         children = state.children()
-        if not searchable(state) or len(children) < 2:
-            return children
+        if len(children) < 2:
+            yield from children
+            return
+        if not searchable(state):
+            # between turns (the clock's icon): the hint's ranking there, what each choice
+            # leaves the next player before moving (ties in the game's order)
+            ahead = (state.active + 1) % state.num_players
+            valued = [(rank_key(Evaluator(child._with(active=ahead)).plain(child.board,
+                                                                             child.stress)),
+                       action, child) for action, child in children]
+            valued.sort(key=lambda item: item[0], reverse=True)
+            yield from ((action, child) for _, action, child in valued)
+            return
         search = self._turn_search(state)
         _, choice = search.value(state)
-        scored = []
-        for index, (action, child) in enumerate(children):
+        rest = children
+        for action, child in children:
             if action == choice:
-                key: tuple[float, ...] = (2.0,)
-            elif searchable(child) and child.turn == state.turn:
-                key = rank_key(search.value(child)[0])
+                yield action, child
+                rest = [(a, c) for a, c in children if a != choice]
+                break
+        scored = []
+        for index, (action, child) in enumerate(rest):
+            if searchable(child) and child.turn == state.turn:
+                key: tuple[float, ...] = rank_key(search.value(child)[0])
             else:
                 key = (-1.0,)
             scored.append((key, -index, action, child))
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        return [(action, child) for _, _, action, child in scored]
+        yield from ((action, child) for _, _, action, child in scored)
 
     def _left(self) -> Budget:
         """What is left of the time budget, for the turn searches inside the scenario search
