@@ -82,6 +82,9 @@ def decide_report(commands: SimulatingCommands, players: int, games: int,
     if extra.get("records"):
         raise InputError.of_option("records", "no records folder with --decide (--deal SEED "
                                    "--record FILE writes one deal's line)")
+    if extra.get("plot") is not None:
+        raise InputError.of_option("plot", "no plot with --decide or --deal (the table is the "
+                                   "result)")
     plan = commands.plan_simulation(players, names[:1], options)
     factory = plan.new_game
     assert isinstance(factory, NewParty)

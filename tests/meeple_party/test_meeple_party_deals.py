@@ -129,6 +129,7 @@ def test_the_table_of_a_run_and_its_resume_after_a_partial_run(tmp_path: Path) -
     (["--deal", "-1"], "--deal: expected an integer of at least 0"),
     (["--decide", "--deal-nodes", "0"], "--deal-nodes: expected an integer from 1"),
     (["--decide", "--records", "folder"], "--records: expected no records folder"),
+    (["--deal", "2", "--plot", "p.svg"], "--plot: expected no plot"),
 ])
 def test_bad_deal_options_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        args: list[str], says: str) -> None:
