@@ -56,6 +56,12 @@ ITERATIONS = OptionSpec("mcts_iterations", "int", minimum=1, metavar="N",
                                f"(default without --time-limit: {_D['DEFAULT_MCTS_ITERATIONS']:,}"
                                ", shared among the draws before a draw, their exact subtrees "
                                "sharing a node budget).")
+BOUNDS = OptionSpec("bounds", "flag", default=False,
+                    help="tea-party, two monsters: also give every option an interval that "
+                         "must contain its exact chance to win (proven bounds: a search "
+                         "whose unexpanded leaves count at the least and most they can "
+                         "end with), and say which option is proved best when the intervals "
+                         "separate; half of --time-limit goes to it.")
 SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                          help="Node budget of an exact search (its table grows with it: "
                                 "43 to 85 bytes a node for two monsters, 300 for more; "
@@ -85,18 +91,52 @@ def _usage_text(result: SearchResult, timings: bool = True) -> str:
     return f"{result.method}, {usage.get('nodes', 0):,} nodes{seconds}"
 
 
-def _move(state: TeaPartyState, move: RankedMove, exact: bool) -> Move:
+def _move(state: TeaPartyState, move: RankedMove, exact: bool,
+          proven: tuple[float, float] | None = None) -> Move:
     """A ranked move in the contract: its value (``None`` when the budget never reached it),
     every monster's chance to win and, for an estimate, the search's visits to the move and
-    whether the search proved its value (no interval: none is printed that would not cover)."""
+    whether the search proved its value (no interval: none is printed that would not cover);
+    with ``proven`` bounds, the interval that must contain its exact value (``bounds``)."""
     value = move.value
     searched = exact or value.visits > 0 or value.exact
     figures: dict[str, Any] = {"win": _values(state, value.values) if searched else None}
     if not exact:
         figures["visits"] = value.visits
         figures["proved"] = value.exact
+    extra = {} if proven is None else \
+        {"bounds": {"low": proven[0], "high": proven[1], "proven": True}}
     return Move(GAME.notation.format(state, move.move), value.value if searched else None,
-                move.reason, figures, text=move.text)
+                move.reason, figures, text=move.text, extra=extra)
+
+
+def _bounds_text(low: float, high: float) -> str:
+    return percent(low) if low == high else f"[{percent(low)}, {percent(high)}]"
+
+
+def _proved_best_text(hint: Hint, timings: bool = True) -> str:
+    """Which option the proven bounds show best, or that they do not separate."""
+    assert hint.bounds is not None
+    best = hint.proved_best
+    found = hint.bounds
+    seconds = f", {found.seconds:.2f} s" if timings else ""
+    how = "exact values" if found.complete else \
+        f"{found.depth} plies deep, {found.nodes:,} nodes{seconds}"
+    if best is not None:
+        return (f"proved best: {hint.state.describe_action(best)} (its proven low is at least "
+                f"every other option's high; {how})")
+    return f"no option is proved best: the proven intervals overlap ({how})"
+
+
+def _bounds_data(hint: Hint) -> dict[str, Any]:
+    """The JSON of a hint's proven bounds: the option proved best, and how far it got."""
+    if hint.bounds is None:
+        return {}
+    best = hint.proved_best
+    found = hint.bounds
+    return {"proved_best": None if best is None else GAME.notation.format(hint.state, best),
+            "bounds_search": {"depth": found.depth, "nodes": found.nodes,
+                              "leaf_nodes": found.leaf_nodes, "seconds": found.seconds,
+                              "exact": found.complete}}
 
 
 def _win_text(move: Move) -> str:
@@ -109,8 +149,9 @@ def _win_text(move: Move) -> str:
     return text
 
 
-def _hint_rows(hint: Hint, k: int | None) -> tuple[list[Move], str]:
-    moves = [_move(hint.state, move, hint.exact) for move in top(hint.moves, k)]
+def _hint_rows(hint: Hint, k: int | None, timings: bool = True) -> tuple[list[Move], str]:
+    moves = [_move(hint.state, move, hint.exact, hint.proven(move.move))
+             for move in top(hint.moves, k)]
     from ..solvers.tea_party import budgets, exact
 
     if hint.exact:
@@ -125,10 +166,21 @@ def _hint_rows(hint: Hint, k: int | None) -> tuple[list[Move], str]:
     for rank, move in enumerate(moves, 1):
         gap = "" if move.value is None or best is None else "best" if rank == 1 else \
             f"{100 * (move.value - best):+.1f}"
-        lines.append((rank, move.move, _win_text(move), gap, f"{move.text}; {move.reason}"))
-    text = table(["#", "move", "win", "vs best (pp)", "why"], lines, right=(0, 3),
-                 legend="win: the chance to win after the move; vs best (pp): percentage "
-                        "points of that chance behind the best move")
+        row: tuple[Any, ...] = (rank, move.move, _win_text(move), gap)
+        if hint.bounds is not None:
+            proven = move.extra["bounds"]
+            row += (_bounds_text(proven["low"], proven["high"]),)
+        lines.append(row + (f"{move.text}; {move.reason}",))
+    legend = ("win: the chance to win after the move; vs best (pp): percentage points of that "
+              "chance behind the best move")
+    headers = ["#", "move", "win", "vs best (pp)", "why"]
+    if hint.bounds is not None:
+        headers.insert(4, "proven bounds")
+        legend += ("; proven bounds: an interval that must contain the exact chance to win "
+                   "(not an estimate)")
+    text = table(headers, lines, right=(0, 3), legend=legend)
+    if hint.bounds is not None:
+        text += "\n" + _proved_best_text(hint, timings)
     return moves, text
 
 
@@ -156,7 +208,7 @@ class TeaPartyCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
-        "hint": [EXACT_NODES, ITERATIONS],
+        "hint": [EXACT_NODES, ITERATIONS, BOUNDS],
         "render": [EXACT_NODES, ITERATIONS],
         "solve": [SOLVE_NODES],
     }
@@ -183,14 +235,15 @@ class TeaPartyCommands(SimulatingCommands):
         budget, nodes = self._budget(options), options.extra.get("exact_nodes")
         who = state.name(state.player)
         value_text = f"{who}'s chance to win (ties share)"
+        bounds = _wants_bounds(state, options)
         if state.phase == CHOOSE:
-            hint = hints.hint(state, budget, rng, nodes, options.tell)
-            moves, text = _hint_rows(hint, options.top)
+            hint = hints.hint(state, budget, rng, nodes, options.tell, bounds=bounds)
+            moves, text = _hint_rows(hint, options.top, options.timings)
             held = state.held_hero
             assert held is not None
             data = hint_data(INFO.key, who, hint.status, value_text, moves,
                              search=_search(hint.result) | {"values_are": hint.values_are},
-                             drawn=held.name.lower())
+                             drawn=held.name.lower(), **_bounds_data(hint))
             options_text = "1 option" if len(hint.moves) == 1 else f"{len(hint.moves)} options"
             head = (f"{who} holds a {held.label}: {options_text}, ranked by {who}'s chance to "
                     f"win ({_usage_text(hint.result, options.timings)})")
@@ -198,7 +251,7 @@ class TeaPartyCommands(SimulatingCommands):
                 head += f"\n{hint.values_are}"
             return Report(data, f"{head}\n{text}")
         if state.phase == DRAW:
-            return self._draw_report(state, budget, rng, nodes, value_text, options)
+            return self._draw_report(state, budget, rng, nodes, value_text, options, bounds)
         if state.current_player() == TERMINAL:
             note = "the game is over: " + _winners(state)
             return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
@@ -208,19 +261,34 @@ class TeaPartyCommands(SimulatingCommands):
         return Report(hint_data(INFO.key, who, "exact", value_text, [], note=note), note)
 
     def _draw_report(self, state: TeaPartyState, budget: Budget, rng: random.Random,
-                     nodes: int | None, value_text: str, options: Options) -> Report:
+                     nodes: int | None, value_text: str, options: Options,
+                     bounds: bool = False) -> Report:
         from ..solvers.tea_party.hint import draw_hints
 
-        hints = draw_hints(state, budget, rng, nodes, options.tell)
+        hints = draw_hints(state, budget, rng, nodes, options.tell, bounds=bounds)
         draws, lines = [], []
         expected = 0.0
         for item in hints:
-            best = _move(item.hint.state, item.hint.moves[0], item.hint.exact)
+            first = item.hint.moves[0]
+            best = _move(item.hint.state, first, item.hint.exact, item.hint.proven(first.move))
             expected += item.probability * (best.value if best.value is not None else math.nan)
-            draws.append({"hero": item.hero.name.lower(),
-                          "probability": round(item.probability, 6), "best": best.as_json(),
-                          "exact": item.hint.exact})
-            lines.append((item.hero.label, percent(item.probability), best.text, _win_text(best)))
+            entry: dict[str, Any] = {"hero": item.hero.name.lower(),
+                                     "probability": round(item.probability, 6),
+                                     "best": best.as_json(), "exact": item.hint.exact}
+            line: tuple[str | None, ...] = (item.hero.label, percent(item.probability),
+                                            best.text, _win_text(best))
+            if item.hint.bounds is not None:
+                entry["options"] = [_move(item.hint.state, m, item.hint.exact,
+                                          item.hint.proven(m.move)).as_json()
+                                    for m in item.hint.moves]
+                entry |= _bounds_data(item.hint)
+                proved = item.hint.proved_best
+                low, high = item.hint.bounds.interval(first.move)
+                line += (_bounds_text(low, high),
+                         "yes" if proved == first.move else "no" if proved is None else
+                         f"no: {item.hint.state.describe_action(proved)} is")
+            draws.append(entry)
+            lines.append(line)
         exact = all(item.hint.exact for item in hints)
         who = state.name(state.player)
         known = math.isfinite(expected)
@@ -230,9 +298,16 @@ class TeaPartyCommands(SimulatingCommands):
                     text="draw a hero from the bag")
         status: HintStatus = "exact" if exact else "estimate" if known else "unknown"
         data = hint_data(INFO.key, who, status, value_text, [draw], draws=draws)
+        headers = ["draw", "chance", "best answer", "win"]
+        if bounds:
+            headers += ["proven bounds", "proved best"]
         text = (f"{who} has not drawn yet: the best answer to each draw "
                 f"({'exact' if exact else 'estimated by MCTS, no interval'})\n"
-                + table(["draw", "chance", "best answer", "win"], lines, right=(1,)))
+                + table(headers, lines, right=(1,)))
+        if bounds:
+            text += ("\nproven bounds: an interval that must contain the best answer's exact "
+                     "chance to win; proved best: whether its low is at least every other "
+                     "option's high (--json lists every option's bounds)")
         if known:
             text += f"\n{who}'s chance to win before the draw: {percent(expected)}"
         return Report(data, text)
@@ -426,6 +501,18 @@ class TeaPartyCommands(SimulatingCommands):
             words.append(after.describe_action(move))
             after = after.apply(move)
         return moves, words
+
+
+def _wants_bounds(state: TeaPartyState, options: Options) -> bool:
+    """Whether the hint gives proven bounds (``--bounds``: two monsters only)."""
+    if not options.extra.get("bounds"):
+        return False
+    if state.num_players != 2:
+        from ..models.errors import InputError
+
+        raise InputError.of_option("bounds", reason=f"proven bounds are for two monsters; "
+                                   f"this position has {state.num_players}")
+    return True
 
 
 DEFAULT_SEATS = ("Blue", "Green", "Orange", "Purple")

@@ -281,3 +281,30 @@ ranger = 2
     assert started == ["tea-party-search"]
     data = json.loads(result.stdout)
     assert data["status"] == "estimate" and data["search"]["compiled"] is False
+
+
+def test_hint_with_bounds_gives_proven_intervals(default: Path, tmp_path: Path) -> None:
+    """--bounds: every option carries a proven interval; an exact hint's intervals are its
+    values and the best option is proved; under MCTS the intervals are wider but the same
+    seed gives the same output; three monsters are refused in one line."""
+    data = json.loads(run("hint", str(default), "--bounds", "--json").stdout)
+    for move in data["moves"]:
+        bounds = move["bounds"]
+        assert bounds["proven"] is True
+        assert bounds["low"] <= move["value"] <= bounds["high"]
+        assert bounds["high"] - bounds["low"] <= 2e-6
+    assert data["proved_best"] == "squish king as rogue on Green take rogue"
+    assert "proved best: squish the King as a Rogue" in run("hint", str(default),
+                                                             "--bounds").stdout
+    args = ("hint", str(default), "--bounds", "--json", "--seed", "1", "--exact-nodes", "1",
+            "--mcts-iterations", "50")
+    first = run(*args).stdout
+    assert first == run(*args).stdout
+    data = json.loads(first)
+    assert data["status"] == "estimate"
+    assert all(0 <= m["bounds"]["low"] <= m["bounds"]["high"] <= 1 for m in data["moves"])
+    assert "seconds" not in data["bounds_search"]
+    midgame = write(tmp_path, examples("tea-party")["midgame"].read_text())
+    result = run("hint", str(midgame), "--bounds", expect=2)
+    assert result.output.count("\n") == 1 and "--bounds" in result.output
+    assert "two monsters" in result.output

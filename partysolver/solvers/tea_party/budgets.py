@@ -78,6 +78,16 @@ EXACT_FRACTIONS = 20_000
 in Python: ``solve`` tries up to this many, ``hint`` a quarter)."""
 
 
+BOUNDS_SHARE = 0.5
+"""The share of a time limit a hint with proven bounds (``--bounds``) leaves to the bounds
+search (the hint's own search has the rest first; an exact hint needs none)."""
+
+
+BOUNDS_NODES = 200_000
+"""Nodes the bounds search may expand when a hint with proven bounds has no time limit (a
+few seconds interpreted, its leaves' exact searches not counted: each has its own budget)."""
+
+
 HINT_SLOTS = 1 << 24
 """The most slots of a time-limited hint's compiled table (16 million, 512 MiB: room for a
 root of 12 million states, reached from a limit of 5 s; 2 s gets 8 million slots).  The

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -21,7 +22,11 @@ from ...models.words import plural
 from ..budget import Budget, MoveValue, SearchResult
 from ..mcts import Evaluator, mcts
 from . import exact
+from .bounds import Bounds
+from .bounds import for_hint as prove_bounds
 from .budgets import (
+    BOUNDS_NODES,
+    BOUNDS_SHARE,
     COMPILE_WORTH,
     DEFAULT_MCTS_ITERATIONS,
     EXACT_LOOSE,
@@ -131,6 +136,21 @@ class Hint:
     interval: str | None = None
     """What the moves' intervals are intervals of: none is given (see ``values_are``)."""
 
+    bounds: Bounds | None = None
+    """Proven bounds on every option's exact value (``hint(bounds=True)``, two monsters)."""
+
+    def proven(self, move: Hashable) -> tuple[float, float] | None:
+        """The proven interval of ``move``'s exact value, if bounds were asked for."""
+        return None if self.bounds is None else self.bounds.interval(move)
+
+    @property
+    def proved_best(self) -> Hashable | None:
+        """The option proved best (its low at least every other option's high), if any."""
+        if self.bounds is None:
+            return None
+        best = self.bounds.proved_best
+        return None if best is None else self.bounds.actions[best]
+
 
 EXPLORATION = 0.5
 """MCTS's UCB1 constant here (lower than the generic default: leaves are means of playouts
@@ -203,18 +223,32 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
 
 
 def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
-         exact_nodes: int | None = None, notice: Notice | None = None, portion: float = 1.0
-         ) -> Hint:
+         exact_nodes: int | None = None, notice: Notice | None = None, portion: float = 1.0,
+         bounds: bool = False) -> Hint:
     """Every option for the hero in hand, ranked by the chooser's chance to win; ``notice``
     is told one line before the compiled search compiles, ``portion`` scales the default
-    budgets (see :func:`search`)."""
+    budgets (see :func:`search`).  With ``bounds`` (two monsters), every option also gets a
+    proven interval for its exact value (:mod:`.bounds`): the search above has
+    ``1 - BOUNDS_SHARE`` of the time limit, the bounds search what is left (without a time
+    limit, ``portion`` of ``BOUNDS_NODES`` nodes); an exact hint's intervals are its values."""
     if state.phase != CHOOSE:
         raise ValueError("a hint needs a hero in hand")
-    result = search(state, budget, rng, exact_nodes, notice=notice, portion=portion)
+    if bounds and state.num_players != 2:
+        raise ValueError("proven bounds are for two monsters")
+    started = time.perf_counter()
+    first = budget if not bounds or budget.time is None else \
+        replace(budget, time=budget.time * (1 - BOUNDS_SHARE))
+    result = search(state, first, rng, exact_nodes, notice=notice, portion=portion)
     follow = follow_up(state, result.line)
     ranked = tuple(_ranked(state, m, follow if i == 0 else "")
                    for i, m in enumerate(result.moves))
-    return Hint(state, result, ranked)
+    proven = None
+    if bounds:
+        left = None if budget.time is None else \
+            max(budget.time - (time.perf_counter() - started), 0.0)
+        nodes = None if left is not None else max(1, int(portion * BOUNDS_NODES))
+        proven = prove_bounds(state, result, left, nodes, exact.loaded())
+    return Hint(state, result, ranked, bounds=proven)
 
 
 def _ranked(state: TeaPartyState, value: MoveValue, then: str = "") -> RankedMove:
@@ -243,8 +277,8 @@ class DrawHint:
 
 
 def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
-               exact_nodes: int | None = None, notice: Notice | None = None
-               ) -> list[DrawHint]:
+               exact_nodes: int | None = None, notice: Notice | None = None,
+               bounds: bool = False) -> list[DrawHint]:
     """A hint for every hero the active monster may draw, most likely first."""
     if state.phase != DRAW:
         raise ValueError("draw hints need a position before the draw")
@@ -257,7 +291,7 @@ def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
         assert isinstance(draw, Draw)
         hints.append(DrawHint(draw.hero, float(probability),
                               hint(state.apply(draw), share, rng, nodes // len(outcomes),
-                                   notice, portion=fraction)))
+                                   notice, portion=fraction, bounds=bounds)))
     return hints
 
 
