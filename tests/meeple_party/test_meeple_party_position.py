@@ -259,3 +259,32 @@ def test_verify_names_the_house_photos_this_house_can_never_take(tmp_path: Path)
     # The easy house has no Hot Tub; the game has 7 Flirts (6 guests and a roommate).
     assert found == {"kitchen-flirting": "no hot tub in this house",
                      "pillow-talk": "more meeples than the game has, or not enough different rooms"}
+
+
+def test_a_game_played_on_ordered_decks_round_trips_with_its_discards() -> None:
+    """An ordered deck's document may give only its top (the loader completes it in the cards
+    file's order), so a card out of play (a surprise resolved, a photo taken) must be written
+    as a discard: else it came back at the bottom of its deck when the position was loaded
+    again (found by tests/test_fuzz_moves.py)."""
+    import random
+
+    from partysolver.models.meeple_party.position import discarded
+    from partysolver.models.protocol import CHANCE, TERMINAL
+
+    seen: set[str] = set()
+    for path in puzzles.files("meeple-party", "scenarios").values():
+        start = load_state(read_document(path)[0], str(path))
+        assert start.setup.ordered
+        for seed in range(3):
+            rng, state = random.Random(seed), start
+            while state.current_player() != TERMINAL:
+                doc = state_to_document(state)
+                assert state_to_document(load_state(doc, "again.toml")) == doc, (path, seed)
+                seen |= {d for d in ("photo", "disaster", "surprise") if discarded(state, d)}
+                if state.current_player() == CHANCE:
+                    outcomes = state.chance_outcomes()
+                    step = rng.choices([a for a, _ in outcomes], [float(p) for _, p in outcomes])[0]
+                else:
+                    step = rng.choice(list(state.legal_actions()))
+                state = state.apply(step)
+    assert {"photo", "surprise"} <= seen, seen

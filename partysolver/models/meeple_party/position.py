@@ -616,8 +616,26 @@ def state_to_document(state: MeeplePartyState) -> dict[str, Any]:
         doc["bag"] = {key: n for key, n in zip(GUEST_KEYS, state.bag, strict=True)}
     doc["decks"] = {key: [cards.deck(deck)[c].id for c in state.deck(deck)]
                     for deck, key in DECK_KEYS.items()}
+    if setup.ordered:  # the loader completes an ordered deck: its discards must be named
+        out = {key: [cards.deck(deck)[c].id for c in discarded(state, deck)]
+               for deck, key in DECK_KEYS.items()}
+        if any(out.values()):
+            doc["decks"]["discards"] = {key: ids for key, ids in out.items() if ids}
     doc["progress"] = turn_document(state)
     return doc
+
+
+def discarded(state: MeeplePartyState, deck: str) -> list[int]:
+    """The cards of ``deck`` out of play: in the game, but neither at the table nor in the
+    deck (a surprise card resolved, a photo taken, a disaster refreshed away)."""
+    if deck == "photo":
+        table = {c for pair in state.photos for c in pair}
+    elif deck == "disaster":
+        table = {*state.disasters, state.communal}
+    else:
+        table = {state.surprise}
+    present = table | set(state.deck(deck))
+    return [c for c in state.setup.deck_cards(deck) if c not in present]
 
 
 def rooms_document(state: MeeplePartyState) -> dict[str, Any]:
