@@ -14,7 +14,9 @@ chance point itself where it gives one (an exact search averages the outcomes ex
 the average of the values after each outcome, within :data:`MOST_VALUED` positions.  A chance
 point with a single outcome gives every player a luck of exactly 0 (nothing is valued).  A chance point the game cannot value
 (a seat's view whose expectations the game does not give, a position its hook does not value)
-is *not computed*: it counts in no sum, and the review says how many were left out.
+is *not computed*: it counts in no sum, and the review says how many were left out.  A hook
+that returns a valuation with no values says the game values no position there, and the
+review then does not average the outcomes either (Meeple Party between turns).
 
 The same values make the review's graph: the game's figure for every player after each step
 (:class:`Valuer.point`).  Nothing here names a game: everything goes through the hooks.
@@ -88,7 +90,9 @@ class Valuer:
             if self._left < 0:
                 raise _TooMany
         found = self.commands.position_values(document(written, self.source), self.options)
-        if found is None and position.awaits_chance() and depth < DEPTH:
+        if found is not None and not found.values:
+            found = None  # the game values no position here: not computed, not averaged
+        elif found is None and position.awaits_chance() and depth < DEPTH:
             outcomes = self.commands.chance_outcomes(position)
             if outcomes:
                 found = self._expected(position, outcomes, depth + 1)

@@ -32,6 +32,7 @@ from .base import (
     OptionSpec,
     Report,
     Thresholds,
+    Valuation,
     require_valid,
     run,
 )
@@ -107,7 +108,7 @@ SCENARIO_SECONDS = 30.0
 def _budget(options: Options) -> Budget:
     from ..solvers.budget import Budget
 
-    return Budget(time=options.time_limit, nodes=options.extra.get("max_nodes"))
+    return Budget(time=options.time_left(), nodes=options.extra.get("max_nodes"))
 
 
 SOLVE_STATUS: dict[str, SolveStatus] = {"solvable": "solvable", "unsolvable": "unsolvable",
@@ -396,6 +397,13 @@ class MeeplePartyCommands(SimulatingCommands):
 
     # -- hint ---------------------------------------------------------------------------------
 
+    def position_values(self, document: Document, options: Options) -> Valuation | None:
+        """The roommates' stress at the end of the turn in play, by the hint's exact turn
+        search, for every player (``app/standing.py``)."""
+        from .standing import meeple_party_values
+
+        return meeple_party_values(document, options)
+
     def played_move(self, document: Document, move: str, options: Options
                     ) -> dict[str, Any] | None:
         _, state = _load(document)
@@ -678,7 +686,8 @@ class MeeplePartyCommands(SimulatingCommands):
         from ..solvers.budget import Budget
         from ..solvers.meeple_party.scenario import solve_scenario
 
-        budget = Budget(time=options.time_limit or SCENARIO_SECONDS)
+        budget = Budget(time=SCENARIO_SECONDS if options.time_limit is None
+                        else options.time_left())
         result = solve_scenario(state, budget)
         found = result.as_json()
         out |= {"solvable": result.verdict, "witness": found["solution"]["line"]

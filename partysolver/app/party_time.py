@@ -14,6 +14,7 @@ from .base import (
     OptionSpec,
     Report,
     Thresholds,
+    Valuation,
     problems_report,
     require_valid,
 )
@@ -95,7 +96,7 @@ def _search(document: Document, position: Position, options: Options) -> Hint:
         raise InputError(document.source, "step", "\"play\" or \"carry-out\" for a hint (the "
                          "other steps leave the player no choice to make)",
                          PHASE_NAMES[position.phase])
-    budget = Budget(time=options.time_limit, nodes=options.extra.get("hint_max_nodes"))
+    budget = Budget(time=options.time_left(), nodes=options.extra.get("hint_max_nodes"))
     return hint(position.to_view(document.source), options.extra.get("depth", 1), budget,
                 options.extra.get("playouts", PLAYOUTS), options.rng_seed)
 
@@ -284,6 +285,13 @@ class PartyTimeCommands(SimulatingCommands):
         from ..models.party_time.position import describe_position
 
         return describe_position(load_position(document.data, document.source))
+
+    def position_values(self, document: Document, options: Options) -> Valuation | None:
+        """Every player's expected strips at the end of the game, by greedy playouts
+        (``app/standing.py``)."""
+        from .standing import party_time_values
+
+        return party_time_values(document, options)
 
     def seat_names(self, state: PartyTimeState) -> tuple[str, ...]:
         return state.names

@@ -19,6 +19,7 @@ from .base import (
     OptionSpec,
     Report,
     Thresholds,
+    Valuation,
     require_valid,
     run,
 )
@@ -119,7 +120,8 @@ def _budget(options: Options) -> Budget:
     from ..solvers.budget import Budget
     from ..solvers.pool_party_stars import conflicts
 
-    return Budget(time=options.time_limit or conflicts.DEFAULT_TIME)
+    return Budget(time=conflicts.DEFAULT_TIME if options.time_limit is None
+                  else options.time_left())
 
 
 def _percent(value: float) -> str:
@@ -216,6 +218,13 @@ class PoolPartyStarsCommands(SimulatingCommands):
             lines.append("last events: " + "; ".join(format_event(e, log.names)
                                                      for e in recent))
         return "\n".join(lines)
+
+    def position_values(self, document: Document, options: Options) -> Valuation | None:
+        """Every player's VIPs plus what their best action is expected to bring on what
+        their seat knows (``app/standing.py``)."""
+        from .standing import pool_party_values
+
+        return pool_party_values(document, options)
 
     def seat_names(self, state: PoolPartyState) -> tuple[str, ...]:
         return state.table.players
