@@ -70,7 +70,7 @@ def test_eight_hero_bounds_contain_the_exact_values() -> None:
         assert hi - lo <= 2e-6 and lo - TOLERANCE <= exact[a] <= hi + TOLERANCE
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 12),
        nodes=st.sampled_from([50, 300, 2_000]), leaves=st.booleans())
 def test_every_interval_contains_the_exact_value(seed: int, depth: int, nodes: int,

@@ -222,6 +222,7 @@ class CompiledExact:
         if table is None:  # made once and never grown (a rehash takes a second): see Table
             table = Table.for_entries(entries, fixed=True, most=HINT_SLOTS)
         self.search = CompiledExpectimax(Budget(), table=table)  # type: ignore[arg-type]
+        self.search.CHUNK = 1 << 13  # the deadline is checked between chunks: a short one
         self.spent = 0
         self.deadline = math.inf
         """When the bounds search must stop (it sets this): no call runs past it."""
@@ -253,7 +254,7 @@ class BoundsSearch:
         if exact is not None:
             exact.deadline = deadline
         self.unsolved: set[Hashable] = set()
-        """Leaves the oracle could not solve within its budget (not tried again)."""
+        """States the oracle could not solve within its budget in this iteration."""
         self.exact_loose = exact_loose
         self.deadline = deadline
         self.max_nodes = nodes
@@ -317,18 +318,20 @@ class BoundsSearch:
                 self.table[k] = [lo, hi, _EXACT if lo >= hi else 0, alpha, beta]
                 return lo, hi
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 63 == 0:
             self._check()
+        if self.exact is not None and k not in self.unsolved and \
+                loose(bag, c0, c1, held) <= self.exact_loose:
+            # Small enough to try exactly, once an iteration (the oracle's table keeps what
+            # a failed try finished, so the next try goes on from there).
+            value = self.exact(phase, held, bag, c0, c1, s0, s1)
+            if value is not None:
+                self.table[k] = [value, value, _EXACT, 0.0, 1.0]
+                self._check()
+                return value, value
+            self._check()  # (the oracle may have stopped at the deadline)
+            self.unsolved.add(k)
         if depth <= 0:
-            if self.exact is not None and k not in self.unsolved and \
-                    loose(bag, c0, c1, held) <= self.exact_loose:
-                value = self.exact(phase, held, bag, c0, c1, s0, s1)
-                if value is not None:
-                    self.table[k] = [value, value, _EXACT, 0.0, 1.0]
-                    self._check()
-                    return value, value
-                self._check()  # (the oracle may have stopped at the deadline)
-                self.unsolved.add(k)
             self.cut_by_depth = True
             if entry is None:
                 self.table[k] = [lo, hi, 0, alpha, beta]
@@ -481,9 +484,12 @@ def prove(state: TeaPartyState, seconds: float | None = None, nodes: int | None 
     intervals = [(fixed[i], fixed[i]) if c is None else search.known(c)
                  for i, c in enumerate(children)]
     depth, finished, complete = start_depth, 0, False
+    if seconds is not None and seconds <= 0:
+        depth = max_depth + 1  # no time at all: what is known without searching
     try:
         while depth <= max_depth:
             search.cut_by_depth = False
+            search.unsolved.clear()
             for i, c in enumerate(children):
                 if c is None:
                     continue
@@ -535,6 +541,7 @@ def for_hint(state: TeaPartyState, result: SearchResult, seconds: float | None,
     an option MCTS proved (its whole subtree solved) is a point."""
     if result.status == "optimal":
         return from_exact(state, result.moves)
+    started = time.perf_counter()
     oracle: Exact
     if compiled:
         room = 4_000_000 if seconds is None else max(1 << 16, min(4_000_000,
@@ -543,6 +550,8 @@ def for_hint(state: TeaPartyState, result: SearchResult, seconds: float | None,
             LEAF_LOOSE_COMPILED
     else:
         oracle, loose_most = LeanExact(LEAF_NODES_LEAN), LEAF_LOOSE_LEAN
+    if seconds is not None:  # making the oracle's table counts against the limit
+        seconds = max(seconds - (time.perf_counter() - started), 0.0)
     found = prove(state, seconds, nodes, oracle, loose_most)
     proved = {m.action: m.value for m in result.moves if m.exact}
     if not proved:
