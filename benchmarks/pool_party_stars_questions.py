@@ -1,0 +1,147 @@
+"""Pool Party Stars, the optimal questions (issue 32): prints figures, asserts nothing.
+
+From a seat at the deal, with the house deck and its hand, the fewest proposals that identify
+every other seat's rule (the model: ``docs/rules.md``, "The questions solitaire"):
+
+1. ``--free``: the free variant (any guest of the deck at every turn, the Wordle form): the
+   exact least expected number and least worst case, and the best first guests.  Its values
+   are proven lower bounds of the hand game's.
+2. ``--deals N``: N seeded deals (the seat's rule and hand), each a unit of work on the
+   runner: the exact optimum of the hand game (expected, and worst case over the rules and
+   the draws), its first proposals, and on the same deal the exact expected number of the
+   hint's policy and of the entropy policy.  Printed: the averages over the deals (95%
+   intervals of the mean over deals; every deal's own value is exact).
+
+With ``--out FILE`` the finished deals are journaled; after a kill, the same command with
+``--resume`` continues.  The search's tables are kept on disk between runs (``--tables``,
+default under the user cache directory).
+
+    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 2 --free
+    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 2 --deals 60 \\
+        --out /tmp/pps2.jsonl --resume
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from partysolver.models.pool_party_stars.game import HOUSE_DECK, Attribute  # noqa: E402
+from partysolver.solvers.pool_party_stars.questions import (  # noqa: E402
+    DealTask,
+    FreeSearch,
+    free_first_guests,
+    search_for,
+    table_path,
+)
+from partysolver.solvers.runner import InProcess, Outcome, Progress, RunPlan, run  # noqa: E402
+from partysolver.solvers.stats import mean_interval  # noqa: E402
+
+
+def peak_mb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+
+def free(players: int, rules: list[Attribute]) -> None:
+    for mine in rules:
+        started = time.perf_counter()
+        search = FreeSearch(players, mine, HOUSE_DECK)
+        expected = search.expected(search.start)
+        worst = search.worst(search.start)
+        best = free_first_guests(search)
+        print(f"free, {players} players, seat holds {mine.label}: expected {expected:.4f} "
+              f"({expected * len(search.problem.assignments):.0f}/"
+              f"{len(search.problem.assignments)}), worst {worst:.0f}; best first guests "
+              f"({len(best)}): {', '.join(best[:6])}{' ...' if len(best) > 6 else ''}; "
+              f"{search.nodes:,} states, {time.perf_counter() - started:.1f} s, "
+              f"peak {peak_mb():,} MB", flush=True)
+
+
+def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
+          worst: bool, tables: Path) -> None:
+    task = DealTask(players, worst, str(tables))
+    search_for(players, tables)
+    started = time.perf_counter()
+
+    def progress(p: Progress) -> None:
+        new = p.done - p.resumed
+        left = p.total - p.done
+        eta = p.elapsed / new * left if new else float("nan")
+        print(f"  {p.done}/{p.total} deals ({p.resumed} resumed), {p.elapsed:.0f} s, "
+              f"about {eta:.0f} s left, peak {peak_mb():,} MB", file=sys.stderr, flush=True)
+
+    def outcome(o: Outcome) -> None:
+        if o.ok:
+            r = o.result
+            print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: optimal "
+                  f"{r['optimal']:.4f} (first: {r['options'][0][0]}), hint {r['hint']:.4f}, "
+                  f"entropy {r['entropy']:.4f}, worst {r['worst']}", file=sys.stderr,
+                  flush=True)
+        else:
+            print(f"  deal {o.index} failed: {o.error}", file=sys.stderr, flush=True)
+
+    plan = RunPlan(InProcess(), out, resume,
+                   {"benchmark": "pool party stars questions", "players": players,
+                    "worst": worst}, outcome, progress)
+    try:
+        result = run(task, count, seed, plan)
+    finally:
+        search_for(players).save(tables)
+    rows = [o.result for o in result.outcomes if o.ok]
+    wall = time.perf_counter() - started
+    print(f"{players} players, {len(rows)} deals (seed {seed}), {date.today()}, "
+          f"{wall:.0f} s wall ({result.resumed} resumed), peak {peak_mb():,} MB")
+    for name in ("optimal", "hint", "entropy"):
+        values = [r[name] for r in rows]
+        mean, low, high = _interval(values)
+        print(f"  {name:8s} mean {mean:.4f} [{low:.4f}, {high:.4f}], max {max(values):.4f}")
+    for name in ("hint", "entropy"):
+        gaps = [r[name] - r["optimal"] for r in rows]
+        mean, low, high = _interval(gaps)
+        print(f"  {name} - optimal: {mean:.4f} [{low:.4f}, {high:.4f}]")
+    if worst:
+        worsts = [r["worst"] for r in rows]
+        print(f"  worst case (rules and draws): min {min(worsts)}, mean "
+              f"{statistics.mean(worsts):.2f}, max {max(worsts)}")
+    print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
+
+
+def _interval(values: list[float]) -> tuple[float, float, float]:
+    mean = statistics.mean(values)
+    interval = mean_interval(sum(values), sum(v * v for v in values), len(values))
+    return mean, interval.low, interval.high
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--free", action="store_true", help="the free variant (part 1)")
+    parser.add_argument("--rules", default="Animal",
+                        help="part 1: the seat's rules, comma separated, or all")
+    parser.add_argument("--deals", type=int, default=0, help="part 2: how many deals")
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--no-worst", action="store_true", help="part 2: skip the worst case")
+    parser.add_argument("--out", type=Path, default=None, help="journal of the deals")
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--tables", type=Path, default=None,
+                        help="the kept tables (default: under the user cache directory)")
+    args = parser.parse_args()
+    print(f"pid {os.getpid()}, nice {os.nice(0)}", file=sys.stderr)
+    if args.free:
+        names = [a.label for a in Attribute] if args.rules == "all" else args.rules.split(",")
+        free(args.players, [Attribute[n.strip().upper()] for n in names])
+    if args.deals:
+        deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
+              args.tables or table_path(args.players))
+
+
+if __name__ == "__main__":
+    main()

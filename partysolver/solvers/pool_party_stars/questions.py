@@ -1,0 +1,631 @@
+"""The optimal questions: which proposals identify every other seat's rule in the fewest.
+
+The question (issue 32, pinned down in ``docs/rules.md``, "The questions solitaire"): one seat,
+at the start of a game, knows its own rule and its hand.  The other seats' rules are, as the
+deduction engine says, every injective assignment of the eleven other rules, all equally
+likely.  The seat proposes a guest from its hand; the answers are the game's (asked clockwise
+from its left, stopping at the first bar), so a proposal tells it *who barred first, or
+nobody*; then it draws a guest, uniformly from the guests it has not seen, while the deck it
+draws from has one.  Other seats' turns are not counted and tell it nothing; the seat never
+guesses.  How many proposals until exactly one assignment is left?
+
+* :meth:`Search.expected` -- the fewest proposals on average (over the rules and the draws);
+* :meth:`Search.worst` -- the fewest that suffice whatever the rules and the draws;
+* :meth:`Search.policy_expected` -- the same average for a fixed policy: the hint's (the
+  proposal most likely to be let in, then the most informative) or the entropy policy (the
+  most informative);
+* :func:`free_search` -- the *free* variant, any guest of the deck at every turn (the
+  Mastermind and Wordle form); its values are proven lower bounds of the hand game's.
+
+**Belief states.**  A state is the set ``C`` of assignments still consistent (a bit mask over
+all the assignments), the hand and the guests it may draw, and the draws left.  Guests are
+kept only by their *split* of ``C`` -- the partition of ``C`` by the answer the guest would
+get -- because two guests with the same split of ``C`` have the same split of every subset:
+they are interchangeable from then on.  A split with one part is *useless* (written ``()``).
+The memo key is ``C`` with the sorted splits of the hand and of the pool (with counts): every
+symmetry of the deck and of the rules that maps one state to another with the same splits
+shares its entry.
+
+**Pruning.**  A proposal costs 1 and leaves parts ``P`` of ``C``, each needing at least the
+information-theoretic number of further proposals (:func:`expected_bound`: the least average
+depth of a tree whose nodes have at most ``b`` children -- ``b`` the number of answers -- and
+for two players, whose "barred" child keeps at most three rules).  Proposals are tried best
+bound first, and one whose bound cannot beat the best found is not expanded.  The values are
+exact: pruning only skips proposals proven no better.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import permutations
+from pathlib import Path
+
+from ...models.pool_party_stars.game import (
+    HAND_SIZE,
+    HOUSE_DECK,
+    RULE_COUNT,
+    Attribute,
+    Guest,
+)
+
+Split = tuple[int, ...]
+"""A guest's split of a belief state: its part for each answer (bit masks; ``split[k]``: barred
+first by the ``k``-th seat asked, the last: let in by all).  Only the partition matters to the
+optimal search (:func:`partition`); the hint's policy needs to know which part is "let in"."""
+
+Pool = tuple[tuple[Split, int], ...]
+"""The guests that may be drawn, by split, with how many of each (sorted)."""
+
+INF = math.inf
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+# -- the problem ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One seat's questions: ``players`` at the table, the seat's rule ``mine``, its
+    ``hand``, the guests it has not seen (``unseen``: the deck less its hand) and how many it
+    will draw at most (``draws``: the deck's stock after the deal).  ``consistent`` (default:
+    all) are the assignments still possible, each as the rules of the other seats in the order
+    they are asked."""
+
+    players: int
+    mine: Attribute
+    hand: tuple[Guest, ...]
+    unseen: tuple[Guest, ...]
+    draws: int
+    consistent: tuple[tuple[int, ...], ...] | None = None
+    assignments: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    """Every assignment of rules to the other seats, in the order they are asked (the seat's
+    left first): each a tuple of distinct rules, none the seat's own."""
+
+    def __post_init__(self) -> None:
+        others = [r for r in range(RULE_COUNT) if r != self.mine]
+        object.__setattr__(self, "assignments",
+                           tuple(permutations(others, self.players - 1)))
+        if self.consistent is not None:
+            known = set(self.assignments)
+            for assignment in self.consistent:
+                if assignment not in known:
+                    raise ValueError(f"consistent: {assignment} is not an assignment of "
+                                     "distinct rules other than the seat's")
+
+    @classmethod
+    def deal(cls, players: int, mine: Attribute, hand: Sequence[Guest],
+             deck: Sequence[Guest]) -> Problem:
+        """The start of a game: ``hand`` dealt from ``deck`` to a table of ``players``."""
+        if not 2 <= players <= 6:
+            raise ValueError("players: from 2 to 6")
+        if len(deck) < HAND_SIZE * players:
+            raise ValueError(f"deck: {len(deck)} guests cannot deal {HAND_SIZE} to each of "
+                             f"{players} players")
+        left = list(deck)
+        for guest in hand:
+            if guest not in left:
+                raise ValueError(f"hand: {guest} is not in the deck (or is there fewer times)")
+            left.remove(guest)
+        return cls(players, mine, tuple(hand), tuple(left), len(deck) - HAND_SIZE * players)
+
+    @property
+    def all(self) -> int:
+        return (1 << len(self.assignments)) - 1
+
+    @property
+    def belief(self) -> int:
+        """The bit mask of the consistent assignments."""
+        if self.consistent is None:
+            return self.all
+        index = {a: i for i, a in enumerate(self.assignments)}
+        return sum(1 << index[a] for a in set(self.consistent))
+
+    def parts(self, guest: Guest) -> tuple[int, ...]:
+        """The assignments by the answer ``guest`` gets: ``parts[k]`` barred first by the
+        ``k``-th seat asked, the last part let in by all."""
+        return _parts(self.players, int(self.mine), guest.mask)
+
+    def split(self, guest: Guest, belief: int) -> Split:
+        return _restrict(self.parts(guest), belief)
+
+    def start(self, labelled: bool = False) -> State:
+        """The first state.  Guests are kept by their partition (the optimal searches), or
+        ``labelled`` by answer (a fixed policy)."""
+        c = self.belief
+        shape = _restrict if labelled else _partition_of
+        hand = tuple(sorted(shape(self.parts(g), c) for g in self.hand))
+        return State(c, hand, _pool((shape(self.parts(g), c) for g in self.unseen), c),
+                     self.draws, labelled)
+
+
+@cache
+def _parts(players: int, mine: int, mask: int) -> tuple[int, ...]:
+    others = [r for r in range(RULE_COUNT) if r != mine]
+    parts = [0] * players
+    for index, assignment in enumerate(permutations(others, players - 1)):
+        k = next((j for j, r in enumerate(assignment) if mask >> r & 1), players - 1)
+        parts[k] |= 1 << index
+    return tuple(parts)
+
+
+def _restrict(parts: Iterable[int], belief: int) -> Split:
+    return tuple(p & belief for p in parts)
+
+
+def partition(split: Split) -> Split:
+    """The nonempty parts, sorted; ``()`` when there is one (the guest tells nothing)."""
+    found = sorted(p for p in split if p)
+    return tuple(found) if len(found) > 1 else ()
+
+
+def _partition_of(parts: Iterable[int], belief: int) -> Split:
+    return partition(_restrict(parts, belief))
+
+
+def _pool(splits: Iterable[Split], belief: int) -> Pool:
+    counts: dict[Split, int] = {}
+    for split in splits:
+        counts[split] = counts.get(split, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A belief state (see the module's text): guests by partition, or ``labelled``."""
+
+    belief: int
+    hand: tuple[Split, ...]
+    pool: Pool
+    draws: int
+    labelled: bool = False
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.belief, self.hand, self.pool,
+                min(self.draws, sum(c for _, c in self.pool)))
+
+
+def children(state: State, split: Split) -> list[tuple[int, float, list[tuple[float, State]]]]:
+    """What proposing a guest of ``split`` from the hand leads to: for each part ``P`` (an
+    answer), its probability and the states after the draw, each with its probability."""
+    hand = list(state.hand)
+    hand.remove(split)
+    size = popcount(state.belief)
+    shape = _restrict if state.labelled else _partition_of
+    labelled = state.labelled
+    found = []
+    for part in split or (state.belief,):
+        if not part:
+            continue
+        weight = popcount(part) / size
+        if popcount(part) == 1:
+            found.append((part, weight, [(1.0, State(part, (), (), 0, labelled))]))
+            continue
+        kept = [shape(s or (state.belief,), part) for s in hand]
+        if state.draws > 0 and state.pool:
+            counts: dict[Split, int] = {}
+            for s, c in state.pool:
+                t = shape(s or (state.belief,), part)
+                counts[t] = counts.get(t, 0) + c
+            pool = tuple(sorted(counts.items()))
+            total = sum(counts.values())
+            after = []
+            for drawn, count in pool:
+                rest = tuple((s, c - (s == drawn)) for s, c in pool if c - (s == drawn))
+                after.append((count / total, State(part, tuple(sorted([*kept, drawn])), rest,
+                                                   state.draws - 1, labelled)))
+            found.append((part, weight, after))
+        else:
+            found.append((part, weight, [(1.0, State(part, tuple(sorted(kept)), (), 0,
+                                                     labelled))]))
+    return found
+
+
+# -- lower bounds ---------------------------------------------------------------------------------
+
+
+@cache
+def depth_sums(answers: int, limit: int, small: int) -> tuple[int, ...]:
+    """``sums[k]``: the least total depth of ``k`` leaves in a tree whose nodes have at most
+    ``answers`` children; with ``small``, one child of every node (the "barred" one, for two
+    players) has at most ``small`` leaves and the other takes the rest."""
+    sums = [0, 0]
+    for k in range(2, limit + 1):
+        if small:
+            best = min(sums[a] + sums[k - a] for a in range(1, min(small, k - 1) + 1))
+        else:
+            # children as equal as possible is optimal for equal weights
+            best = min(_spread(sums, k, b) for b in range(2, answers + 1))
+        sums.append(k + best)
+    return tuple(sums)
+
+
+def _spread(sums: list[int], k: int, b: int) -> int:
+    base, extra = divmod(k, b)
+    parts = [base + 1] * extra + [base] * (b - extra)
+    if any(p == 0 for p in parts) or any(p >= k for p in parts):
+        return 10 ** 18
+    return sum(sums[p] for p in parts)
+
+
+def worst_bounds(answers: int, limit: int, small: int) -> tuple[int, ...]:
+    """``bound[k]``: the fewest proposals that can identify one of ``k`` assignments for
+    sure (same trees as :func:`depth_sums`)."""
+    bound = [0, 0]
+    for k in range(2, limit + 1):
+        if small:
+            bound.append(1 + min(max(bound[a], bound[k - a])
+                                 for a in range(1, min(small, k - 1) + 1)))
+        else:
+            bound.append(math.ceil(math.log(k, answers) - 1e-12))
+    return tuple(bound)
+
+
+# -- the search -----------------------------------------------------------------------------------
+
+
+class Search:
+    """Exact values of belief states of one table size, memoized (see the module's text)."""
+
+    def __init__(self, players: int, assignments: int) -> None:
+        self.players = players
+        small = 3 if players == 2 else 0
+        self.sums = depth_sums(players, assignments, small)
+        self.bounds = worst_bounds(players, assignments, small)
+        self.memo_e: dict[tuple[object, ...], float] = {}
+        self.memo_w: dict[tuple[object, ...], float] = {}
+        self.memo_p: dict[tuple[object, ...], float] = {}
+        self.nodes = 0
+
+    def expected_bound(self, belief: int) -> float:
+        k = popcount(belief)
+        return self.sums[k] / k
+
+    # expected ------------------------------------------------------------------------------
+
+    def expected(self, state: State) -> float:
+        """The least expected number of proposals from ``state`` (``inf``: some answers
+        and draws leave it unidentified with no guest left)."""
+        if state.belief & (state.belief - 1) == 0:
+            return 0.0
+        key = state.key
+        found = self.memo_e.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        best = INF
+        for _, split in self._candidates(state):
+            bound = 1 + sum(popcount(p) * self.expected_bound(p) for p in split or (state.belief,) if p) / popcount(state.belief)
+            if bound >= best - 1e-12:
+                break
+            value = self.after(state, split, self.expected)
+            best = min(best, value)
+            if best <= self.expected_bound(state.belief) + 1e-12:
+                break
+        self.memo_e[key] = best
+        return best
+
+    def _candidates(self, state: State) -> list[tuple[float, Split]]:
+        size = popcount(state.belief)
+        scored = []
+        seen = set()
+        for split in state.hand:
+            p = partition(split)
+            if p in seen:
+                continue
+            seen.add(p)
+            scored.append((sum(popcount(q) * self.expected_bound(q)
+                               for q in split or (state.belief,) if q) / size,
+                           split))
+        scored.sort()
+        return scored
+
+    def after(self, state: State, split: Split, value: Callable[[State], float]) -> float:
+        """1 + the expected ``value`` after proposing a guest of ``split``."""
+        total = 0.0
+        for _, weight, after in children(state, split):
+            total += weight * sum(p * value(s) for p, s in after)
+        return 1 + total
+
+    def options(self, state: State) -> list[tuple[Split, float]]:
+        """Every distinct proposal of the hand with its exact expected value."""
+        return [(split, self.after(state, split, self.expected))
+                for split in self._distinct(state)]
+
+    @staticmethod
+    def _distinct(state: State) -> list[Split]:
+        """The hand's guests, one per partition."""
+        found: dict[Split, Split] = {}
+        for split in state.hand:
+            found.setdefault(partition(split), split)
+        return list(found.values())
+
+    # worst case ----------------------------------------------------------------------------
+
+    def worst(self, state: State) -> float:
+        """The fewest proposals that identify the assignment whatever it is and whatever is
+        drawn (``inf``: none do)."""
+        if state.belief & (state.belief - 1) == 0:
+            return 0
+        key = state.key
+        found = self.memo_w.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        floor = self.bounds[popcount(state.belief)]
+        best = INF
+        scored = sorted((max(self.bounds[popcount(p)] for p in split or (state.belief,)), split)
+                        for split in self._distinct(state))
+        for bound, split in scored:
+            if 1 + bound >= best:
+                break
+            value = self.worst_after(state, split, best)
+            best = min(best, value)
+            if best <= floor:
+                break
+        self.memo_w[key] = best
+        return best
+
+    def worst_after(self, state: State, split: Split, cutoff: float = INF) -> float:
+        """1 + the worst value after proposing ``split`` (stops once it reaches ``cutoff``)."""
+        worst = 0.0
+        outcomes = children(state, split)
+        outcomes.sort(key=lambda o: -popcount(o[0]))
+        for _, _, after in outcomes:
+            for _, s in after:
+                worst = max(worst, self.worst(s))
+                if 1 + worst >= cutoff:
+                    return 1 + worst
+        return 1 + worst
+
+    def worst_options(self, state: State) -> list[tuple[Split, float]]:
+        return [(split, self.worst_after(state, split)) for split in self._distinct(state)]
+
+    # a fixed policy ------------------------------------------------------------------------
+
+    def policy_expected(self, state: State, choose: Callable[[State], Split], name: str
+                        ) -> float:
+        """The expected number of proposals when ``choose`` picks every proposal."""
+        if state.belief & (state.belief - 1) == 0:
+            return 0.0
+        key = (name, *state.key)
+        found = self.memo_p.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if not state.hand:
+            value = INF
+        else:
+            value = self.after(state, choose(state),
+                               lambda s: self.policy_expected(s, choose, name))
+        self.memo_p[key] = value
+        return value
+
+    # keeping tables ------------------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        with temporary.open("wb") as out:
+            pickle.dump((TABLE_VERSION, self.players, self.memo_e, self.memo_w, self.memo_p),
+                        out, protocol=pickle.HIGHEST_PROTOCOL)
+        temporary.replace(path)
+
+    def load(self, path: Path) -> bool:
+        """Add the tables kept at ``path``; ``False`` when there are none to use."""
+        try:
+            with path.open("rb") as source:
+                version, players, e, w, p = pickle.load(source)
+        except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
+            return False
+        if version != TABLE_VERSION or players != self.players:
+            return False
+        self.memo_e.update(e)
+        self.memo_w.update(w)
+        self.memo_p.update(p)
+        return True
+
+
+TABLE_VERSION = 1
+
+
+# -- the free variant ---------------------------------------------------------------------------
+
+
+class FreeSearch:
+    """The free variant: any guest of ``deck`` may be proposed at every turn (each once; a
+    guest already proposed tells nothing more, so the state is the belief alone).  Its values
+    are lower bounds of the hand game's: for a fixed sequence of draws, a policy of the hand
+    game is a policy of the free one."""
+
+    def __init__(self, players: int, mine: Attribute, deck: Sequence[Guest]) -> None:
+        self.players = players
+        self.problem = Problem(players, mine, (), tuple(deck), 0)
+        self.start = self.problem.belief
+        self.parts = sorted({self.problem.parts(g) for g in deck})
+        self.bounds = Search(players, len(self.problem.assignments))
+        self.memo_e: dict[int, float] = {}
+        self.memo_w: dict[int, float] = {}
+        self.nodes = 0
+
+    def splits(self, belief: int) -> list[Split]:
+        found = {partition(_restrict(parts, belief)) for parts in self.parts}
+        found.discard(())
+        return list(found)
+
+    def expected(self, belief: int) -> float:
+        if belief & (belief - 1) == 0:
+            return 0.0
+        found = self.memo_e.get(belief)
+        if found is not None:
+            return found
+        self.nodes += 1
+        size = popcount(belief)
+        floor = self.bounds.expected_bound(belief)
+        scored = sorted((sum(popcount(p) * self.bounds.expected_bound(p) for p in split) / size,
+                         split) for split in self.splits(belief))
+        best = INF
+        for bound, split in scored:
+            if 1 + bound >= best - 1e-12:
+                break
+            value = 1 + sum(popcount(p) * self.expected(p) for p in split) / size
+            best = min(best, value)
+            if best <= floor + 1e-12:
+                break
+        self.memo_e[belief] = best
+        return best
+
+    def options(self, belief: int) -> list[tuple[Split, float]]:
+        size = popcount(belief)
+        return [(split, 1 + sum(popcount(p) * self.expected(p) for p in split) / size)
+                for split in self.splits(belief)]
+
+    def worst(self, belief: int) -> float:
+        if belief & (belief - 1) == 0:
+            return 0
+        found = self.memo_w.get(belief)
+        if found is not None:
+            return found
+        self.nodes += 1
+        bounds = self.bounds.bounds
+        floor = bounds[popcount(belief)]
+        scored = sorted((max(bounds[popcount(p)] for p in split), split)
+                        for split in self.splits(belief))
+        best = INF
+        for bound, split in scored:
+            if 1 + bound >= best:
+                break
+            worst = 0.0
+            for p in sorted(split, key=popcount, reverse=True):
+                worst = max(worst, self.worst(p))
+                if 1 + worst >= best:
+                    break
+            best = min(best, 1 + worst)
+            if best <= floor:
+                break
+        self.memo_w[belief] = best
+        return best
+
+
+# -- the two greedy policies ------------------------------------------------------------------------
+
+
+def entropy_of(split: Split) -> float:
+    """The entropy of the answer, in bits (the expected information of the proposal)."""
+    size = sum(popcount(p) for p in split)
+    return max(0.0, -sum(popcount(p) / size * math.log2(popcount(p) / size)
+                         for p in split if p))
+
+
+def let_in(split: Split) -> float:
+    """The chance that nobody bars a guest of ``split`` (it becomes the seat's VIP)."""
+    return popcount(split[-1]) / sum(popcount(p) for p in split)
+
+
+def choose_entropy(state: State) -> Split:
+    """The most informative proposal (exact ties: the smallest split, see the docs)."""
+    return min(state.hand, key=lambda s: (-round(entropy_of(s), 12), s))
+
+
+def choose_hint(state: State) -> Split:
+    """The hint's choice among proposals: the likeliest to be let in, then the most
+    informative (exact ties: the smallest split, see the docs)."""
+    return min(state.hand, key=lambda s: (-round(let_in(s), 12), -round(entropy_of(s), 12), s))
+
+
+# -- a deal as a unit of work ----------------------------------------------------------------------
+
+_SEARCHES: dict[int, Search] = {}
+"""One search per table size in this process: deals share their tables."""
+
+
+def search_for(players: int, tables: Path | None = None) -> Search:
+    """This process's search for ``players`` (loading the tables kept at ``tables``)."""
+    search = _SEARCHES.get(players)
+    if search is None:
+        search = Search(players, len(Problem(players, Attribute(0), (), (), 0).assignments))
+        if tables is not None:
+            search.load(tables)
+        _SEARCHES[players] = search
+    return search
+
+
+def random_deal(players: int, deck: Sequence[Guest], rng: random.Random) -> Problem:
+    """A uniform deal: the seat's rule and its hand of three."""
+    mine = Attribute(rng.randrange(RULE_COUNT))
+    hand = rng.sample(list(deck), HAND_SIZE)
+    return Problem.deal(players, mine, hand, deck)
+
+
+@dataclass(frozen=True)
+class DealTask:
+    """One unit: deal ``index`` (drawn from ``(seed, index)``), its optimal expected number of
+    proposals and its first proposals, the hint's and the entropy policy's expected numbers
+    on the same deal, and (``worst``) the optimal worst case."""
+
+    players: int
+    worst: bool = True
+    tables: str | None = None
+
+    def __call__(self, seed: int, index: int) -> dict[str, object]:
+        rng = random.Random(f"pool-party-stars questions {seed} {index}")
+        problem = random_deal(self.players, HOUSE_DECK, rng)
+        search = search_for(self.players, Path(self.tables) if self.tables else None)
+        started = time.process_time()
+        state = problem.start()
+        best = search.expected(state)
+        options = first_proposals(problem, search)
+        labelled = problem.start(labelled=True)
+        hint_value = search.policy_expected(labelled, choose_hint, "hint")
+        entropy_value = search.policy_expected(labelled, choose_entropy, "entropy")
+        search.memo_p.clear()  # a policy's table is rarely shared between deals
+        worst = search.worst(state) if self.worst else None
+        return {"mine": problem.mine.label, "hand": [str(g) for g in problem.hand],
+                "optimal": best, "worst": worst, "hint": hint_value,
+                "entropy": entropy_value,
+                "options": [[str(g), v] for g, v in options],
+                "cpu_seconds": round(time.process_time() - started, 3)}
+
+
+def table_path(players: int) -> Path:
+    """Where the search's tables for ``players`` are kept between runs: the user cache
+    directory (``$XDG_CACHE_HOME``, else ``~/.cache``), never the repository."""
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root) / "partysolver" / f"pool-party-stars-questions-{players}p.pickle"
+
+
+def free_first_guests(search: FreeSearch) -> list[str]:
+    """The guests of the deck that are optimal first proposals in the free variant."""
+    best = search.expected(search.start)
+    found = []
+    for guest in sorted(search.problem.unseen, key=lambda g: g.id):
+        split = partition(_restrict(search.problem.parts(guest), search.start))
+        size = popcount(search.start)
+        value = 1 + sum(popcount(p) * search.expected(p) for p in split or (search.start,)) / size
+        if value <= best + 1e-9:
+            found.append(str(guest))
+    return found
+
+
+def first_proposals(problem: Problem, search: Search) -> list[tuple[Guest, float]]:
+    """Every guest of the hand with the optimal expected number of proposals when it is
+    proposed first, best first."""
+    state = problem.start()
+    values = dict(search.options(state))
+    c = problem.belief
+    found = [(g, values[partition(_restrict(problem.parts(g), c))]) for g in problem.hand]
+    return sorted(found, key=lambda gv: (gv[1], gv[0].id))
+
+
+__all__ = ["INF", "FreeSearch", "Problem", "Search", "State", "DealTask", "choose_entropy", "choose_hint", "first_proposals", "free_first_guests", "table_path", "depth_sums",
+           "entropy_of", "let_in", "partition", "random_deal", "search_for"]

@@ -1,0 +1,203 @@
+"""The optimal questions (issue 32): the search against a plain brute force over every
+sequence of proposals and draws, the greedy policies never better than the optimum, and the
+model read by the deduction engine."""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+
+import pytest
+
+from partysolver.models.pool_party_stars.evidence import Knowledge
+from partysolver.models.pool_party_stars.game import (
+    HOUSE_DECK,
+    Attribute,
+    Guest,
+    Proposal,
+    Table,
+    answers_for,
+)
+from partysolver.solvers.pool_party_stars.deduction import posterior
+from partysolver.solvers.pool_party_stars.questions import (
+    FreeSearch,
+    Problem,
+    Search,
+    choose_entropy,
+    choose_hint,
+    first_proposals,
+    random_deal,
+)
+
+# -- a plain brute force, sharing nothing with the search -----------------------------------------
+
+
+def first_bar(assignment: tuple[int, ...], guest: Guest) -> int:
+    """Which seat asked bars first (its place in the asking order), or len: nobody."""
+    for place, rule in enumerate(assignment):
+        if rule in (guest.species, guest.outfit, guest.item):
+            return place
+    return len(assignment)
+
+
+def brute(consistent: frozenset[tuple[int, ...]], hand: tuple[Guest, ...],
+          unseen: tuple[Guest, ...], draws: int) -> tuple[float, float]:
+    """(least expected, least worst) number of proposals, trying every guest of the hand,
+    every answer and every draw, guest by guest (no merging, no pruning)."""
+
+    @cache
+    def value(consistent: frozenset[tuple[int, ...]], hand: tuple[Guest, ...],
+              unseen: tuple[Guest, ...], draws: int) -> tuple[float, float]:
+        if len(consistent) == 1:
+            return 0.0, 0.0
+        best_e, best_w = math.inf, math.inf
+        for i, guest in enumerate(hand):
+            rest = hand[:i] + hand[i + 1:]
+            groups: dict[int, set[tuple[int, ...]]] = {}
+            for assignment in consistent:
+                groups.setdefault(first_bar(assignment, guest), set()).add(assignment)
+            expected, worst = 1.0, 1.0
+            for group in groups.values():
+                part = frozenset(group)
+                if len(part) > 1 and draws > 0 and unseen:
+                    results = [value(part, tuple(sorted(rest + (drawn,), key=str)),
+                                     unseen[:j] + unseen[j + 1:], draws - 1)
+                               for j, drawn in enumerate(unseen)]
+                    sub_e = sum(r[0] for r in results) / len(results)
+                    sub_w = max(r[1] for r in results)
+                else:
+                    sub_e, sub_w = value(part, tuple(sorted(rest, key=str)), unseen, 0) \
+                        if len(part) > 1 else (0.0, 0.0)
+                expected += len(part) / len(consistent) * sub_e
+                worst = max(worst, 1 + sub_w)
+            best_e, best_w = min(best_e, expected), min(best_w, worst)
+        return best_e, best_w
+
+    return value(consistent, tuple(sorted(hand, key=str)), tuple(sorted(unseen, key=str)),
+                 draws)
+
+
+def small_problem(rng: random.Random, players: int, rules: int, deck_size: int
+                  ) -> tuple[Problem, frozenset[tuple[int, ...]]]:
+    """A seat whose others' rules are known to be among a few assignments, with a small
+    deck: small enough to try every sequence of proposals."""
+    mine = Attribute(rng.randrange(12))
+    deck = rng.sample(list(HOUSE_DECK), deck_size)
+    others = [r for r in range(12) if r != mine]
+    problem = Problem.deal(players, mine, deck[:3], deck)
+    everything = problem.assignments
+    consistent = tuple(rng.sample(everything, rules))
+    del others
+    return Problem(players, mine, problem.hand, problem.unseen, problem.draws,
+                   consistent), frozenset(consistent)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_optimum_for_two_players_is_the_brute_forces(seed: int) -> None:
+    rng = random.Random(seed)
+    problem, consistent = small_problem(rng, 2, rng.choice((4, 5, 6)), rng.choice((8, 9)))
+    expected, worst = brute(consistent, problem.hand, problem.unseen, problem.draws)
+    search = Search(2, len(problem.assignments))
+    assert search.expected(problem.start()) == pytest.approx(expected, abs=1e-9)
+    assert search.worst(problem.start()) == worst
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_optimum_for_three_players_is_the_brute_forces(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    problem, consistent = small_problem(rng, 3, 5, 10)
+    expected, worst = brute(consistent, problem.hand, problem.unseen, problem.draws)
+    search = Search(3, len(problem.assignments))
+    assert search.expected(problem.start()) == pytest.approx(expected, abs=1e-9)
+    assert search.worst(problem.start()) == worst
+
+
+def test_some_small_problems_cannot_be_finished() -> None:
+    """A hand that cannot tell two rules apart, and nothing to draw: no number of proposals
+    suffices (the brute force agrees)."""
+    guests = [g for g in HOUSE_DECK if not g.mask & (Attribute.ANIMAL.bit | Attribute.MONSTER.bit)]
+    problem = Problem(2, Attribute.GIFT, tuple(guests[:3]), (), 0,
+                      ((int(Attribute.ANIMAL),), (int(Attribute.MONSTER),)))
+    search = Search(2, len(problem.assignments))
+    assert search.expected(problem.start()) == math.inf
+    assert brute(frozenset(problem.consistent or ()), problem.hand, (), 0)[0] == math.inf
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_greedy_policy_beats_the_optimum(seed: int) -> None:
+    rng = random.Random(200 + seed)
+    problem, _ = small_problem(rng, 2 + seed % 2, 6, 12)
+    search = Search(problem.players, len(problem.assignments))
+    best = search.expected(problem.start())
+    labelled = problem.start(labelled=True)
+    for choose, name in ((choose_hint, "hint"), (choose_entropy, "entropy")):
+        assert best <= search.policy_expected(labelled, choose, name) + 1e-9
+    # the optimal policy, played as a fixed policy, has the optimal value
+    def optimal(state):  # noqa: ANN001, ANN202
+        return min(search._distinct(state), key=lambda s: search.after(state, s, search.expected))
+    assert search.policy_expected(labelled, optimal, "optimal") == pytest.approx(best)
+
+
+def test_a_house_deal_for_two_players() -> None:
+    """A deal of the house deck, once the other seat's rule is down to six: the first
+    proposals' values bracket the optimum, which lies between the free variant's (any guest of
+    the deck) and the greedy policies'.  (The whole deal is the benchmark's.)"""
+    dealt = random_deal(2, HOUSE_DECK, random.Random(7))
+    six = tuple(dealt.assignments[:6])
+    problem = Problem(2, dealt.mine, dealt.hand, dealt.unseen, dealt.draws, six)
+    search = Search(2, len(problem.assignments))
+    best = search.expected(problem.start())
+    options = first_proposals(problem, search)
+    assert options[0][1] == pytest.approx(best)
+    assert all(value >= best - 1e-9 for _, value in options)
+    free = FreeSearch(2, problem.mine, HOUSE_DECK)
+    assert free.expected(problem.belief) <= best + 1e-9
+    assert free.expected(free.start) == pytest.approx(41 / 11)  # the information bound
+    labelled = problem.start(labelled=True)
+    assert best <= search.policy_expected(labelled, choose_entropy, "entropy") + 1e-9
+    assert best <= search.policy_expected(labelled, choose_hint, "hint") + 1e-9
+
+
+def test_the_beliefs_are_the_deduction_engines() -> None:
+    """After any proposals of the seat, the assignments the search keeps are the ones the
+    deduction engine counts (its log holds the seat's proposals only, as an excerpt)."""
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        names = ("Ana", "Ben", "Cy", "Di")[:players]
+        table = Table(names)
+        mine = Attribute(rng.randrange(12))
+        problem = Problem(players, mine, (), (), 0)
+        truth = rng.choice(problem.assignments)
+        rules = [0] * players
+        rules[0] = int(mine)
+        for place, rule in enumerate(truth):
+            rules[1 + place] = rule
+        belief = problem.all
+        events = []
+        for guest in rng.sample(list(HOUSE_DECK), 4):
+            answers = answers_for(0, guest.mask, rules)
+            events.append(Proposal(0, guest, answers))
+            barred = next((a.seat for a in answers if a.bars), None)
+            parts = problem.parts(guest)
+            belief &= parts[players - 1 if barred is None else barred - 1]
+            knowledge = Knowledge(table, tuple(events), 0, (mine,), complete=False)
+            post = posterior(knowledge)
+            assert post.total == belief.bit_count()
+            for place in range(players - 1):
+                counts = [0] * 12
+                for i, assignment in enumerate(problem.assignments):
+                    if belief >> i & 1:
+                        counts[assignment[place]] += 1
+                assert list(post.of(1 + place).counts) == counts
+
+
+def test_bad_problems_are_refused() -> None:
+    with pytest.raises(ValueError, match="players"):
+        Problem.deal(1, Attribute.ANIMAL, HOUSE_DECK[:3], HOUSE_DECK)
+    with pytest.raises(ValueError, match="deck"):
+        Problem.deal(4, Attribute.ANIMAL, HOUSE_DECK[:3], HOUSE_DECK[:9])
+    with pytest.raises(ValueError, match="hand"):
+        Problem.deal(2, Attribute.ANIMAL, HOUSE_DECK[:3], HOUSE_DECK[3:])
+    with pytest.raises(ValueError, match="consistent"):
+        Problem(2, Attribute.ANIMAL, (), (), 0, ((int(Attribute.ANIMAL),),))
