@@ -77,7 +77,7 @@ def simulated_record(tmp_path: Path, game: str, steps: int | None = None) -> Pat
         data = tomllib.loads(path.read_text())
         data["steps"] = data["steps"][:steps]
         path = tmp_path / "short.record.toml"
-        path.write_text(format_document(data, "toml"))
+        path.write_text(format_document(data))
     return path
 
 
@@ -188,13 +188,22 @@ def test_a_party_time_play_with_no_alternative_gives_up_nothing(tmp_path: Path) 
 
 
 def test_a_party_time_game_over_is_worth_its_strips(tmp_path: Path) -> None:
+    """The last position of a simulated game: every player's strips, exactly."""
+    from partysolver.app.base import document
+
     record = simulated_record(tmp_path, "party-time")
-    data = reviewed(record, "--players", "Ann")
-    last = data["steps"][-1]
-    assert last["exact"]
-    assert min(last["values"].values()) == 0  # someone has lost their last strip
-    assert isinstance(data["players"]["Ann"]["luck"], float | int)
-    assert not data["players"]["Ann"]["luck_exact"]
+    steps = len(tomllib.loads(record.read_text())["steps"])
+    position = position_of(record, steps)
+    assert position.is_over()
+    commands = app.commands_for("party-time")
+    assert commands is not None
+    found = commands.position_values(document(position.to_document(), "test"),
+                                     app.Options(seed=1))
+    state = position.state  # type: ignore[attr-defined]
+    assert found is not None and found.exact
+    assert found.values == {name: float(state.strips[seat])
+                            for seat, name in enumerate(state.names)}
+    assert min(found.values.values()) == 0  # someone has lost their last strip
 
 
 def test_party_time_playouts_give_way_to_a_time_limit(tmp_path: Path) -> None:

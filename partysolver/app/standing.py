@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 PLAYOUTS = 100
 """Party-Time playouts to the end of the game per position valued (fewer when a
 ``--time-limit`` runs out first: at least :data:`LEAST_PLAYOUTS`)."""
+MEEPLE_NODES = 100_000
+"""The node budget of one Meeple Party valuation (the exact turn search): a chance point whose
+search needs more (a surprise card drawn mid-turn, some thirty cards each with the rest of the
+turn) is not computed rather than searched for minutes."""
 LEAST_PLAYOUTS = 20
 """The fewest playouts a Party-Time position is valued by, whatever the time limit."""
 
@@ -58,6 +62,7 @@ def _state(document: Document) -> State | None:
 
 def meeple_party_values(document: Document, options: Options) -> Valuation | None:
     from ..models.meeple_party.state import OVER, MeeplePartyState
+    from ..models.protocol import CHANCE
     from ..solvers.budget import Budget, BudgetExhausted
     from ..solvers.meeple_party.evaluate import figures
     from ..solvers.meeple_party.turn import TurnSearch, searchable
@@ -71,11 +76,11 @@ def meeple_party_values(document: Document, options: Options) -> Valuation | Non
         return Valuation(dict.fromkeys(names, -held), True)
     if not searchable(state):  # between turns: the turn search has no turn in play
         return Valuation({}, False)
+    nodes = options.extra.get("max_nodes") or MEEPLE_NODES
     try:
-        value, _ = TurnSearch(state, Budget(time=options.time_limit,
-                                            nodes=options.extra.get("max_nodes"))).value(state)
-    except BudgetExhausted:
-        return None
+        value, _ = TurnSearch(state, Budget(time=options.time_limit, nodes=nodes)).value(state)
+    except BudgetExhausted:  # a chance point too big to search: not averaged either
+        return Valuation({}, False) if state.current_player() == CHANCE else None
     added = figures(value)["stress"]
     return Valuation(dict.fromkeys(names, -(held + added)), True)
 
@@ -148,5 +153,5 @@ def pool_party_values(document: Document, options: Options) -> Valuation | None:
     return Valuation(values, True)
 
 
-__all__ = ["LEAST_PLAYOUTS", "PLAYOUTS", "meeple_party_values", "party_time_values",
+__all__ = ["LEAST_PLAYOUTS", "MEEPLE_NODES", "PLAYOUTS", "meeple_party_values", "party_time_values",
            "pool_party_values"]
