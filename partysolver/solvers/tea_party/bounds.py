@@ -168,6 +168,8 @@ class Exact(Protocol):
     does not finish within its own budget or before ``deadline``."""
 
     deadline: float
+    nodes: int
+    """Nodes a try may expand."""
     spent: int
     """Nodes the oracle has expanded in all..."""
     cost: float
@@ -253,6 +255,8 @@ class BoundsSearch:
         self.exact = exact
         if exact is not None:
             exact.deadline = deadline
+        self.spent_before = 0 if exact is None else exact.spent
+        """The oracle's nodes before this search (an oracle may serve several)."""
         self.unsolved: set[Hashable] = set()
         """States the oracle could not solve within its budget in this iteration."""
         self.exact_loose = exact_loose
@@ -265,7 +269,13 @@ class BoundsSearch:
     @property
     def spent(self) -> int:
         """Nodes spent, the oracle's counted at their cost."""
-        return self.nodes + (0 if self.exact is None else int(self.exact.spent * self.exact.cost))
+        return self.nodes + (0 if self.exact is None else
+                             int(self.leaf_nodes * self.exact.cost))
+
+    @property
+    def leaf_nodes(self) -> int:
+        """The oracle's nodes in this search."""
+        return 0 if self.exact is None else self.exact.spent - self.spent_before
 
     def _check(self) -> None:
         if time.perf_counter() > self.deadline or (
@@ -459,12 +469,14 @@ bag is spent; iterations stop once no leaf is cut by depth)."""
 
 def prove(state: TeaPartyState, seconds: float | None = None, nodes: int | None = None,
           exact: Exact | None = None, exact_loose: int = 10, start_depth: int = 2,
-          step: int = 2, max_depth: int = MAX_DEPTH) -> Bounds:
+          step: int = 2, max_depth: int = MAX_DEPTH, grow: bool = True) -> Bounds:
     """Proven bounds on every option of a two-monster decision (``state`` with a hero in hand):
     iterative deepening from ``start_depth`` plies, ``step`` more each time, until every
     interval is a point, no leaf is cut by depth, ``max_depth`` is passed, or ``seconds`` /
     ``nodes`` run out (an iteration cut short still tightens the intervals it proved).
-    ``exact`` values small leaves exactly (at most ``exact_loose`` heroes loose)."""
+    ``exact`` values small leaves exactly (at most ``exact_loose`` heroes loose, with its own
+    ``nodes`` a try; with ``grow``, twice the nodes each iteration, up to ``LEAF_NODES_MOST``,
+    and one hero more every other iteration)."""
     if state.num_players != 2 or state.phase != CHOOSE:
         raise ValueError("proven bounds need a two-monster position with a hero in hand")
     started = time.perf_counter()
@@ -486,10 +498,17 @@ def prove(state: TeaPartyState, seconds: float | None = None, nodes: int | None 
     depth, finished, complete = start_depth, 0, False
     if seconds is not None and seconds <= 0:
         depth = max_depth + 1  # no time at all: what is known without searching
+    base = None if exact is None else exact.nodes
     try:
         while depth <= max_depth:
             search.cut_by_depth = False
             search.unsolved.clear()
+            if exact is not None and grow:
+                # Each iteration gives the exact leaves twice the nodes, and one more hero
+                # loose every other iteration: given time, the exact search takes over.
+                rounds = (depth - start_depth) // step
+                exact.nodes = min(base << rounds, LEAF_NODES_MOST)
+                search.exact_loose = exact_loose + rounds // 2
             for i, c in enumerate(children):
                 if c is None:
                     continue
@@ -509,11 +528,15 @@ def prove(state: TeaPartyState, seconds: float | None = None, nodes: int | None 
             lo, hi = search.known(c)
             old = intervals[i]
             intervals[i] = (max(old[0], lo), min(old[1], hi))
+    if exact is not None:
+        exact.nodes = base
     return Bounds(actions, tuple(_outward(lo, min(max(hi, lo), 1.0)) for lo, hi in intervals),
                   finished, search.nodes, round(time.perf_counter() - started, 4), complete,
-                  0 if exact is None else exact.spent)
+                  search.leaf_nodes)
 
 
+LEAF_NODES_MOST = 1 << 30
+"""The most nodes one exact try at a leaf grows to (see :func:`prove`'s ``grow``)."""
 LEAF_NODES_COMPILED = 300_000
 """Nodes the compiled exact search may spend on one leaf of the bounds search..."""
 LEAF_LOOSE_COMPILED = 11
