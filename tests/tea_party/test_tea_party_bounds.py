@@ -168,3 +168,25 @@ def test_bounds_are_for_two_monsters() -> None:
     state = position({"fighter": 2}, players=3, held="wizard")
     with pytest.raises(ValueError, match="two-monster"):
         bounds.prove(state)
+
+
+def test_exact_leaves_take_over_with_time() -> None:
+    """Each iteration doubles an exact leaf's nodes: from 100 nodes a try, the search ends
+    with every option's exact value; the oracle's own budget is given back afterwards."""
+    state, exact = benchmark_positions(8)[5]
+    oracle = bounds.LeanExact(100)
+    found = bounds.prove(state, exact=oracle, exact_loose=8)
+    assert found.complete and found.leaf_nodes > 0 and oracle.nodes == 100
+    for a, (lo, hi) in zip(found.actions, found.intervals, strict=True):
+        assert hi - lo <= 2e-6 and lo - TOLERANCE <= exact[a] <= hi + TOLERANCE
+
+
+def test_an_oracle_shared_by_two_searches_charges_each_its_own_nodes() -> None:
+    first, _ = benchmark_positions(8)[1]
+    second, exact = benchmark_positions(8)[2]
+    oracle = bounds.LeanExact(500)
+    a = bounds.prove(first, nodes=3_000, exact=oracle, exact_loose=6)
+    b = bounds.prove(second, nodes=3_000, exact=oracle, exact_loose=6)
+    assert a.leaf_nodes > 0 and b.leaf_nodes > 0
+    assert a.leaf_nodes + b.leaf_nodes == oracle.spent
+    assert contains(b, exact)
