@@ -59,6 +59,14 @@ FIRST = OptionSpec("first", "int", minimum=1, default=1, show_default=True, meta
                    help="pool-party-stars: the number of the first puzzle file.")
 REVEAL = OptionSpec("reveal", "flag", default=False,
                     help="Print each puzzle's answer too (it is hidden by default).")
+OPTIMAL = OptionSpec("optimal", "flag", default=False,
+                     help="pool-party-stars: also rank the proposals of your hand by the least "
+                          "expected number of your own proposals until every other rule is "
+                          "certain (exact; within the time limit, default 20 s; see "
+                          "docs/rules.md, the questions solitaire).")
+OPTIMAL_TIME = 20.0
+"""The time an optimal-questions search gets without --time-limit (a 2-player deal needs
+about 5 s of CPU; kept tables make a repeated position instant)."""
 GUEST_DECK = OptionSpec("guest_deck", "text", metavar="FILE",
                         help="pool-party-stars: a deck file (default: the house deck).")
 
@@ -137,7 +145,7 @@ class PoolPartyStarsCommands(SimulatingCommands):
     info = INFO
     verbs = frozenset({"hint", "solve", "verify", "simulate", "render", "generate"})
     options: ClassVar[dict[str, list[OptionSpec]]] = {
-        "hint": [FROM_SEAT],
+        "hint": [FROM_SEAT, OPTIMAL],
         "solve": [FROM_SEAT],
         "render": [FROM_SEAT],
         "simulate": [COMPETITIVE, GUEST_DECK],
@@ -253,6 +261,10 @@ class PoolPartyStarsCommands(SimulatingCommands):
         seat = _seat(log, options, document.source)
         knowledge = log.knowledge(seat)
         if log.puzzle is not None:
+            if options.extra.get("optimal"):
+                raise InputError(None, "optimal", reason="--optimal is for a game log (a "
+                                 "puzzle's answer is one rule, not a sequence of proposals)",
+                                 option=True)
             return self._puzzle_step(log, knowledge, _consistent(knowledge, document.source,
                                                                  options))
         if not knowledge.complete:
@@ -287,6 +299,10 @@ class PoolPartyStarsCommands(SimulatingCommands):
             gap = "" if rank == 1 else f" ({option.value - best:+.2f})"
             lines.append((rank, option.text, f"{option.value:.2f}{gap}", f"{option.info:.2f}",
                           reason))
+        optimal: dict[str, Any] = {}
+        optimal_text = ""
+        if options.extra.get("optimal"):
+            optimal, optimal_text = _optimal_questions(knowledge, options, document.source)
         data = hint_data(
             INFO.key, me, "exact", f"{me}'s expected VIPs from the action (ties: the expected "
             "information it reveals, in bits)", moves,
@@ -294,6 +310,8 @@ class PoolPartyStarsCommands(SimulatingCommands):
                     "consistent_assignments": post.total},
             to_act=to_act, impossible_guesses_left_out=advice.impossible_guesses,
             exposure=_exposure_json(names, exposures, onlooker))
+        if optimal:
+            data["optimal_questions"] = optimal
         head = (f"{me}'s options ({post.total:,} consistent assignments of the others' rules; "
                 "exact): ranked by expected VIPs, then information (bits)")
         if to_act != me:
@@ -310,6 +328,8 @@ class PoolPartyStarsCommands(SimulatingCommands):
         if advice.note:
             text.append(advice.note)
         text.append("exposure: " + hints.exposure_summary(knowledge, exposures))
+        if optimal_text:
+            text.append(optimal_text)
         return Report(data, "\n".join(text))
 
     def _puzzle_step(self, log: GameLog, knowledge: Knowledge, post: deduction.Posterior
@@ -554,6 +574,57 @@ class PoolPartyStarsCommands(SimulatingCommands):
                     arrows.append((("hand", hand.index(best.move.guest)), "centre"))
                 caption = f"hint: {best.text} ({best.value:.2f} expected VIPs): {best.reason}"
         return render_svg(log, grid, arrows, caption)
+
+
+def _optimal_questions(knowledge: Knowledge, options: Options, source: str
+                       ) -> tuple[dict[str, Any], str]:
+    """The proposals of the seat's hand by the least expected number of its own proposals
+    until every other rule is certain (:mod:`~partysolver.solvers.pool_party_stars.questions`),
+    within the time left; the search's tables are kept under the user cache directory."""
+    import time
+
+    from ..solvers.pool_party_stars import questions
+
+    try:
+        problem = questions.problem_of(knowledge)
+    except ValueError as error:
+        name, _, what = str(error).partition(": ")
+        raise InputError(source, name, reason=f"--optimal: {what}") from None
+    left = len(problem.consistent or ())
+    head = (f"optimal questions ({left:,} consistent assignments; your own proposals until "
+            "every other rule is certain, others' turns not counted, exact)")
+    if left == 1:
+        return ({"status": "done", "consistent_assignments": 1, "proposals": []},
+                f"{head}: every other rule is already certain")
+    if not problem.hand:
+        return ({"status": "no guest", "consistent_assignments": left, "proposals": []},
+                f"{head}: you have no guest to propose")
+    path = questions.table_path(problem.players)
+    search = questions.search_for(problem.players, path)
+    limit = options.time_left()
+    limit = OPTIMAL_TIME if limit is None else limit
+    search.deadline = time.monotonic() + limit
+    kept = len(search.memo_e)
+    try:
+        ranked = questions.first_proposals(problem, search)
+    except questions.TimeUp:
+        return ({"status": "unfinished", "consistent_assignments": left, "seconds": limit,
+                 "proposals": []},
+                f"{head}: not finished within {limit:.1f} s (a 2-player deal takes about 5 s; "
+                "larger tables early in a game take far longer: --time-limit gives more)")
+    finally:
+        search.deadline = None
+        if len(search.memo_e) > kept:
+            questions.keep_tables(search, path)
+    proposals = [{"guest": str(guest),
+                  "expected_proposals": round(value, 6) if value < float("inf") else None}
+                 for guest, value in ranked]
+    lines = [f"  propose {p['guest']}: {p['expected_proposals']:.3f} expected proposals"
+             if p["expected_proposals"] is not None else
+             f"  propose {p['guest']}: some answers leave rules no guest you may still hold "
+             "can tell apart (never certain by proposals alone)" for p in proposals]
+    return ({"status": "exact", "consistent_assignments": left, "proposals": proposals},
+            "\n".join([head + ":", *lines]))
 
 
 def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:

@@ -4,12 +4,16 @@ model read by the deduction engine."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from partysolver.cli.main import cli
 from partysolver.models.pool_party_stars.evidence import Knowledge
 from partysolver.models.pool_party_stars.game import (
     HOUSE_DECK,
@@ -201,3 +205,71 @@ def test_bad_problems_are_refused() -> None:
         Problem.deal(2, Attribute.ANIMAL, HOUSE_DECK[:3], HOUSE_DECK[3:])
     with pytest.raises(ValueError, match="consistent"):
         Problem(2, Attribute.ANIMAL, (), (), 0, ((int(Attribute.ANIMAL),),))
+
+
+# -- the hint's option -----------------------------------------------------------------------------
+
+
+def seat_log(tmp_path: Path, players: tuple[str, ...], events: list[str], hand: list[str] | None,
+             extra: str = "") -> Path:
+    quoted = ", ".join(f'"{e}"' for e in events)
+    names = ", ".join(f'"{p}"' for p in players)
+    text = (f'game = "pool-party-stars"\nplayers = [{names}]\nseat = "{players[0]}"\n'
+            f"events = [{quoted}]\n{extra}\n[rules]\n{players[0]} = [\"Gift\"]\n")
+    if hand is not None:
+        guests = ", ".join(f'"{g}"' for g in hand)
+        text += f"\n[hands]\n{players[0]} = [{guests}]\n"
+    path = tmp_path / "log.toml"
+    path.write_text(text)
+    return path
+
+
+HAND = ["Animal-Swimsuit-Drink", "Monster-Sport-Food", "Robot-Costume-Book"]
+
+
+def test_hint_optimal_ranks_the_hand_exactly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # Ben bars X-Sport-Drink and lets in X without Sport or Drink: Ben is Sport or Drink
+    deck = list(HOUSE_DECK)
+    bar = next(g for g in deck if g.outfit == Attribute.SPORT and g.item == Attribute.DRINK)
+    let_in = next(g for g in deck if g.species == bar.species and g.outfit != Attribute.SPORT
+                  and g.item not in (Attribute.DRINK, Attribute.GIFT))
+    other = next(g for g in deck if Attribute.GIFT not in g.attributes and g not in (bar, let_in))
+    used = {bar, let_in, other}
+    good = next(g for g in deck if g.outfit == Attribute.SPORT and g.item != Attribute.DRINK
+                and g not in used)
+    useless = [g for g in deck if Attribute.SPORT not in g.attributes
+               and Attribute.DRINK not in g.attributes and g not in used][:2]
+    events = [f"Ana proposes {let_in}: Ben lets in", f"Ben proposes {other}: Ana lets in",
+              f"Ana proposes {bar}: Ben bars"]
+    path = seat_log(tmp_path, ("Ana", "Ben"), events, [str(g) for g in (good, *useless)])
+    result = CliRunner().invoke(cli, ["hint", str(path), "--optimal", "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["optimal_questions"]
+    assert found["status"] == "exact" and found["consistent_assignments"] == 2  # Sport, Drink
+    values = [p["expected_proposals"] for p in found["proposals"]]
+    assert values == sorted(values)
+    # the guest with Sport and not Drink tells them apart at once; the others tell nothing
+    assert found["proposals"][0] == {"guest": str(good), "expected_proposals": 1.0}
+    assert values[1] > 1
+    assert (tmp_path / "cache" / "partysolver").is_dir()  # the tables are kept there
+    text = CliRunner().invoke(cli, ["hint", str(path), "--optimal"]).output
+    assert f"propose {good}: 1.000 expected proposals" in text
+
+
+def test_hint_optimal_refuses_what_it_cannot_answer(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = seat_log(tmp_path, ("Ana", "Ben"), [], None)
+    result = CliRunner().invoke(cli, ["hint", str(path), "--optimal"])
+    assert result.exit_code == 2
+    assert "hand" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    puzzle = Path(__file__).resolve().parents[2] / "partysolver" / "puzzles" / \
+        "pool-party-stars" / "examples" / "puzzle.toml"
+    result = CliRunner().invoke(cli, ["hint", str(puzzle), "--optimal"])
+    assert result.exit_code == 2 and "--optimal is for a game log" in result.output
+    result = CliRunner().invoke(cli, ["hint", str(path), "--optimal=maybe"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert not (tmp_path / "cache").exists()  # nothing written on bad input

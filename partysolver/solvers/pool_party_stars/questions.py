@@ -36,6 +36,7 @@ exact: pruning only skips proposals proven no better.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import pickle
@@ -46,6 +47,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import permutations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...models.pool_party_stars.game import (
     HAND_SIZE,
@@ -54,6 +56,9 @@ from ...models.pool_party_stars.game import (
     Attribute,
     Guest,
 )
+
+if TYPE_CHECKING:
+    from ...models.pool_party_stars.evidence import Knowledge
 
 Split = tuple[int, ...]
 """A guest's split of a belief state: its part for each answer (bit masks; ``split[k]``: barred
@@ -286,6 +291,15 @@ class Search:
         self.memo_w: dict[tuple[object, ...], float] = {}
         self.memo_p: dict[tuple[object, ...], float] = {}
         self.nodes = 0
+        self.deadline: float | None = None
+        """A :func:`time.monotonic` time past which the searches raise :class:`TimeUp` (what
+        they finished stays in the tables, exact)."""
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 64 == 0 \
+                and time.monotonic() > self.deadline:
+            raise TimeUp
 
     def expected_bound(self, belief: int) -> float:
         k = popcount(belief)
@@ -302,10 +316,11 @@ class Search:
         found = self.memo_e.get(key)
         if found is not None:
             return found
-        self.nodes += 1
+        self._tick()
         best = INF
         for _, split in self._candidates(state):
-            bound = 1 + sum(popcount(p) * self.expected_bound(p) for p in split or (state.belief,) if p) / popcount(state.belief)
+            bound = 1 + sum(popcount(p) * self.expected_bound(p)
+                            for p in split or (state.belief,) if p) / popcount(state.belief)
             if bound >= best - 1e-12:
                 break
             value = self.after(state, split, self.expected)
@@ -361,7 +376,7 @@ class Search:
         found = self.memo_w.get(key)
         if found is not None:
             return found
-        self.nodes += 1
+        self._tick()
         floor = self.bounds[popcount(state.belief)]
         best = INF
         scored = sorted((max(self.bounds[popcount(p)] for p in split or (state.belief,)), split)
@@ -437,6 +452,10 @@ class Search:
 
 
 TABLE_VERSION = 1
+
+
+class TimeUp(Exception):
+    """The search's deadline passed."""
 
 
 # -- the free variant ---------------------------------------------------------------------------
@@ -517,7 +536,7 @@ class FreeSearch:
         return best
 
 
-# -- the two greedy policies ------------------------------------------------------------------------
+# -- the two greedy policies ----------------------------------------------------------------------
 
 
 def entropy_of(split: Split) -> float:
@@ -597,11 +616,68 @@ class DealTask:
                 "cpu_seconds": round(time.process_time() - started, 3)}
 
 
+def problem_of(knowledge: Knowledge) -> Problem:
+    """The questions of a seat in a game in progress: the assignments it still finds
+    consistent (the deduction engine's), its hand, the guests it has not seen and the draws
+    the deck has left.  Raises :class:`ValueError` naming what is missing."""
+    seat = knowledge.seat
+    if seat is None:
+        raise ValueError("seat: the questions are one seat's")
+    if knowledge.hand is None:
+        raise ValueError("hand: the questions are about the seat's hand, which the log lacks")
+    evidence = knowledge.counting
+    timeline = evidence.timeline
+    if len(knowledge.rules) < len(timeline.by_player[seat]):
+        raise ValueError("rules: the seat's new rule is not drawn yet")
+    players = knowledge.table.size
+    mine = knowledge.rules[-1]
+    record = knowledge.public
+    left = list(knowledge.table.deck)
+    for guest in (*knowledge.hand, *record.seen()):
+        if guest in left:
+            left.remove(guest)
+    everything = Problem(players, mine, (), (), 0)
+    domains = evidence.domains()
+    order = [(seat + k) % players for k in range(1, players)]
+    consistent, weights = [], set()
+    for assignment in everything.assignments:
+        doms = list(domains)
+        for player, rule in zip(order, assignment, strict=True):
+            doms[timeline.current[player]] &= 1 << rule
+        count = timeline.count(doms)
+        if count:
+            consistent.append(assignment)
+            weights.add(count)
+    if not consistent:
+        raise ValueError("events: no assignment of rules fits this log")
+    if len(weights) > 1:
+        raise ValueError("events: the rules held now are not equally likely (a past rule is "
+                         "still open), which the questions do not model")
+    return Problem(players, mine, tuple(knowledge.hand), tuple(left), record.deck_left,
+                   tuple(consistent))
+
+
 def table_path(players: int) -> Path:
     """Where the search's tables for ``players`` are kept between runs: the user cache
     directory (``$XDG_CACHE_HOME``, else ``~/.cache``), never the repository."""
     root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(root) / "partysolver" / f"pool-party-stars-questions-{players}p.pickle"
+
+
+KEPT_ENTRIES = 400_000
+"""The most entries of the expected-value table kept on disk for the hint (a bigger table
+would cost more to load than it saves); past it the table starts again empty."""
+
+
+def keep_tables(search: Search, path: Path) -> None:
+    """Save ``search``'s expected-value table at ``path`` for the next run (the hint's); one
+    too big is dropped, on disk and in memory.  A cache that cannot be written is skipped."""
+    if len(search.memo_e) > KEPT_ENTRIES:
+        search.memo_e.clear()
+        search.memo_w.clear()
+    search.memo_p.clear()
+    with contextlib.suppress(OSError):
+        search.save(path)
 
 
 def free_first_guests(search: FreeSearch) -> list[str]:
@@ -627,5 +703,7 @@ def first_proposals(problem: Problem, search: Search) -> list[tuple[Guest, float
     return sorted(found, key=lambda gv: (gv[1], gv[0].id))
 
 
-__all__ = ["INF", "FreeSearch", "Problem", "Search", "State", "DealTask", "choose_entropy", "choose_hint", "first_proposals", "free_first_guests", "table_path", "depth_sums",
-           "entropy_of", "let_in", "partition", "random_deal", "search_for"]
+__all__ = ["DealTask", "FreeSearch", "INF", "Problem", "Search", "State", "TimeUp",
+           "choose_entropy", "choose_hint", "depth_sums", "entropy_of", "first_proposals",
+           "free_first_guests", "keep_tables", "let_in", "partition", "problem_of", "random_deal",
+           "search_for", "table_path"]
