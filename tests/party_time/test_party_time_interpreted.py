@@ -176,3 +176,29 @@ def test_an_interpreted_hint_never_imports_numba() -> None:
     search, numba = json.loads(done.stdout)
     assert search["deals"] == 1000 and search["compiled"] is False
     assert numba is False
+
+
+def test_which_playouts_a_hint_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled playouts when they are loaded, or ready and worth loading (more than
+    ``LEAN_PLAYOUTS``); not ready, the interpreted ones and the compile in the background,
+    unless they would take longer than the compile (more than ``COMPILE_PLAYOUTS``);
+    ``PARTYSOLVER_INTERPRETED``, the interpreted ones whatever the size."""
+    from partysolver.solvers.party_time.hint import COMPILE_PLAYOUTS, LEAN_PLAYOUTS, use_compiled
+
+    started: list[compiled.Kernel] = []
+    monkeypatch.setattr(compiled, "compile_in_background",
+                        lambda kernel: started.append(kernel) or True)
+    monkeypatch.delenv(compiled.INTERPRETED, raising=False)
+    monkeypatch.setattr(compiled, "ready", lambda kernel: True)
+    monkeypatch.setattr(compiled, "loaded", lambda kernel: False)
+    assert not use_compiled(LEAN_PLAYOUTS) and use_compiled(LEAN_PLAYOUTS + 1)
+    monkeypatch.setattr(compiled, "loaded", lambda kernel: True)
+    assert use_compiled(10)
+    assert started == []
+    monkeypatch.setattr(compiled, "ready", lambda kernel: False)
+    assert not use_compiled(COMPILE_PLAYOUTS)
+    assert started == [compiled.PARTY_TIME_PLAYOUTS]
+    assert use_compiled(COMPILE_PLAYOUTS + 1)
+    monkeypatch.setenv(compiled.INTERPRETED, "1")
+    assert not use_compiled(10 * COMPILE_PLAYOUTS)
+    assert started == [compiled.PARTY_TIME_PLAYOUTS]

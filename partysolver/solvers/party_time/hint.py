@@ -318,24 +318,41 @@ def compiled_run(view: PartyTimeView, samples: int, seed: int,
     compiled first when it is not ready, ``notice`` told before) when ``compiled`` says so
     (``None``: :func:`use_compiled`), else interpreted (:mod:`.interpreted`: the same
     playouts)."""
+    plays = view.legal_actions()
     if compiled is None:
-        compiled = use_compiled()
+        compiled = use_compiled(len(plays) * samples)
     if not compiled:
         from .interpreted import long_run
 
-        return long_run(view, view.legal_actions(), samples, seed)
+        return long_run(view, plays, samples, seed)
     from . import playouts
 
     if notice is not None and playouts.needs_compile():
         notice(playouts.COMPILE_NOTICE)
-    return playouts.long_run(view, view.legal_actions(), samples, seed)
+    return playouts.long_run(view, plays, samples, seed)
 
 
-def use_compiled() -> bool:
-    """Whether a hint runs the compiled playouts: numba is there, the environment variable
-    ``PARTYSOLVER_INTERPRETED`` is not set, and the kernel is ready (it ran in this process,
-    or numba's cache holds it: :func:`partysolver.solvers.compiled.ready`).  A hint never waits
-    for the compile (12 s or more): the first one that finds the kernel not ready starts its
+LEAN_PLAYOUTS = 12_000
+"""Playouts (plays × samples) the interpreted playouts run in about the time it takes a
+process to import numba and load the compiled kernel from numba's cache (about 1 s on a loaded
+machine, where the interpreted ones run some 13,000 playouts a second; the default hint runs
+1,000 per play, at most 12 plays): up to this many, a process that has not loaded the kernel
+yet answers interpreted even when it is ready (see ``docs/solvers.md``, issue 30)."""
+
+COMPILE_PLAYOUTS = 250_000
+"""Playouts the interpreted playouts take longer to run than the kernel takes to compile
+(about 12 s): past this many, a hint that finds the kernel not ready compiles it first, told,
+rather than run them interpreted (``--playouts`` in the tens of thousands on a first run)."""
+
+
+def use_compiled(lanes: int = 0) -> bool:
+    """Whether a hint that runs ``lanes`` playouts (plays × samples) runs them compiled:
+    numba is there, the environment variable ``PARTYSOLVER_INTERPRETED`` is not set, the
+    kernel is ready (it ran in this process, or numba's cache holds it:
+    :func:`partysolver.solvers.compiled.ready`), and loading it pays (it is loaded already,
+    or the playouts are more than :data:`LEAN_PLAYOUTS`).  A hint never waits for the compile
+    (12 s or more) unless the interpreted playouts would take longer still
+    (:data:`COMPILE_PLAYOUTS`): the first one that finds the kernel not ready starts its
     compile in a process of its own (:func:`~partysolver.solvers.compiled.compile_in_background`,
     told once through :mod:`..notices`), and the interpreted playouts answer until it is
     ready, card for card the same.  Imports neither numba nor numpy."""
@@ -343,12 +360,15 @@ def use_compiled() -> bool:
 
     from .. import compiled as kernels
 
+    kernel = kernels.PARTY_TIME_PLAYOUTS
     if kernels.forced_interpreted() or importlib.util.find_spec("numba") is None:
         return False
-    if kernels.ready(kernels.PARTY_TIME_PLAYOUTS):
-        return True
-    kernels.compile_in_background(kernels.PARTY_TIME_PLAYOUTS)
-    return False
+    if not kernels.ready(kernel):
+        if lanes > COMPILE_PLAYOUTS:
+            return True
+        kernels.compile_in_background(kernel)
+        return False
+    return kernels.loaded(kernel) or lanes > LEAN_PLAYOUTS
 
 
 def long_run_figures(run: LongRun, playouts: int) -> LongRuns:

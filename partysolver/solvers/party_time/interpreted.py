@@ -65,10 +65,17 @@ class Streams:
         self.raw = np.empty((len(x), 0), dtype=np.int64)
 
     def reach(self, index: int) -> None:
-        """Make sure that every row holds output ``index``."""
-        while index >= self.raw.shape[1]:
+        """Make sure that every row holds output ``index`` (growing at least twofold)."""
+        have = self.raw.shape[1]
+        if index < have:
+            return
+        blocks = [self.raw]
+        want = max(index, 2 * have - 1)
+        while have <= want:
             self._twist()
-            self.raw = np.concatenate([self.raw, _temper(self.state)], axis=1)
+            blocks.append(_temper(self.state))
+            have += _N
+        self.raw = np.concatenate(blocks, axis=1)
 
     def _twist(self) -> None:
         """The next 624 words of every state (the reference regeneration, in four slices: each
@@ -101,21 +108,55 @@ LANES = 1 << 14
 lane holds some 2 KB of working arrays)."""
 
 
+_BITS = np.int64(1) << np.arange(TYPES, dtype=np.int64)
+"""A hand's types held, as the bits of one number (``_Choices.from_hand``)."""
+
+
+class _Choices:
+    """The kernel's ``_first`` as tables: the first play of a policy row whose card is in the
+    hand depends only on which types the hand holds (``TYPES`` bits), and the play carrying
+    out a revealed card only on that card.  ``from_hand[policy, bottle, tokens, held]`` and
+    ``revealed[policy, bottle, tokens, card]`` hold (card, tokens returned), (-1, 0) where no
+    play fits; policy 0 is greedy, 1 the habits."""
+
+    def __init__(self, greedy: np.ndarray, habits: np.ndarray) -> None:
+        padded = np.full(habits.shape, -1, dtype=np.int64)
+        padded[:, :, :greedy.shape[2]] = greedy
+        rows = np.stack([padded, habits])  # (policy, bottle, tokens, i, card/returned)
+        assert rows.shape[3] == MAX_PLAYS
+        cards = rows[..., 0]
+        held = (np.arange(1 << TYPES)[:, None] & _BITS[None, :]) > 0  # (held, type)
+        valid = (cards >= 0)[..., None, :] & \
+            np.moveaxis(held[:, np.maximum(cards, 0)], 0, -2)  # (..., held, i)
+        self.from_hand = _firsts(rows[..., None, :, :], valid)
+        kinds = np.arange(TYPES)
+        self.revealed = _firsts(rows[..., None, :, :], cards[..., None, :] == kinds[:, None])
+
+
+def _firsts(rows: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Per row, the first (card, returned) where ``valid`` (over the last axis), else
+    (-1, 0)."""
+    index = valid.argmax(axis=-1)
+    found = np.take_along_axis(valid, index[..., None], axis=-1)[..., 0]
+    rows = np.broadcast_to(rows, (*valid.shape, 2))
+    chosen = np.take_along_axis(rows, index[..., None, None], axis=-2)[..., 0, :]
+    return np.where(found[..., None], chosen, np.array([-1, 0]))
+
+
 class _Lanes:
     """The working state of a slice of playouts (the kernel's ``s``, tokens, strips, hands,
     pile and played cards, one row per lane), and the rules they follow."""
 
-    def __init__(self, given: Inputs, rows: np.ndarray, seeds: np.ndarray) -> None:
+    def __init__(self, given: Inputs, choices: _Choices, rows: np.ndarray, seeds: np.ndarray
+                 ) -> None:
         lanes = len(rows)
         n = given.strips0.shape[0]
         self.n, self.me = n, given.me
         self.squares = given.squares
         self.length = given.squares.shape[0] - 1
         self.reverse = given.reverse
-        greedy = np.full(given.habits.shape, -1, dtype=np.int64)
-        greedy[:, :, :given.greedy.shape[2]] = given.greedy
-        self.policies = np.stack([greedy, given.habits])  # [0]: greedy, [1]: the habits
-        assert self.policies.shape[3] == MAX_PLAYS
+        self.choices = choices
+        self.masks = np.zeros(0, dtype=np.int64)
         self.streams = Streams(seeds)
         self.row = rows
         self.drawn = np.zeros(lanes, dtype=np.int64)
@@ -140,7 +181,13 @@ class _Lanes:
         """Numba's ``np.random.randint(total)`` on each lane's stream (see the module)."""
         found = np.zeros(len(lanes), dtype=np.int64)
         waiting = np.flatnonzero(totals > 1)
-        masks = (np.int64(1) << np.frexp(np.maximum(totals - 1, 1))[1].astype(np.int64)) - 1
+        if not waiting.size:
+            return found
+        if int(totals.max()) >= len(self.masks):  # the low bits n - 1 needs, for every n
+            below = np.arange(2 * int(totals.max()) + 2)
+            self.masks = (np.int64(1) << np.frexp(np.maximum(below - 1, 1))[1]
+                          .astype(np.int64)) - 1
+        masks = self.masks[totals]
         while waiting.size:
             at = lanes[waiting]
             self.streams.reach(int(self.drawn[at].max()))
@@ -173,14 +220,13 @@ class _Lanes:
         card[some] = taken
         return card
 
-    def deal(self, unseen: np.ndarray, sizes: np.ndarray) -> None:
-        """The kernel's ``_deal`` on every lane: ``sizes[seat]`` cards to each hand."""
-        lanes = np.arange(len(self.row))
-        self.pile[:] = unseen
+    def deal(self, lanes: np.ndarray, unseen: np.ndarray, sizes: np.ndarray) -> None:
+        """The kernel's ``_deal`` on these lanes: ``sizes[seat]`` cards to each hand."""
+        self.pile[lanes] = unseen
         total = int(unseen.sum())
         for seat, size in enumerate(sizes):
             for _ in range(int(size)):
-                card = self.pick(lanes, self.pile, np.full(len(lanes), total))
+                card = self.pick(lanes, self.pile[lanes], np.full(len(lanes), total))
                 self.pile[lanes, card] -= 1
                 self.hands[lanes, seat, card] += 1
                 total -= 1
@@ -191,19 +237,14 @@ class _Lanes:
               ) -> tuple[np.ndarray, np.ndarray]:
         """The kernel's ``_first``: the first play of ``seat``'s policy (the habits for me,
         else greedy) whose card is in its hand (or is ``only``); (-1, 0) when none is."""
-        rows = self.policies[(seat == self.me).astype(np.int64), self.bottle[lanes],
-                             self.tokens[lanes, seat]]
-        cards = rows[:, :, 0]
+        policy = (seat == self.me).astype(np.int64)
+        bottle, tokens = self.bottle[lanes], self.tokens[lanes, seat]
         if only is None:
-            held = np.take_along_axis(self.hands[lanes, seat], np.maximum(cards, 0), axis=1)
-            valid = (cards >= 0) & (held > 0)
+            held = (self.hands[lanes, seat] > 0) @ _BITS
+            chosen = self.choices.from_hand[policy, bottle, tokens, held]
         else:
-            valid = (cards >= 0) & (cards == only[:, None])
-        index = valid.argmax(axis=1)
-        every = np.arange(len(lanes))
-        found = valid[every, index]
-        return (np.where(found, cards[every, index], -1),
-                np.where(found, rows[every, index, 1], 0))
+            chosen = self.choices.revealed[policy, bottle, tokens, only]
+        return chosen[:, 0], chosen[:, 1]
 
     def resolve(self, lanes: np.ndarray, actor: np.ndarray, card: np.ndarray,
                 returned: np.ndarray) -> np.ndarray:
@@ -317,21 +358,24 @@ class _Lanes:
         self.finish(lanes[over])
 
 
-def _slice(given: Inputs, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+def _slice(given: Inputs, choices: _Choices, first: int, count: int
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Playouts ``first`` ... ``first + count - 1`` of every play: strips lost and windows,
-    one row per play."""
+    one row per play.  Lane ``p * count + k`` plays play ``p`` from sample ``first + k``."""
     plays = given.plays.shape[0]
     rows = np.tile(np.arange(count), plays)
     samples = np.arange(first, first + count)
-    lanes = _Lanes(given, rows, (given.seed + samples) & SEED_MASK)
+    lanes = _Lanes(given, choices, rows, (given.seed + samples) & SEED_MASK)
     every = np.arange(len(rows))
     deals = given.piles0.shape[0]
     if deals:
         lanes.hands[:] = given.hands0[samples % deals][rows]
         lanes.pile[:] = given.piles0[samples % deals][rows]
-    else:
-        lanes.pile[:] = given.unseen
-        lanes.deal(given.unseen, given.sizes)
+    else:  # every play of a sample deals the same cards: dealt once, on the first play's lanes
+        lanes.deal(np.arange(count), given.unseen, given.sizes)
+        lanes.hands[:] = lanes.hands[rows]
+        lanes.pile[:] = lanes.pile[rows]
+        lanes.drawn[:] = lanes.drawn[rows]
     me = given.me
     lanes.hands[:, me] = given.hand0
     card = np.repeat(given.plays[:, 0], count)
@@ -361,11 +405,12 @@ def long_run_arrays(given: Inputs) -> np.ndarray:
     lost = np.zeros((plays, samples), dtype=np.int64)
     if plays == 0 or samples == 0:
         return lost
+    choices = _Choices(given.greedy, given.habits)
     step = max(1, LANES // plays)
     for first in range(0, samples, step):
         count = min(step, samples - first)
         lost[:, first:first + count], given.windows[:, first:first + count] = \
-            _slice(given, first, count)
+            _slice(given, choices, first, count)
     return lost
 
 
