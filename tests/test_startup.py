@@ -198,10 +198,11 @@ def test_option_defaults_stated_by_the_app_are_the_searches_own() -> None:
 
 
 USES = {"meeple-land": {"networkx"}, "meeple-party": set(),
-        "party-time": {"numba", "numpy"}, "pool-party-stars": set(), "tea-party": set(),
+        "party-time": {"numpy"}, "pool-party-stars": set(), "tea-party": set(),
         "pig": {"numba", "numpy"}}
 """The heavy libraries each game's default hint uses (issue 30): Meeple Land's seating is a
-flow (networkx), the Party-Time playouts are compiled (numba), and so are Pig's values; the Tea
+flow (networkx), Pig's values are compiled (numba); the Party-Time example's playouts run
+interpreted over numpy arrays (a small hint: ``party_time.hint.LEAN_PLAYOUTS``), and the Tea
 Party example and the Meeple Party one (a small turn: ``turn.LEAN_NODES``) are answered by the
 interpreted search, without loading a kernel."""
 
