@@ -30,6 +30,7 @@ from partysolver.solvers.pool_party_stars.questions import (
     Search,
     choose_entropy,
     choose_hint,
+    depth_sums,
     first_proposals,
     random_deal,
 )
@@ -273,3 +274,25 @@ def test_hint_optimal_refuses_what_it_cannot_answer(tmp_path: Path,
     result = CliRunner().invoke(cli, ["hint", str(path), "--optimal=maybe"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert not (tmp_path / "cache").exists()  # nothing written on bad input
+
+
+def test_the_depth_bounds_are_the_least_trees() -> None:
+    """The pruning bound, against every tree shape: the least total depth of k leaves with at
+    most b children a node (by a plain recursion over the ways to split the leaves)."""
+
+    @cache
+    def least(k: int, b: int) -> int:
+        if k == 1:
+            return 0
+
+        @cache
+        def split(m: int, j: int) -> int:  # m leaves among at most j subtrees
+            if j == 1:
+                return least(m, b)
+            return min([least(m, b)] + [least(a, b) + split(m - a, j - 1)
+                                        for a in range(1, m)])
+
+        return k + min(least(a, b) + split(k - a, b - 1) for a in range(1, k))
+
+    for b in (2, 3, 4):
+        assert list(depth_sums(b, 60, 0)) == [0] + [least(k, b) for k in range(1, 61)]

@@ -242,25 +242,23 @@ def children(state: State, split: Split) -> list[tuple[int, float, list[tuple[fl
 @cache
 def depth_sums(answers: int, limit: int, small: int) -> tuple[int, ...]:
     """``sums[k]``: the least total depth of ``k`` leaves in a tree whose nodes have at most
-    ``answers`` children; with ``small``, one child of every node (the "barred" one, for two
-    players) has at most ``small`` leaves and the other takes the rest."""
+    ``answers`` children; with ``small`` (two players), one child of every node (the "barred"
+    one) has at most ``small`` leaves and the other takes the rest.
+
+    Without ``small``: with ``d = ceil(log_b k)``, a tree of least total depth has its leaves
+    at depths ``d - 1`` and ``d``; at most ``(b^d - k) // (b - 1)`` of them fit at ``d - 1``
+    (each takes the room of ``b`` at ``d``), so the least total is ``k d - that``."""
     sums = [0, 0]
     for k in range(2, limit + 1):
         if small:
             best = min(sums[a] + sums[k - a] for a in range(1, min(small, k - 1) + 1))
+            sums.append(k + best)
         else:
-            # children as equal as possible is optimal for equal weights
-            best = min(_spread(sums, k, b) for b in range(2, answers + 1))
-        sums.append(k + best)
+            d = 1
+            while answers ** d < k:
+                d += 1
+            sums.append(k * d - (answers ** d - k) // (answers - 1))
     return tuple(sums)
-
-
-def _spread(sums: list[int], k: int, b: int) -> int:
-    base, extra = divmod(k, b)
-    parts = [base + 1] * extra + [base] * (b - extra)
-    if any(p == 0 for p in parts) or any(p >= k for p in parts):
-        return 10 ** 18
-    return sum(sums[p] for p in parts)
 
 
 def worst_bounds(answers: int, limit: int, small: int) -> tuple[int, ...]:
