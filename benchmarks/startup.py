@@ -20,9 +20,12 @@ the heavy libraries it imported (``python -X importtime`` shows where the time g
 index pip is configured with), and an empty numba cache (``NUMBA_CACHE_DIR``).  Then each
 game's ``hint GAME:default`` runs in order as a new process (target: at most 3 s each; Python
 writes its bytecode on this first run, as it does for a user), the Meeple Party hint starts the
-compile of its kernel in the background, and the benchmark asks a big Meeple Party turn's
-hint (:data:`BIG_TURN`) every few seconds until its JSON says ``search.compiled: true``: how
-long after the first hint the compiled path answers by itself, with nothing typed.  Last, the
+compile of its kernel in the background and so does the Party-Time hint for its playouts.
+The benchmark waits for the playouts' marker (``partysolver-ready.party-time-playouts.json``:
+a default Party-Time hint in a new process runs them interpreted even then), then asks a big
+Meeple Party turn's hint (:data:`BIG_TURN`) every few seconds until its JSON says
+``search.compiled: true``: how long after the first hint the compiled path answers by itself,
+with nothing typed.  Last, the
 warm times (median of 3) of every game's hint and of the big turn's, and where the warm Meeple
 Party hint's time goes (``python -X importtime``: the heavy libraries' import times).
 
@@ -129,7 +132,7 @@ def first_run(poll: float, patience: float) -> None:
         print(f"first run: fresh venv and pip install . in {installed:.1f} s; empty numba "
               f"cache ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})")
         print(f"{'first hint':<28}  {'s':>6}  {'target':>7}  compiled  stderr")
-        began = None
+        began = party_began = None
         for game in GAMES:
             started = time.perf_counter()
             done = subprocess.run((*command, f"{game}:default", "--json"), env=env, cwd=folder,
@@ -137,12 +140,21 @@ def first_run(poll: float, patience: float) -> None:
             seconds = time.perf_counter() - started
             if game == "meeple-party":
                 began = started
+            if game == "party-time":
+                party_began = started
             answer = json.loads(done.stdout) if done.returncode == 0 else {}
             verdict = "ok" if seconds <= FIRST_TARGET else "OVER"
             told = " | ".join(done.stderr.strip().splitlines())[:90]
             print(f"{game:<28}  {seconds:>6.2f}  <= {FIRST_TARGET:g} {verdict:>2}  "
                   f"{str(answer.get('search', {}).get('compiled', '-')).lower():>8}  {told}")
-        assert began is not None
+        assert began is not None and party_began is not None
+        ready = Path(env["NUMBA_CACHE_DIR"]) / "partysolver-ready.party-time-playouts.json"
+        while not ready.exists() and time.perf_counter() - party_began < patience:
+            time.sleep(0.5)
+        print(f"the Party-Time playouts' background compile was done "
+              f"{time.perf_counter() - party_began:.1f} s after their first hint"
+              if ready.exists() else
+              f"the Party-Time playouts were not compiled within {patience:g} s")
         compiled_after = None
         while time.perf_counter() - began < patience:
             done = subprocess.run((*command, BIG_TURN, "--json"), env=env,
