@@ -24,7 +24,9 @@ One model, built in named steps (:class:`LayoutModel`), every variable named:
 10. *requirements*: budget, no dead ends, seat everybody, targets, required and pre-placed
     tiles, each enforced by its own literal (assumptions name the conflicting ones);
 11. *redundant* constraints, labelled: every placed tile has a path end facing a path end or
-    an entrance, and the placed area fits the free area.
+    an entrance, and the placed area fits the free area;
+12. optionally (``strengthen``, :mod:`.relax`), more: tile dominance, and the final
+    reputation capped by a geometry-free relaxation's bound for each number of types.
 
 Every returned layout is re-checked by the park verifier (:meth:`Puzzle.check` and the
 :class:`~partysolver.models.meeple_land.park.Layout` score).
@@ -111,7 +113,8 @@ class LayoutResult:
 class LayoutModel:
     """The CP-SAT model of one puzzle (see the module docstring for the steps)."""
 
-    def __init__(self, puzzle: Puzzle, mode: Mode = "optimize") -> None:
+    def __init__(self, puzzle: Puzzle, mode: Mode = "optimize",
+                 strengthen: Sequence[str] = ()) -> None:
         self.puzzle = puzzle
         self.plot = puzzle.plot
         self.mode = mode
@@ -137,8 +140,15 @@ class LayoutModel:
         self._add_variety()
         self._add_requirements()
         self._add_redundant()
+        self.type_count: dict[int, cp_model.IntVar] = {}
+        self.dominance: list[tuple[str, str]] = []
+        self.type_bounds: list[int | None] = []
         if mode == "optimize":
             self._add_objective()
+            if "dominance" in strengthen:
+                self._add_dominance()
+            if "types" in strengthen:
+                self._add_type_bounds()
 
     # 1. placements -------------------------------------------------------------------------
 
@@ -492,6 +502,37 @@ class LayoutModel:
                            self.puzzle.budget).only_enforce_if(
                                self.requirement_literals["budget"])
 
+    # 12. strengthening (optional) ---------------------------------------------------------
+
+    def _add_dominance(self) -> None:
+        """Redundant for the optimum (:func:`~.relax.dominance_pairs`): a dominated pool tile
+        is placed only when the tile dominating it is."""
+        from .relax import dominance_pairs
+
+        self.dominance = dominance_pairs(self.puzzle)
+        for strong, weak in self.dominance:
+            self.model.add(sum(c.literal for c in self.by_tile[weak])
+                           <= sum(c.literal for c in self.by_tile[strong]))
+
+    def _add_type_bounds(self) -> None:
+        """Redundant (:func:`~.relax.type_count_bounds`): the number of types, one-hot
+        (``types_is[k]``), caps the final reputation by the geometry-free relaxation's bound
+        for ``k`` types.  Reputation objective only."""
+        from .relax import type_count_bounds
+
+        if self.puzzle.objective != "reputation":
+            return
+        self.type_bounds = type_count_bounds(self.puzzle)
+        for k, bound in enumerate(self.type_bounds):
+            var = self.model.new_bool_var(f"types_is_{k}")
+            if bound is None:
+                self.model.add(var == 0)
+            self.type_count[k] = var
+        self.model.add_exactly_one(self.type_count.values())
+        self.model.add(self.types == sum(k * v for k, v in self.type_count.items()))
+        self.model.add(self.objective <= sum((b or 0) * self.type_count[k]
+                                             for k, b in enumerate(self.type_bounds)))
+
     # -- the warm start ----------------------------------------------------------------------
 
     def add_hint(self, placements: Sequence[Placement]) -> None:
@@ -553,6 +594,8 @@ class LayoutModel:
         for kind, var in self.has.items():
             hint(var, kind in kinds)
         hint(self.types, len(kinds))
+        for k, var in self.type_count.items():
+            hint(var, k == len(kinds))
         hint(self.variety, variety_points(len(kinds)))
         for var in self.requirement_literals.values():
             hint(var, True)
@@ -640,6 +683,9 @@ class SearchSettings:
     """A ``SatParameters.SearchBranching`` name (``None``: CP-SAT's default)."""
     warm_start: bool = True
     """Seed the search with the greedy layout (a solution hint) and fall back to it."""
+    strengthen: tuple[str, ...] = ()
+    """Redundant constraints to add (:mod:`.relax`): ``dominance`` (tile dominance) and
+    ``types`` (bounds by the number of types); see :data:`STRENGTHENED`."""
     budget_lp: bool = False
     """On a model below :data:`LARGE_MODEL` placements with a budget, CP-SAT's full linear
     relaxation (``max_lp``): the budget's knapsack row closes small budget puzzles at the
@@ -690,6 +736,9 @@ DEFAULT_SETTINGS = SearchSettings("CP-SAT's own portfolio, 1 worker below 2,000 
                                   "warm start", workers=None,
                                   interleave=False, budget_lp=True)
 """The default search (chosen by ``benchmarks/meeple_land.py``; ``docs/solvers.md``)."""
+
+STRENGTHENED = ("dominance", "types")
+"""Every strengthening of :class:`LayoutModel` (``SearchSettings.strengthen``)."""
 
 GREEDY_SHARE = 0.25
 """At most this share of a time limit goes to the greedy warm start."""
@@ -803,7 +852,8 @@ def build_estimate(puzzle: Puzzle) -> float:
 def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
                  seed: int | None = None, count: bool = False,
                  count_limit: int = DEFAULT_COUNT_LIMIT, progress: ProgressCallback | None = None,
-                 settings: SearchSettings | None = None) -> LayoutResult:
+                 settings: SearchSettings | None = None,
+                 start: Sequence[Placement] | None = None) -> LayoutResult:
     """Solve ``puzzle`` to proven optimality within ``time_limit`` seconds (``None``: no
     limit), anytime.
 
@@ -815,7 +865,8 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     is called (from CP-SAT's threads) with each improvement of the best value or bound:
     values never fall, bounds never rise.  With ``seed`` the search uses one worker and is
     reproducible (but for the time limit).  Loading the seating's flow library is done before
-    the clock starts."""
+    the clock starts.  ``start``: a known layout (for instance the best of a smaller pool),
+    used instead of the greedy's when it meets every requirement and is better."""
     seating.load()
     started = time.perf_counter()
     chosen = search_settings(settings, workers, seed)
@@ -830,8 +881,15 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     if chosen.warm_start:
         warm = greedy_layout(puzzle, None if time_limit is None else time_limit * GREEDY_SHARE)
         usage["greedy"] = warm.value
+        source = "greedy"
+        if start is not None and not puzzle.check(start):
+            value = puzzle.value(puzzle.layout_of(start).score(puzzle.visitors))
+            usage["start"] = value
+            if not warm.legal or warm.value is None or value > warm.value:
+                warm = replace(warm, placements=tuple(start), value=value, legal=True)
+                source = "start"
         if warm.legal:
-            tracker.offer(warm.value, None, "greedy")
+            tracker.offer(warm.value, None, source)
     usage["greedy_seconds"] = round(time.perf_counter() - started, 3)
     remaining = left()
     if warm is not None and warm.legal and remaining is not None \
@@ -843,7 +901,12 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
         return _answer(puzzle, [_verified(puzzle, warm.placements, "greedy")], tracker.proven,
                        False, usage)
     # 2. The model, seeded with the greedy layout; the objective's domain is a first bound.
-    built = LayoutModel(puzzle)
+    built = LayoutModel(puzzle, strengthen=chosen.strengthen)
+    if warm is not None and warm.legal and built.dominance:
+        from .relax import respect_dominance
+
+        warm = replace(warm, placements=tuple(respect_dominance(puzzle, warm.placements,
+                                                                built.dominance)))
     if warm is not None:
         built.add_hint(warm.placements)
     tracker.offer(None, max(built.objective.proto.domain), "bound")
