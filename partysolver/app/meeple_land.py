@@ -123,7 +123,8 @@ def _best(document: Document, puzzle: Puzzle, given: Mapping[str, Any]
     if puzzle.answer is not None:
         if puzzle.answer.status == "infeasible":
             return None, True
-        return puzzle.answer.objective, puzzle.answer.objective is not None
+        return puzzle.answer.objective, puzzle.answer.objective is not None \
+            and puzzle.answer.status == "optimal"
     solution = run("solve", document, given).data
     if solution["status"] == "infeasible":
         return None, True
@@ -354,7 +355,7 @@ class MeepleLandCommands(SimulatingCommands):
         from ..solvers.meeple_land.layout import solve_layout
 
         puzzle = _puzzle(document)
-        result = solve_layout(puzzle, time_limit=options.time_limit,
+        result = solve_layout(puzzle, time_limit=options.time_left(),
                               workers=options.extra.get("search_workers"), seed=options.seed,
                               progress=_progress(),
                               count=bool(options.extra.get("count")),
@@ -503,7 +504,7 @@ class MeepleLandCommands(SimulatingCommands):
         return Report(data, "\n".join(lines), exit_code=1 if problems else 0)
 
     def _verify_puzzle(self, document: Document, options: Options) -> Report:
-        from ..models.meeple_land.puzzle import load_puzzle
+        from ..models.meeple_land.puzzle import OBJECTIVE_TEXT, load_puzzle
         from ..models.meeple_land.render import ascii_picture, legend, letters
         from ..solvers.meeple_land.layout import feasibility
 
@@ -513,14 +514,29 @@ class MeepleLandCommands(SimulatingCommands):
         if problems:
             return Report(verify_data(INFO.key, problems, None, solvable="unknown"),
                           "\n".join(text), exit_code=1)
-        verdict = feasibility(puzzle, options.time_limit, options.extra.get("search_workers"),
-                              options.seed)
+        recorded = puzzle.recorded_layout()
+        if recorded:  # already judged by problems(): legal, and scoring the recorded objective
+            from ..solvers.meeple_land.layout import Feasibility
+
+            verdict = Feasibility("solvable", puzzle.layout_of(recorded))
+        else:
+            verdict = feasibility(puzzle, options.time_left(),
+                                  options.extra.get("search_workers"), options.seed)
         sentence = {"solvable": "valid and solvable: a layout meets every requirement",
                     "unsolvable": "valid but unsolvable: " + "; ".join(
                         r.text for r in verdict.conflict) + " cannot all hold together",
                     "unknown": "valid; solvable or not is unknown: out of time before a "
                                "layout or a proof"}[verdict.verdict]
         data = verify_data(INFO.key, [], sentence, solvable=verdict.verdict)
+        if recorded:
+            answer = puzzle.answer
+            assert answer is not None
+            data["recorded"] = {"status": answer.status, "objective": answer.objective,
+                                "bound": answer.bound, "layout_scores": answer.objective}
+            bound = "" if answer.bound is None else f", proven bound {answer.bound}"
+            text.append(f"the recorded layout is legal and scores {answer.objective} "
+                        f"({OBJECTIVE_TEXT[puzzle.objective]}), as recorded "
+                        f"({answer.status}{bound})")
         if verdict.verdict == "solvable":
             layout = verdict.layout
             assert layout is not None
@@ -589,20 +605,28 @@ class MeepleLandCommands(SimulatingCommands):
         from ..models.meeple_land.render import Picture, Shelf, render_parks
 
         puzzle = _puzzle(document)
-        layout = puzzle.layout_of([])
+        recorded = puzzle.recorded_layout()
+        layout = puzzle.layout_of(recorded)  # a recorded answer's layout when the file has one
         suggestion, caption = None, ""
+        if recorded and puzzle.answer is not None:
+            caption = (f"recorded layout: {OBJECTIVE_TEXT[puzzle.objective]} "
+                       f"{puzzle.answer.objective} ({puzzle.answer.status})")
         if options.extra.get("hint"):  # what 'hint' gives: the next placement, not the answer
             step = _next_step(puzzle, options)
             suggestion = step.piece
             caption = (f"hint: {step.move.text} ({step.move.reason})" if step.move else
                        f"hint: {step.note}")
         order = layout.build_order() if numbered else None
-        pool = Shelf("Pool: the tiles the puzzle offers", [("tiles", puzzle.pool)])
+        # With a recorded layout the picture is the answer: the pool (a whole catalogue, for
+        # the published parks) is left out; the placed tiles are on the board and the legend.
+        pool = None if recorded else Shelf("Pool: the tiles the puzzle offers",
+                                           [("tiles", puzzle.pool)])
         return render_parks([Picture(layout, puzzle.visitors, puzzle.name or "puzzle", order,
                                      suggestion, caption)],
                             f"Meeple Land puzzle — objective: "
                             f"{OBJECTIVE_TEXT[puzzle.objective]}",
                             describe_park(layout, puzzle.visitors), pool,
+                            None if recorded else
                             {tile.id: tile for tile in puzzle.pool_tiles()})
 
     def _render_game(self, document: Document, options: Options, numbered: bool) -> str:
@@ -661,7 +685,7 @@ def _next_step(puzzle: Puzzle, options: Options) -> _Step:
     from ..models.meeple_land.puzzle import OBJECTIVE_TEXT
     from ..solvers.meeple_land.layout import solve_layout
 
-    result = solve_layout(puzzle, time_limit=options.time_limit,
+    result = solve_layout(puzzle, time_limit=options.time_left(),
                           workers=options.extra.get("search_workers"), seed=options.seed,
                           progress=_progress())
     goal = OBJECTIVE_TEXT[puzzle.objective]
@@ -761,6 +785,12 @@ def _compare_recorded(answer: Answer, status: str, optimum: int | None = None,
         return [], ["recorded answer: infeasible (matches)"]
     if status != "optimal":
         return [], []
+    if answer.status == "feasible":  # a recorded layout and bound: the optimum lies between
+        inside = (answer.objective is None or answer.objective <= (optimum or 0)) and (
+            answer.bound is None or (optimum or 0) <= answer.bound)
+        return ([] if inside else ["objective"]), [
+            f"recorded best {answer.objective}, bound {answer.bound} ("
+            + ("matches" if inside else "DIFFERS") + f": the optimum is {optimum})"]
     if answer.objective is not None:
         same = answer.objective == optimum
         lines.append(f"recorded optimum: {answer.objective} "

@@ -29,9 +29,15 @@ A puzzle file (``kind = "puzzle"``)::
     ...
 
     [answer]                               # the proven optimum, as recorded
-    status = "optimal"
+    status = "optimal"                     # or "feasible": a layout and a proven bound
     objective = 12
     layouts = 3                            # distinct optimal layouts (solve --count)
+    bound = 12                             # optional: the proven bound (>= objective)
+
+    [[answer.layout]]                      # optional: a layout scoring ``objective``
+    tile = "M03"                           # (the pool tiles placed; verify re-scores it)
+    at = [0, 1]
+    rotation = 90
 
 *Reputation* is the final reputation of the park alone: variety points, visitors seated (+1 or
 +2) or left at the entrance (-1 or -2), and -2 per dead end.  Every placed tile (pre-placed
@@ -82,6 +88,11 @@ class Answer:
     status: str
     objective: int | None
     layouts: int | None = None
+    bound: int | None = None
+    """A proven upper bound on the objective (``feasible``: the optimum lies between)."""
+    layout: tuple[Entry, ...] = ()
+    """A layout (pool tiles placed, the pre-placed ones not repeated) that scores
+    ``objective``; ``verify`` re-scores it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +179,9 @@ class Puzzle:
                                      f"{available[tile_id]}", "required"))
         checked = check_entries(self.plot, self.placed, self.catalogue, reach=False)
         found += [p for p in checked.problems if p.code != "duplicate-tile"]
-        return found + self.answer_problems()
+        found += self.answer_problems()
+        # the recorded layout is judged on a well-posed puzzle only
+        return found or self.recorded_layout_problems()
 
     def answer_problems(self) -> list[Problem]:
         """A recorded answer that contradicts itself or the objective's range."""
@@ -176,6 +189,9 @@ class Puzzle:
         if answer is None:
             return found
         if answer.status == "infeasible":
+            if answer.layout:
+                found.append(Problem("answer", "an infeasible puzzle has no layout to record",
+                                     "answer.layout"))
             if answer.objective is not None:
                 found.append(Problem("answer", "an infeasible puzzle has no optimum to record",
                                      "answer.objective"))
@@ -190,7 +206,39 @@ class Puzzle:
                 and self.objective != "reputation":
             found.append(Problem("answer", f"{OBJECTIVE_TEXT[self.objective]} is a count, not "
                                  f"{answer.objective}", "answer.objective"))
+        if answer.bound is not None and answer.objective is not None:
+            if answer.bound < answer.objective:
+                found.append(Problem("answer", f"the bound {answer.bound} is below the "
+                                     f"recorded objective {answer.objective}", "answer.bound"))
+            elif answer.status == "optimal" and answer.bound != answer.objective:
+                found.append(Problem("answer", f"an optimal answer's bound is its objective "
+                                     f"{answer.objective}, not {answer.bound}", "answer.bound"))
+        if answer.status == "feasible" and (answer.objective is None or not answer.layout):
+            found.append(Problem("answer", "a feasible answer records its objective and its "
+                                 "layout", "answer"))
         return found
+
+    def recorded_layout_problems(self) -> list[Problem]:
+        """The recorded layout (``[[answer.layout]]``) judged by the park verifier: every rule
+        or requirement it breaks, else whether it scores the recorded objective."""
+        answer = self.answer
+        if answer is None or not answer.layout or answer.status == "infeasible":
+            return []
+        placements = [e.placement for e in answer.layout]
+        broken, _, score = self.judge(placements)
+        if broken or score is None:
+            return [Problem(p.code, f"the recorded layout: {p.message}", "answer.layout")
+                    for p in broken]
+        value = self.value(score)
+        if answer.objective is not None and value != answer.objective:
+            return [Problem("answer", f"the recorded layout scores {value} "
+                            f"({OBJECTIVE_TEXT[self.objective]}), not the recorded "
+                            f"{answer.objective}", "answer.objective")]
+        return []
+
+    def recorded_layout(self) -> list[Placement]:
+        """The recorded layout's placements (empty without one)."""
+        return [] if self.answer is None else [e.placement for e in self.answer.layout]
 
     # -- judging a layout (the park verifier) --------------------------------------------------
 
@@ -283,9 +331,11 @@ def load_puzzle(document: Mapping[str, Any], source: str) -> Puzzle:
     answer = None
     if root.has("answer"):
         table = root.table("answer")
-        answer = Answer(table.text("status", choices=("optimal", "infeasible")),
+        answer = Answer(table.text("status", choices=("optimal", "feasible", "infeasible")),
                         table.integer("objective", None, minimum=-999, maximum=999),
-                        table.integer("layouts", None, minimum=0))
+                        table.integer("layouts", None, minimum=0),
+                        table.integer("bound", None, minimum=-999, maximum=999),
+                        load_entries(table, "layout", seating=False))
         table.done()
     root.done()
     return Puzzle(catalogue, plot, tuple(pool), placed, budget, visitors, objective,
@@ -324,5 +374,9 @@ def puzzle_document(puzzle: Puzzle) -> dict[str, Any]:
             answer["objective"] = puzzle.answer.objective
         if puzzle.answer.layouts is not None:
             answer["layouts"] = puzzle.answer.layouts
+        if puzzle.answer.bound is not None:
+            answer["bound"] = puzzle.answer.bound
+        if puzzle.answer.layout:
+            answer["layout"] = [entry_document(e) for e in puzzle.answer.layout]
         doc["answer"] = answer
     return doc
