@@ -24,6 +24,7 @@ default under the user cache directory).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -31,13 +32,17 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from partysolver.models.pool_party_stars.game import HOUSE_DECK, Attribute  # noqa: E402
+from partysolver.models.pool_party_stars.game import HOUSE_DECK, Attribute, parse_guest  # noqa: E402
 from partysolver.solvers.pool_party_stars.questions import (  # noqa: E402
     DealTask,
     FreeSearch,
+    Problem,
+    choose_entropy,
+    choose_hint,
     free_first_guests,
     search_for,
     table_path,
@@ -99,19 +104,48 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
     wall = time.perf_counter() - started
     print(f"{players} players, {len(rows)} deals (seed {seed}), {date.today()}, "
           f"{wall:.0f} s wall ({result.resumed} resumed), peak {peak_mb():,} MB")
+    summarize(players, rows)
+
+
+def summarize(players: int, rows: list[dict[str, Any]]) -> None:
+    """The averages over the deals, and how often the policies' first proposals are optimal."""
     for name in ("optimal", "hint", "entropy"):
         values = [r[name] for r in rows]
         mean, low, high = _interval(values)
-        print(f"  {name:8s} mean {mean:.4f} [{low:.4f}, {high:.4f}], max {max(values):.4f}")
+        print(f"  {name:8s} mean {mean:.4f} [{low:.4f}, {high:.4f}], min {min(values):.4f}, "
+              f"max {max(values):.4f}")
     for name in ("hint", "entropy"):
         gaps = [r[name] - r["optimal"] for r in rows]
         mean, low, high = _interval(gaps)
         print(f"  {name} - optimal: {mean:.4f} [{low:.4f}, {high:.4f}]")
-    if worst:
-        worsts = [r["worst"] for r in rows]
+    worsts = [r["worst"] for r in rows if r["worst"] is not None]
+    if worsts:
         print(f"  worst case (rules and draws): min {min(worsts)}, mean "
               f"{statistics.mean(worsts):.2f}, max {max(worsts)}")
+    agree = {"hint": 0, "entropy": 0}
+    for r in rows:
+        problem = Problem.deal(players, Attribute[r["mine"].upper()],
+                               [parse_guest(g) for g in r["hand"]], HOUSE_DECK)
+        state = problem.start(labelled=True)
+        best = r["options"][0][1]
+        value = {g: v for g, v in r["options"]}
+        for name, choose in (("hint", choose_hint), ("entropy", choose_entropy)):
+            split = choose(state)
+            guest = next(g for g in problem.hand
+                         if problem.split(g, problem.belief) == split)
+            agree[name] += value[str(guest)] <= best + 1e-9
+    print(f"  the first proposal is optimal: hint's in {agree['hint']} of {len(rows)} deals, "
+          f"entropy's in {agree['entropy']}")
     print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
+
+
+def so_far(path: Path) -> None:
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    header = next((x for x in lines if "result" not in x), {})
+    rows = [x["result"] for x in lines if x.get("result")]
+    players = int(header.get("parameters", header).get("players", 2))
+    print(f"{players} players, {len(rows)} deals so far in {path}")
+    summarize(players, rows)
 
 
 def _interval(values: list[float]) -> tuple[float, float, float]:
@@ -131,16 +165,20 @@ def main() -> None:
     parser.add_argument("--no-worst", action="store_true", help="part 2: skip the worst case")
     parser.add_argument("--out", type=Path, default=None, help="journal of the deals")
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--so-far", type=Path, default=None, metavar="FILE",
+                        help="print the figures of the deals journaled in FILE so far")
     parser.add_argument("--tables", type=Path, default=None,
                         help="the kept tables (default: under the user cache directory)")
     args = parser.parse_args()
     print(f"pid {os.getpid()}, nice {os.nice(0)}", file=sys.stderr)
+    if args.so_far:
+        so_far(args.so_far)
     if args.free:
         names = [a.label for a in Attribute] if args.rules == "all" else args.rules.split(",")
         free(args.players, [Attribute[n.strip().upper()] for n in names])
     if args.deals:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
-              args.tables or table_path(args.players))
+              args.tables or table_path(args.players, "benchmark"))
 
 
 if __name__ == "__main__":

@@ -435,8 +435,11 @@ class Search:
         temporary.replace(path)
 
     def load(self, path: Path) -> bool:
-        """Add the tables kept at ``path``; ``False`` when there are none to use."""
+        """Add the tables kept at ``path``; ``False`` when there are none to use (or they are
+        bigger than :data:`LOAD_LIMIT`: loading would cost more than it saves)."""
         try:
+            if path.stat().st_size > LOAD_LIMIT:
+                return False
             with path.open("rb") as source:
                 version, players, e, w, p = pickle.load(source)
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
@@ -450,6 +453,8 @@ class Search:
 
 
 TABLE_VERSION = 1
+LOAD_LIMIT = 256 * 2 ** 20
+"""The largest table file loaded (bytes)."""
 
 
 class TimeUp(Exception):
@@ -655,11 +660,13 @@ def problem_of(knowledge: Knowledge) -> Problem:
                    tuple(consistent))
 
 
-def table_path(players: int) -> Path:
-    """Where the search's tables for ``players`` are kept between runs: the user cache
-    directory (``$XDG_CACHE_HOME``, else ``~/.cache``), never the repository."""
+def table_path(players: int, user: str = "hint") -> Path:
+    """Where the search's tables for ``players`` are kept between runs, for the hint or the
+    benchmark (``user``): the user cache directory (``$XDG_CACHE_HOME``, else ``~/.cache``),
+    never the repository."""
     root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "partysolver" / f"pool-party-stars-questions-{players}p.pickle"
+    suffix = "" if user == "hint" else f"-{user}"
+    return Path(root) / "partysolver" / f"pool-party-stars-questions-{players}p{suffix}.pickle"
 
 
 KEPT_ENTRIES = 400_000
