@@ -411,15 +411,17 @@ def test_a_kernel_compiles_in_the_background_once(tmp_path: Path,
 
 
 def test_a_small_turn_answers_before_the_kernel_would_load(tmp_path: Path) -> None:
-    """With the kernel ready, a new process's hint on a turn of fewer than ``LEAN_NODES`` nodes
-    answers with the interpreted search (loading numba would take longer); here, where the
-    kernel is loaded already, the same hint goes through it: the same moves and figures."""
-    from partysolver.solvers.meeple_party import turn
+    """With the kernel ready but loaded through numba (``PARTYSOLVER_NATIVE=0``: its object
+    aside, ``meeple_party/native.py``), a new process's hint on a turn of fewer than
+    ``LEAN_NODES`` nodes answers with the interpreted search (loading numba would take
+    longer); here, where the kernel is loaded already, the same hint goes through it: the same
+    moves and figures."""
+    from partysolver.solvers.meeple_party import native, turn
 
     turn.warm_up()
     position = tmp_path / "party.toml"
     position.write_text(puzzles.examples("meeple-party")["default"].read_text())
-    lean = hint_json(position)
+    lean = hint_json(position, **{native.NATIVE: "0"})
     assert lean["search"]["compiled"] is False  # type: ignore[index]
     assert lean["search"]["outcomes"] < turn.LEAN_NODES  # type: ignore[index]
     here = CliRunner().invoke(cli, ["hint", str(position), "--json", "--top", "5"])

@@ -45,7 +45,16 @@ BUFFER = 1 << 12
 
 
 def kernel_module() -> ModuleType:
-    """The compiled module (imports numba)."""
+    """The compiled module: its machine code loaded without numba when it can be
+    (:func:`.native.load`, a tenth of the time), else through numba (which is then imported)."""
+    import sys
+
+    from . import native
+
+    if __package__ + ".kernel" not in sys.modules:  # numba's own, where it runs already
+        found = native.load()
+        if found is not None:
+            return found  # type: ignore[return-value]
     from . import kernel
 
     return kernel

@@ -196,16 +196,23 @@ def use_kernel(budget: Budget, compiled: bool | None) -> bool:
     if not kernels.ready(kernels.MEEPLE_PARTY_TURN):
         kernels.compile_in_background(kernels.MEEPLE_PARTY_TURN)
         return False
+    from . import native
+
+    if not native.loaded() and native.load() is None:
+        native.build_in_background()  # a cache from before: numba loads it until then
     return True
 
 
 LEAN_NODES = 30_000
 """Nodes the interpreted search may take first, before a hint with no limit loads the kernel
-in a new process: loading it (numpy, numba, numba's start-up and the cached code) takes some
-0.7 s of wall time, about what the interpreted search needs for this many nodes, and many
-turns need fewer (the shipped example 17,521; 11 of the 21 benchmark positions with a meeple
-drawn), so that they answer without numba, the same ranking.  A bigger turn is then searched by the
-kernel from the start (at most some 0.4 s lost)."""
+through numba in a new process: loading it so (numpy, numba, numba's start-up and the cached
+code) takes some 0.35 s of CPU, about what the interpreted search needs for this many nodes,
+and many turns need fewer (the shipped example 17,521; 11 of the 21 benchmark positions with a
+meeple drawn), so that they answer without numba, the same ranking.  A bigger turn is then
+searched by the kernel from the start (at most some 0.3 s lost).  Where the kernel's machine
+code loads without numba (:mod:`.native`: llvmlite and numpy, about 0.1 s of CPU) there is no
+such first try: the kernel answers at once (measured on the shipped example, 0.41 s of CPU for
+the whole process against 0.60 s with the first try; on a 15-meeple turn the two were equal)."""
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
@@ -1577,7 +1584,7 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
     ranking is the same."""
     budget = budget or Budget()
     if compiled is None and budget.time is None and not _kernel_loaded() \
-            and use_kernel(budget, None):
+            and use_kernel(budget, None) and not _kernel_loaded():  # (the native one, loaded)
         lean = TurnSearch(state, Budget(nodes=LEAN_NODES), compiled=False)
         try:
             ranked = lean.options(top)
@@ -1607,8 +1614,9 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
 def _kernel_loaded() -> bool:
     """Whether the kernel has run in this process already (then it costs nothing to load)."""
     from .. import compiled as kernels
+    from . import native
 
-    return kernels.loaded(kernels.MEEPLE_PARTY_TURN)
+    return native.loaded() or kernels.loaded(kernels.MEEPLE_PARTY_TURN)
 
 
 def best_action(state: MeeplePartyState, budget: Budget | None = None) -> Action:
@@ -1699,9 +1707,11 @@ def warm_up() -> float:
     from ... import puzzles
     from ...models.documents import parse_document
     from ...models.meeple_party import load_position
+    from . import native
 
     start = time.process_time()
     text = puzzles.examples("meeple-party")["default"].read_text()
     state = load_position(parse_document(text, "default.toml"), "default.toml").to_state("default.toml")
     TurnSearch(state, compiled=True).value(state)
+    native.build()  # its machine code, loadable without numba (about 3 s more)
     return time.process_time() - start
