@@ -92,7 +92,7 @@ def bounds_one(k: int, seed: int, seconds: float) -> dict[str, Any]:
         high += float(probability) * max(hi for _, hi in found.intervals)
         nodes, leaf_nodes = nodes + found.nodes, oracle.spent  # (one oracle: its total)
         depths.append(found.depth)
-    return {"low": round(low - 1e-6, 6), "high": round(high + 1e-6, 6),
+    return {"low": max(0.0, round(low - 1e-6, 6)), "high": min(1.0, round(high + 1e-6, 6)),
             "seconds": round(time.perf_counter() - start, 1), "limit": seconds,
             "nodes": nodes, "leaf_nodes": leaf_nodes, "depth_min": min(depths),
             "peak_mib": _peak_mib()}
