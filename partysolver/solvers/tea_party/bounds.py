@@ -498,7 +498,7 @@ def prove(state: TeaPartyState, seconds: float | None = None, nodes: int | None 
     depth, finished, complete = start_depth, 0, False
     if seconds is not None and seconds <= 0:
         depth = max_depth + 1  # no time at all: what is known without searching
-    base = None if exact is None else exact.nodes
+    base = 0 if exact is None else exact.nodes
     try:
         while depth <= max_depth:
             search.cut_by_depth = False
