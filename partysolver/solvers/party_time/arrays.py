@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -95,7 +96,7 @@ class Inputs:
     windows: np.ndarray
     """Written by the playouts: see :attr:`LongRun.windows`."""
 
-    def arguments(self) -> tuple[object, ...]:
+    def arguments(self) -> tuple[Any, ...]:
         return tuple(getattr(self, field.name) for field in fields(self))
 
 

@@ -192,8 +192,9 @@ def hint(view: PartyTimeView, depth: int = 1, budget: Budget | None = None,
     Plays within :data:`TOLERANCE` of the safest are ordered by ``playouts`` paired playouts
     to the end of the game on the same deals (only when two plays or more are that close), or
     by the habits alone when ``playouts`` is 0.  ``compiled``: whether the playouts run
-    compiled (``None``: when they are ready, else the interpreted ones answer and the compile
-    starts in the background: :func:`use_compiled`).  ``notice`` is told, before the playouts
+    compiled (``None``: :func:`use_compiled` decides, by whether they are ready and loaded and
+    how many there are; not ready, the interpreted ones answer, the same playouts, and the
+    compile starts in the background).  ``notice`` is told, before the playouts
     run, when they must be compiled first (``compiled=True`` before they are ready:
     :data:`.playouts.COMPILE_NOTICE`); a front end that listens through :mod:`..notices` hears it
     there anyway, and hears of a compile started in the background.

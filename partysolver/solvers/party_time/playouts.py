@@ -14,7 +14,9 @@ The rules are restated here over arrays: ``models/party_time/state.py`` is the r
 ``tests/party_time/test_party_time_playouts.py`` holds the two equal (the same game, card for
 card, when the engine is given the same cards; the same strips lost on average).  The
 policies are not restated: their orders are read from :func:`~.policies.greedy_order` and
-:func:`~.policies.habit_key` into tables, one row per (bottle, tokens).
+:func:`~.policies.habit_key` into tables, one row per (bottle, tokens).  The same playouts,
+card for card, run without numba in :mod:`.interpreted` (what a hint runs until these are
+compiled: no answer waits for the compile).
 """
 
 from __future__ import annotations
