@@ -18,6 +18,12 @@ is there already (``--again`` recomputes), so a long run can be stopped and resu
     nice -n 10 python benchmarks/tea_party_bounds.py --sizes 12 13 14 --seeds 0 1 2 \\
         --max-nodes 40000000 --seconds 60
     nice -n 10 python benchmarks/tea_party_bounds.py --opening --seconds 30
+
+The exact values also run as units of partysolver's runner (one position a unit, progress and
+the time left printed, finished units journalled, ``--resume`` after a kill)::
+
+    python benchmarks/tea_party_bounds.py --sizes 14 15 --seeds 0 1 2 --write-positions late
+    nice -n 10 partysolver solve late --max-nodes 95000000 --json --out late.jsonl --resume
 """
 
 from __future__ import annotations
@@ -142,12 +148,28 @@ def main() -> None:
     parser.add_argument("--again-bounds", action="store_true",
                         help="recompute the stored bounds (not the exact values)")
     parser.add_argument("--opening", action="store_true")
+    parser.add_argument("--write-positions", metavar="DIR",
+                        help="write the positions of --sizes and --seeds as files in DIR (for "
+                             "the runner: partysolver solve DIR --out ... --resume) and stop")
     parser.add_argument("--one", nargs=3, metavar=("KIND", "K", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         kind, k, seed = args.one[0], int(args.one[1]), int(args.one[2])
         print(json.dumps(exact_one(k, seed, args.max_nodes) if kind == "exact"
                          else bounds_one(k, seed, args.seconds)))
+        return
+    if args.write_positions:
+        from tea_party import late_game
+
+        from partysolver.models.tea_party import state_to_document
+
+        folder = Path(args.write_positions)
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in args.sizes:
+            for seed in args.seeds:
+                path = folder / f"late-{k}-{seed}.json"
+                path.write_text(json.dumps(state_to_document(late_game(k, seed)), indent=1))
+                print(path)
         return
     stored: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     stored.setdefault("positions", {})
