@@ -202,3 +202,18 @@ def test_which_playouts_a_hint_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(compiled.INTERPRETED, "1")
     assert not use_compiled(10 * COMPILE_PLAYOUTS)
     assert started == [compiled.PARTY_TIME_PLAYOUTS]
+
+
+def test_the_background_compile_warms_the_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel says how to compile it (what ``python -m partysolver.solvers.compiled --all``
+    and the background compile run): a paired playout of a new house game of four."""
+    import importlib
+
+    warmed: list[PartyTimeState] = []
+    monkeypatch.setattr(playouts, "warm_up",
+                        lambda new_game: warmed.append(new_game(random.Random(0))))
+    module, name = compiled.PARTY_TIME_PLAYOUTS.warm.split(":")
+    assert compiled.PARTY_TIME_PLAYOUTS in compiled.KERNELS
+    getattr(importlib.import_module(module), name)()
+    [state] = warmed
+    assert state.num_players == 4 and state.rules == HOUSE_RULES
