@@ -395,12 +395,6 @@ class BoundsSearch:
             high += p * (new_hi - hi)
         return low, high
 
-    # -- the root ---------------------------------------------------------------------------------
-
-    def root(self, children: list[Child], depth: int) -> list[tuple[float, float]]:
-        """Every option's interval at this depth (each with the whole window)."""
-        return [self.child(c, depth - 1, 0.0, 1.0) for c in children]
-
 
 @dataclass(frozen=True, slots=True)
 class Bounds:
