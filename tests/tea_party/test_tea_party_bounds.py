@@ -19,6 +19,7 @@ from partysolver.solvers.budget import Budget
 from partysolver.solvers.expectimax import Expectimax
 from partysolver.solvers.tea_party import bounds
 from partysolver.solvers.tea_party import hint as hints
+from partysolver.solvers.tea_party.exact import load_compiled
 
 EXACT = json.loads((Path(__file__).resolve().parents[2] / "benchmarks"
                     / "tea_party_exact.json").read_text())
@@ -190,3 +191,17 @@ def test_an_oracle_shared_by_two_searches_charges_each_its_own_nodes() -> None:
     assert a.leaf_nodes > 0 and b.leaf_nodes > 0
     assert a.leaf_nodes + b.leaf_nodes == oracle.spent
     assert contains(b, exact)
+
+
+def test_compiled_exact_leaves_give_sound_and_closing_bounds() -> None:
+    """With the compiled exact search at the leaves (as a hint uses it once loaded), small
+    tries first: every interval holds the exact value, and with enough nodes they close."""
+    load_compiled()
+    for state, values in benchmark_positions(8)[:4]:
+        oracle = bounds.CompiledExact(state, 2_000, entries=1 << 16)
+        found = bounds.prove(state, nodes=3_000, exact=oracle, exact_loose=9)
+        assert contains(found, values)
+    state, values = benchmark_positions(8)[0]
+    found = bounds.prove(state, exact=bounds.CompiledExact(state, 300_000), exact_loose=9)
+    assert found.complete and contains(found, values)
+    assert all(hi - lo <= 2e-6 for lo, hi in found.intervals)
