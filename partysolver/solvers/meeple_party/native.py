@@ -279,6 +279,18 @@ def load(where: Path | None = None) -> NativeKernel | None:
     return NativeKernel(constants, call)
 
 
+def available(where: Path | None = None) -> bool:
+    """Whether an object for this source and these versions is there to load (read without
+    importing llvmlite: :func:`load` checks the processor, and may still say no)."""
+    if not usable_environment():
+        return False
+    try:
+        description = json.loads(artifact(where)[1].read_bytes())
+    except (OSError, ValueError):
+        return False
+    return isinstance(description, dict) and description.get("stamp") == stamp()
+
+
 def _description(where: Path | None = None) -> dict[str, Any] | None:
     """The object's description when it was made for this source, these versions and this
     processor (``None``: missing, unreadable or made for something else)."""

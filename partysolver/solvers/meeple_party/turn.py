@@ -198,7 +198,7 @@ def use_kernel(budget: Budget, compiled: bool | None) -> bool:
         return False
     from . import native
 
-    if not native.loaded() and native.load() is None:
+    if not native.available():
         native.build_in_background()  # a cache from before: numba loads it until then
     return True
 
@@ -210,9 +210,16 @@ code) takes some 0.35 s of CPU, about what the interpreted search needs for this
 and many turns need fewer (the shipped example 17,521; 11 of the 21 benchmark positions with a
 meeple drawn), so that they answer without numba, the same ranking.  A bigger turn is then
 searched by the kernel from the start (at most some 0.3 s lost).  Where the kernel's machine
-code loads without numba (:mod:`.native`: llvmlite and numpy, about 0.1 s of CPU) there is no
-such first try: the kernel answers at once (measured on the shipped example, 0.41 s of CPU for
-the whole process against 0.60 s with the first try; on a 15-meeple turn the two were equal)."""
+code loads without numba (:mod:`.native`) the first try is :data:`LEAN_NODES_NATIVE`."""
+
+LEAN_NODES_NATIVE = 4_000
+"""The interpreted first try where the kernel loads without numba (:mod:`.native`: llvmlite
+and numpy, about 0.1 s of CPU with its tables, what some 10,000 interpreted nodes take).
+Measured on the 29 shipped turns with a meeple to place (3 runs each, CPU seconds of the whole
+process, 3 December 2026): with no first try the shipped example took 0.32 s against 0.45 s
+through numba and its 17,521-node interpreted answer, a 30-meeple turn 0.52 s against 1.26 s,
+but the smallest turns (915 to 2,971 nodes, answered in 0.20-0.24 s interpreted) took 0.31 s;
+so those few thousand nodes are tried first, at most some 0.03 s lost on a big turn."""
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
@@ -1584,8 +1591,11 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
     ranking is the same."""
     budget = budget or Budget()
     if compiled is None and budget.time is None and not _kernel_loaded() \
-            and use_kernel(budget, None) and not _kernel_loaded():  # (the native one, loaded)
-        lean = TurnSearch(state, Budget(nodes=LEAN_NODES), compiled=False)
+            and use_kernel(budget, None):
+        from . import native
+
+        nodes = LEAN_NODES_NATIVE if native.available() else LEAN_NODES
+        lean = TurnSearch(state, Budget(nodes=nodes), compiled=False)
         try:
             ranked = lean.options(top)
             ranked.rank(top)
