@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from partysolver.app.contract import schema
 from partysolver.cli.main import cli
 from partysolver.models.meeple_party.position import load_state, state_to_document
 from partysolver.models.meeple_party.state import OVER, MeeplePartyState
@@ -87,7 +89,7 @@ def test_a_won_deal_record_reviews_every_move_as_best_or_within_the_win(
     found = data["deal"]
     assert found["verdict"] == "won" and found["photos"] == found["target"] == 12
     assert found["record"] == str(record) and record.read_text().startswith("# partysolver")
-    assert data["games"] == 1 and data["game"] == "meeple-party"  # simulate's contract
+    jsonschema.validate(data, schema("simulate"))
     review = json.loads(run("review", str(record), "--json"))
     assert len(review["steps"]) == len(found["line"]) + 1
     assert review["decisions"]
@@ -102,6 +104,7 @@ def test_a_won_deal_record_reviews_every_move_as_best_or_within_the_win(
 
 def test_the_table_of_a_run_and_its_resume_after_a_partial_run(tmp_path: Path) -> None:
     alone = json.loads(run(*DEALS))
+    jsonschema.validate(alone, schema("simulate"))  # simulate's contract, and a deals table
     deals = alone["deals"]
     assert deals["deals"] == 3 and deals["players"] == 2
     assert sum(deals[v]["count"] for v in ("won", "lost", "undecided")) == 3
