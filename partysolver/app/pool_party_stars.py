@@ -600,22 +600,24 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
         return ({"status": "no guest", "consistent_assignments": left, "proposals": []},
                 f"{head}: you have no guest to propose")
     path = questions.table_path(problem.players)
-    search = questions.search_for(problem.players, path)
     limit = options.time_left()
     limit = OPTIMAL_TIME if limit is None else limit
-    search.deadline = time.monotonic() + limit
-    kept = len(search.memo_e)
-    try:
-        ranked = questions.first_proposals(problem, search)
-    except questions.TimeUp:
-        return ({"status": "unfinished", "consistent_assignments": left, "seconds": limit,
-                 "proposals": []},
-                f"{head}: not finished within {limit:.1f} s (a 2-player deal takes about 5 s; "
-                "larger tables early in a game take far longer: --time-limit gives more)")
-    finally:
-        search.deadline = None
-        if len(search.memo_e) > kept:
-            questions.keep_tables(search, path)
+    with questions.LOCK:
+        search = questions.search_for(problem.players, path)
+        search.deadline = time.monotonic() + limit
+        kept = len(search.memo_e)
+        try:
+            ranked = questions.first_proposals(problem, search)
+        except questions.TimeUp:
+            return ({"status": "unfinished", "consistent_assignments": left,
+                     "seconds": limit, "proposals": []},
+                    f"{head}: not finished within {limit:.1f} s (a 2-player deal takes about "
+                    "5 s; larger tables early in a game take far longer: --time-limit gives "
+                    "more)")
+        finally:
+            search.deadline = None
+            if len(search.memo_e) > kept:
+                questions.keep_tables(search, path)
     proposals = [{"guest": str(guest),
                   "expected_proposals": round(value, 6) if value < float("inf") else None}
                  for guest, value in ranked]

@@ -41,6 +41,7 @@ import math
 import os
 import pickle
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -569,6 +570,8 @@ def choose_hint(state: State) -> Split:
 
 _SEARCHES: dict[int, Search] = {}
 """One search per table size in this process: deals share their tables."""
+LOCK = threading.Lock()
+"""Held while a search of :data:`_SEARCHES` runs (a server's threads share them)."""
 
 
 def search_for(players: int, tables: Path | None = None) -> Search:
@@ -708,7 +711,7 @@ def first_proposals(problem: Problem, search: Search) -> list[tuple[Guest, float
     return sorted(found, key=lambda gv: (gv[1], gv[0].id))
 
 
-__all__ = ["DealTask", "FreeSearch", "INF", "Problem", "Search", "State", "TimeUp",
+__all__ = ["LOCK", "DealTask", "FreeSearch", "INF", "Problem", "Search", "State", "TimeUp",
            "choose_entropy", "choose_hint", "depth_sums", "entropy_of", "first_proposals",
            "free_first_guests", "keep_tables", "let_in", "partition", "problem_of", "random_deal",
            "search_for", "table_path"]
