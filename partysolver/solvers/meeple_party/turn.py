@@ -212,14 +212,16 @@ meeple drawn), so that they answer without numba, the same ranking.  A bigger tu
 searched by the kernel from the start (at most some 0.3 s lost).  Where the kernel's machine
 code loads without numba (:mod:`.native`) the first try is :data:`LEAN_NODES_NATIVE`."""
 
-LEAN_NODES_NATIVE = 4_000
+LEAN_NODES_NATIVE = 8_000
 """The interpreted first try where the kernel loads without numba (:mod:`.native`: llvmlite
-and numpy, about 0.1 s of CPU with its tables, what some 10,000 interpreted nodes take).
-Measured on the 29 shipped turns with a meeple to place (3 runs each, CPU seconds of the whole
-process, 3 December 2026): with no first try the shipped example took 0.32 s against 0.45 s
-through numba and its 17,521-node interpreted answer, a 30-meeple turn 0.52 s against 1.26 s,
-but the smallest turns (915 to 2,971 nodes, answered in 0.20-0.24 s interpreted) took 0.31 s;
-so those few thousand nodes are tried first, at most some 0.03 s lost on a big turn."""
+and numpy with its tables, about 0.11 s of CPU, what some 8,000 interpreted nodes take: a turn
+that needs more then costs at most twice what the better path would).  Measured on the 29
+shipped turns with a meeple to place (CPU seconds of the whole process, 3 December 2026): with
+no first try the shipped example took 0.32 s against 0.45 s through numba and its 17,521-node
+interpreted answer, a 30-meeple turn 0.52 s against 1.26 s, but the smallest turns (915 to
+2,971 nodes, 0.20-0.24 s interpreted) took 0.31 s; with a first try of 4,000 nodes, the turns
+of 5,717 to 7,859 nodes took 0.33-0.37 s against 0.26-0.30 s interpreted
+(``benchmarks/hints.py --compare-native``)."""
 
 
 def in_turn(state: MeeplePartyState, root: MeeplePartyState) -> bool:
