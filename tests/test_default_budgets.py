@@ -60,5 +60,88 @@ def test_a_hint_before_a_surprise_card_shares_its_time_limit(monkeypatch: pytest
     data = report_data("hint", "meeple-party:positions/23-hard-white-20", time_limit=0.3,
                        max_nodes=50)
     assert len(seen) > 1 and len(data["draws"]) >= len(seen)
-    assert all(b.time == pytest.approx(0.3 / len(data["draws"])) for b in seen)
+    share = 0.3 / len(data["draws"])  # of the time left once the file is loaded
+    assert all(0 < b.time <= share and b.time == pytest.approx(share, rel=0.5) for b in seen)
     assert all(b.nodes == 50 for b in seen)
+
+
+def test_the_time_left_counts_from_the_command_start() -> None:
+    """``--time-limit`` counts from the command's start: options started long ago have no time
+    left (never less than 0); options with no start give each search the whole limit."""
+    import time
+
+    from partysolver.app.base import Options
+
+    assert Options(time_limit=2.0).time_left() == 2.0
+    assert Options().time_left() is None
+    assert Options(time_limit=2.0, started=time.perf_counter() - 10).time_left() == 0.0
+    left = Options(time_limit=2.0, started=time.perf_counter() - 0.5).time_left()
+    assert left is not None and 1.0 < left <= 1.5
+
+
+def test_the_command_line_starts_the_clock_before_it_reads_the_file(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI passes the start it took before reading the file to the application layer, so
+    loading spends the limit too."""
+    import time
+
+    from click.testing import CliRunner
+
+    from partysolver.app import base
+    from partysolver.cli import main
+
+    seen: list[float | None] = []
+    real = base.prepare
+
+    def spy(*args, started=None, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(started)
+        return real(*args, started=started, **kwargs)
+
+    monkeypatch.setattr(main.app, "prepare", spy)
+    before = time.perf_counter()
+    result = CliRunner().invoke(main.cli, ["hint", "tea-party:default", "--time-limit", "1",
+                                           "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 1 and seen[0] is not None and before <= seen[0] <= time.perf_counter()
+
+
+def test_each_file_of_a_batch_has_its_own_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A directory's files are searched one by one: each counts its limit from its own start,
+    not from the batch's."""
+    import time
+
+    from partysolver.app import batch
+    from partysolver.app.base import Options
+
+    seen: list[Options] = []
+    monkeypatch.setattr(batch, "file_report",
+                        lambda verb, document, options: seen.append(options) or {})
+    started_long_ago = Options(time_limit=1.0, started=time.perf_counter() - 100)
+    reports = batch.FileReports("verify", [("a.toml", "x")], {"tea-party": started_long_ago})
+    monkeypatch.setattr(batch, "load", lambda source, text: type("D", (), {"game": "tea-party"}))
+    reports(0, 0)
+    left = seen[0].time_left()
+    assert left is not None and left > 0.5
+
+
+@pytest.mark.parametrize("game", sorted(game_keys()))
+def test_a_hint_with_no_time_left_still_answers(game: str) -> None:
+    """A hint whose limit was spent before its search (reading, loading) answers at once with
+    what it has (a game whose hint needs no search, Pig's table or Pool Party Stars' 30
+    assignments, may still be exact)."""
+    import time
+
+    from partysolver.app import base, catalog
+
+    example = "meeple-party:last-photo" if game == "meeple-party" else f"{game}:default"
+    document = catalog.open_document(example)
+    prepared = base.prepare(game, "hint", {"seed": 1, "time_limit": 0.5}, as_json=True,
+                            started=time.perf_counter() - 10)
+    try:
+        report = prepared.report(document)
+    except InputError as error:  # a game without a hint
+        assert "hint" in error.line()
+        return
+    status = report.data["status"]
+    # a ranking, or (Meeple Party's turn search: no turn proven) an unknown that says so
+    assert report.data["moves"] or (status == "unknown" and "no turn" in report.text)

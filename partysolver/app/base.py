@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -171,8 +172,10 @@ def _finite(value: float) -> float | None:
 
 SECONDS = "a number of seconds greater than 0 (such as 2 or 0.5)"
 TIME_LIMIT = OptionSpec("time_limit", "float", metavar="SECONDS", expects=SECONDS,
-                        help="Wall-clock budget in seconds; past it a search answers with what "
-                             "it has and says the answer is partial.  Without it each search "
+                        help="Wall-clock budget in seconds, counted from the command's start "
+                             "(reading the file, loading and searching all spend it); past it "
+                             "a search answers with what it has and says the answer is "
+                             "partial.  Without it each search "
                              "has the default budget docs/solvers.md lists ('Default "
                              "budgets'): counts of nodes or iterations, so a seed gives the "
                              "same output, except the few wall-clock defaults it names.",
@@ -208,6 +211,20 @@ class Options:
     extra: Mapping[str, Any] = field(default_factory=dict)
     notice: Callable[[str], None] | None = None
     """Where a verb says, in one line, what the reader waits for (a first-run compile)."""
+    started: float | None = field(default=None, compare=False)
+    """When the command started (``time.perf_counter``): ``time_limit`` counts from it, so
+    reading the file, loading the game and building a model spend the limit as the search
+    does.  The command line starts it before it reads the file, :func:`prepare` otherwise (the
+    web: when the job starts).  ``None`` (options made for one search at a time, such as a
+    review's valuations): each search gets the whole limit."""
+
+    def time_left(self) -> float | None:
+        """The seconds of ``time_limit`` not yet spent (0 when none is left; ``None`` without a
+        limit): what a search may still take.  A search given 0 answers with what it has
+        before searching (its status says the answer is partial)."""
+        if self.time_limit is None or self.started is None:
+            return self.time_limit
+        return max(0.0, self.time_limit - (time.perf_counter() - self.started))
 
     def tell(self, text: str) -> None:
         """Pass a one-line notice to the front end (nothing when it takes none)."""
@@ -417,7 +434,9 @@ class GameCommands:
         (exact where the hint is exact), for a review's luck and graph (``app/luck.py``).
         ``None``: the game cannot value this position for every player (a review then says
         'not computed'); at a chance node it may also return ``None`` and leave the review to
-        average the values after each outcome (:meth:`chance_outcomes`)."""
+        average the values after each outcome (:meth:`chance_outcomes`); a valuation with no
+        values says that neither this position nor those after its outcomes are valued (not
+        computed, and not averaged)."""
         return None
 
     def chance_outcomes(self, position: Any) -> list[tuple[Any, float]] | None:
@@ -567,12 +586,14 @@ class Prepared:
 
 def prepare(game: str, verb: str, given: Mapping[str, Any] | None = None, *,
             as_json: bool = False, always: Mapping[str, Any] | None = None,
-            notice: Callable[[str], None] | None = None, table: Table | None = None
-            ) -> Prepared:
+            notice: Callable[[str], None] | None = None, table: Table | None = None,
+            started: float | None = None) -> Prepared:
     """``verb`` of ``game`` with the options ``given`` by name (``seed``, ``time_limit``,
     ``top`` and the game's own, as text or JSON values), each checked by its spec: bad input
     is an :class:`InputError` before any work.  ``always`` are options the front end gives
-    every game (``simulate``'s ``rotate``); ``table``, what ``simulate`` is to seat."""
+    every game (``simulate``'s ``rotate``); ``table``, what ``simulate`` is to seat;
+    ``started``, when the command started (the time limit counts from it; now when not
+    given)."""
     commands_ = commands(game, "hint" if verb == "review" else verb)  # review: by the hint
     given = {key: value for key, value in (given or {}).items()}
     common = common_options(given)
@@ -585,7 +606,8 @@ def prepare(game: str, verb: str, given: Mapping[str, Any] | None = None, *,
         check_simulation(commands_, table.players, table.policies, table.rotate)
         common["time_limit"] = common["top"] = None
     options = Options(as_json, common["seed"], common["time_limit"], common["top"],
-                      game_options(commands_, verb, extra, always), notice)
+                      game_options(commands_, verb, extra, always), notice,
+                      time.perf_counter() if started is None else started)
     return Prepared(game, verb, commands_, options)
 
 

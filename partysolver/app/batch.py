@@ -9,8 +9,9 @@ must exist at the same path on the workers.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,8 @@ class FileReports:
     options: Mapping[str, Options]
 
     def __call__(self, seed: int, index: int) -> dict[str, Any]:
+        started = time.perf_counter()  # each file's time limit counts from its own start
         source, text = self.files[index]
         document = load(source, text)
-        return file_report(self.verb, document, self.options.get(document.game, Options()))
+        options = self.options.get(document.game, Options())
+        return file_report(self.verb, document, replace(options, started=started))

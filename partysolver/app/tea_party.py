@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -224,7 +223,7 @@ class TeaPartyCommands(SimulatingCommands):
     def _budget(self, options: Options) -> Budget:
         from ..solvers.budget import Budget
 
-        return Budget(time=options.time_limit, iterations=options.extra.get("mcts_iterations"))
+        return Budget(time=options.time_left(), iterations=options.extra.get("mcts_iterations"))
 
     def hint(self, document: Document, options: Options) -> Report:
         from ..models.tea_party.state import CHOOSE, DRAW, THROW_UP
@@ -328,7 +327,7 @@ class TeaPartyCommands(SimulatingCommands):
         if state.phase != CHOOSE:
             if budgets.loose_heroes(state) > budgets.EXACT_LOOSE:
                 return None
-            limit = options.time_limit
+            limit = options.time_left()
             nodes = options.extra.get("exact_nodes") or budgets.exact_nodes_default(state)
             result = exact.exact_search(state, Budget(time=limit, nodes=nodes), compile=(
                 limit is None or limit >= budgets.COMPILE_WORTH))
@@ -349,16 +348,14 @@ class TeaPartyCommands(SimulatingCommands):
         from ..solvers.tea_party import budgets, exact
 
         _, state = _load(document)
-        started = time.perf_counter()
-        budget = Budget(time=options.time_limit, nodes=options.extra.get("max_nodes")
+        budget = Budget(time=options.time_left(), nodes=options.extra.get("max_nodes")
                         or budgets.solve_nodes_default(state))
         solution = exact.solve(state, budget, options.tell)
         result = solution.result
         values = _values(state, result.values)
         who = state.name(state.player)
         mine = None if result.values is None else result.values[state.player]
-        left = None if options.time_limit is None else \
-            max(0.0, options.time_limit - (time.perf_counter() - started))
+        left = options.time_left()
         fractions = exact.exact_fractions(state, seconds=left,
                                           searched=result.usage.get("nodes", 0)) \
             if result.status == "optimal" else None

@@ -18,6 +18,7 @@ import re
 import shutil
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -49,6 +50,9 @@ from ..solvers.notices import listening
 from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
 from .waiting import Screen
 
+STARTED = "partysolver.started"
+"""Where the context keeps when the command started: a ``--time-limit`` counts from it."""
+
 
 class BadInput(click.ClickException):
     """Bad input: a one-line message on stderr and exit code 2."""
@@ -71,6 +75,7 @@ class PartyGroup(click.Group):
     line each (:class:`~partysolver.cli.waiting.Screen`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        ctx.meta[STARTED] = time.perf_counter()  # a --time-limit counts from here
         screen = ctx.obj = Screen()
         try:
             with text.width(columns()), listening(screen.notice, screen.status):
@@ -297,7 +302,7 @@ def prepare(game: str, verb: str, given: dict[str, Any], as_json: bool = False,
     (:func:`app.prepare`); its notices go to stderr."""
     try:
         return app.prepare(game, verb, given, as_json=as_json, always=always, notice=notice,
-                           table=table)
+                           table=table, started=click.get_current_context().meta.get(STARTED))
     except RuntimeError as error:  # a game whose commands failed to load: a bug to report
         raise click.ClickException(str(error)) from None
 

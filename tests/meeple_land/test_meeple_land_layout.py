@@ -199,3 +199,12 @@ def test_counting_stops_at_the_limit() -> None:
     assert result.objective is not None
     n, complete = count_optimal(puzzle, result.objective, None, limit=1)
     assert n == 1 and (not complete or len(brute_force(puzzle).optimal_layouts) == 1)
+
+
+def test_an_explanation_out_of_time_still_names_requirements_that_clash() -> None:
+    """Past its time limit the explanation stops shrinking: what it names still cannot hold
+    together (a superset of a minimal conflict), and it ends near its limit."""
+    puzzle = Puzzle(CATALOGUE, Plot(4, 4, (((1, 0), N),)), ("L02", "M19", "S05"),
+                    budget=6, required=("L02",), no_dead_ends=True, visitors=(0, 0, 0, 3))
+    named = {r.key for r in explain_infeasible(puzzle, time_limit=1e-9)}
+    assert {"budget", "required:L02"} <= named

@@ -154,7 +154,7 @@ class PigCommands(SimulatingCommands):
             return Report(hint_data(INFO.key, who, "estimate", value_text, [], note=note), note)
         rng = random.Random(options.rng_seed)
         playouts = options.extra.get("playouts") or solver.PLAYOUTS
-        found = solver.estimate(state, rng, playouts, options.time_limit)
+        found = solver.estimate(state, rng, playouts, options.time_left())
         moves = []
         for action, estimate in found.items():
             reason = (f"bank {state.turn_total} points (score "

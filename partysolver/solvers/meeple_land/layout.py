@@ -936,8 +936,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
         if warm is not None and warm.legal:
             raise RuntimeError("CP-SAT finds the puzzle infeasible but the greedy layout meets "
                                "every requirement: the model is wrong")
-        conflict = explain_infeasible(puzzle, None if time_limit is None else max(0.5, left()
-                                                                                 or 0.0))
+        conflict = explain_infeasible(puzzle, left())
         usage["seconds"] = round(time.perf_counter() - started, 3)
         return LayoutResult("infeasible", None, None, conflict=conflict, usage=usage)
     layouts = []
@@ -1020,8 +1019,7 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
         layout, _ = verify_layout(puzzle, placements)
         return Feasibility("solvable", layout)
     if code == cp_model.INFEASIBLE:
-        left = None if time_limit is None else max(
-            0.5, time_limit - (time.perf_counter() - started))
+        left = None if time_limit is None else time_limit - (time.perf_counter() - started)
         return Feasibility("unsolvable", conflict=explain_infeasible(puzzle, left))
     return Feasibility("unknown")
 
@@ -1085,6 +1083,11 @@ def count_optimal(puzzle: Puzzle, value: int, time_limit: float | None,
     return len(collector.layouts), complete
 
 
+EXPLAIN_FLOOR = 0.05
+"""The shortest solve :func:`explain_infeasible` gives CP-SAT (seconds): a limit already spent
+still gets one try at the first core, as CP-SAT needs a positive limit."""
+
+
 def explain_infeasible(puzzle: Puzzle, time_limit: float | None = None
                        ) -> tuple[Requirement, ...]:
     """A minimal set of the puzzle's requirements that cannot hold together.
@@ -1092,7 +1095,10 @@ def explain_infeasible(puzzle: Puzzle, time_limit: float | None = None
     The model is built with one literal per requirement, passed to CP-SAT as assumptions (no
     objective, one worker: what assumptions need); the core CP-SAT returns
     (``sufficient_assumptions_for_infeasibility``) is then shrunk by deletion: a requirement
-    stays only if dropping it makes the rest feasible.
+    stays only if dropping it makes the rest feasible.  Within ``time_limit`` (counted from
+    the call; at most its end plus one short solve of :data:`EXPLAIN_FLOOR`) the set is shrunk
+    as far as the time allows: it still cannot hold together, but past the limit it may not be
+    minimal; out of time before the first core, every requirement is a suspect.
     """
     built = LayoutModel(puzzle, "explain")
     literals = built.requirement_literals
@@ -1107,7 +1113,7 @@ def explain_infeasible(puzzle: Puzzle, time_limit: float | None = None
         solver.parameters.num_workers = 1
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(
-                0.05, time_limit - (time.perf_counter() - started))
+                EXPLAIN_FLOOR, time_limit - (time.perf_counter() - started))
         if solver.solve(built.model) != cp_model.INFEASIBLE:
             return None
         core = {by_index[i] for i in solver.sufficient_assumptions_for_infeasibility()
@@ -1118,6 +1124,8 @@ def explain_infeasible(puzzle: Puzzle, time_limit: float | None = None
     if needed is None:  # out of time: every requirement is a suspect
         return tuple(built.requirements)
     for key in list(needed):
+        if time_limit is not None and time.perf_counter() - started >= time_limit:
+            break  # out of time: a set that cannot hold together, perhaps not minimal
         if key not in needed:
             continue
         smaller = core_of([k for k in needed if k != key])
