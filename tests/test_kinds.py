@@ -123,11 +123,13 @@ def test_a_kind_without_secrets_keeps_its_data_and_drops_only_answer_lines() -> 
 
 def front_end_sources() -> list[Path]:
     """The front ends (cli/, web/: Python, JavaScript, CSS) and the shared modules of app/
-    (every module there but a game's own commands)."""
-    own = {module_name(key).rsplit(".", 1)[-1] + ".py" for key in game_keys()}
+    (every module there but a game's own: its commands, ``tea_party.py``, and the modules
+    named after them, ``meeple_party_deals.py``)."""
+    own = tuple(module_name(key).rsplit(".", 1)[-1] for key in game_keys())
     found = [path for folder in ("cli", "web") for path in (PACKAGE / folder).rglob("*")
              if path.suffix in (".py", ".js", ".css", ".html")]
-    found += [path for path in (PACKAGE / "app").glob("*.py") if path.name not in own]
+    found += [path for path in (PACKAGE / "app").glob("*.py")
+              if not (path.stem in own or path.stem.startswith(tuple(o + "_" for o in own)))]
     return sorted(found)
 
 

@@ -1,5 +1,5 @@
 """Skill against luck for the games whose hint values one move for the mover (Meeple Party,
-Party-Time, Pool Party Stars): their ``position_values`` hooks (``app/standing.py``) value a
+Party-Time, Pool Party Stars): their ``position_values`` hooks (each game's ``app`` module) value a
 full state for every player, so that ``review`` gives each player's luck in the unit of the
 game's decision loss, not "not computed".
 
@@ -21,9 +21,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from partysolver.app import base as app
-from partysolver.app import catalog, standing
+from partysolver.app import catalog
 from partysolver.app.contract import schema
 from partysolver.app.luck import Valuer
+from partysolver.app.party_time import LEAST_PLAYOUTS
 from partysolver.app.playalong import load_record, playable, players_of, start_document
 from partysolver.cli.main import cli
 from partysolver.models.documents import format_document
@@ -220,7 +221,7 @@ def test_party_time_playouts_give_way_to_a_time_limit(tmp_path: Path) -> None:
     assert found is not None and not found.exact
     assert all(0 <= v <= 4 for v in found.values.values())
     # the least playouts: every mean is a multiple of 1/LEAST_PLAYOUTS
-    assert all(abs(v * standing.LEAST_PLAYOUTS - round(v * standing.LEAST_PLAYOUTS)) < 1e-9
+    assert all(abs(v * LEAST_PLAYOUTS - round(v * LEAST_PLAYOUTS)) < 1e-9
                for v in found.values.values())
 
 

@@ -92,6 +92,11 @@ PLOT = OptionSpec("plot", "text", metavar="FILE", check=expected_picture_file,
                   help="meeple-party: draw the distribution of photos and stress to FILE.svg "
                        "(SVG) or FILE.png (PNG): a new file, or a picture it replaces.")
 
+REVIEW_NODES = 100_000
+"""The node budget of one valuation of a review (the exact turn search): a chance point whose
+search needs more (a surprise card drawn mid-turn, some thirty cards each with the rest of the
+turn) is not computed rather than searched for minutes."""
+
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
     from ..models.meeple_party import load_position
@@ -398,11 +403,39 @@ class MeeplePartyCommands(SimulatingCommands):
     # -- hint ---------------------------------------------------------------------------------
 
     def position_values(self, document: Document, options: Options) -> Valuation | None:
-        """The roommates' stress at the end of the turn in play, by the hint's exact turn
-        search, for every player (``app/standing.py``)."""
-        from .standing import meeple_party_values
+        """A review's value of the position (cooperative: one figure, the same for every
+        player): minus the stress the roommates hold at the end of the turn in play, by the
+        hint's exact search of the rest of the turn (the stress held now plus what the search
+        expects the rest of the turn to add).  A chance point inside a turn (the bag's draw, a
+        surprise card) is valued by the same search over every outcome, so the luck of its
+        outcomes averages to 0.  Exact (the search finishes within :data:`REVIEW_NODES`, else
+        ``None``).  A position between turns (the clock's icon, the cards drawn after a turn)
+        is not valued, and its chance points are not computed (their outcomes act on turns the
+        search does not reach): an empty valuation, which the review does not average
+        either.  One seat's view: ``None``."""
+        from ..models.meeple_party.state import OVER
+        from ..solvers.budget import Budget, BudgetExhausted
+        from ..solvers.meeple_party.evaluate import figures
+        from ..solvers.meeple_party.turn import TurnSearch, searchable
+        from .records import full_state_of
 
-        return meeple_party_values(document, options)
+        state = full_state_of(document)
+        if state is None:
+            return None
+        names = tuple(state.setup.players)
+        held = float(sum(state.stress))
+        if state.phase == OVER:
+            return Valuation(dict.fromkeys(names, -held), True)
+        if not searchable(state):  # between turns: the turn search has no turn in play
+            return Valuation({}, False)
+        nodes = options.extra.get("max_nodes") or REVIEW_NODES
+        try:
+            value, _ = TurnSearch(state, Budget(time=options.time_left(), nodes=nodes)
+                                  ).value(state)
+        except BudgetExhausted:  # a chance point too big to search: not averaged either
+            return Valuation({}, False) if state.current_player() == CHANCE else None
+        added = figures(value)["stress"]
+        return Valuation(dict.fromkeys(names, -(held + added)), True)
 
     def played_move(self, document: Document, move: str, options: Options
                     ) -> dict[str, Any] | None:
@@ -702,7 +735,7 @@ class MeeplePartyCommands(SimulatingCommands):
         information (:mod:`.meeple_party_deals`)."""
         if deals.wanted(options):
             return deals.decide_report(self, players or self.players, games, policies,
-                                       options, progress)
+                                       options, progress, _simulation_report)
         return super().simulate(players, games, policies, options, progress)
 
     def plan_simulation(self, players: int, names: tuple[str, ...], options: Options) -> Plan:

@@ -14,7 +14,7 @@ The report keeps ``simulate``'s JSON contract (the policy's games are its games)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from ..solvers.meeple_party.deals import Decided, DecideDeals
     from ..solvers.simulate import SimulationResult
     from .simulation import SimulatingCommands
+
+Summary = Callable[["SimulationResult", Any, Sequence[str]], Report]
+"""The game's simulation report on a result, its game factory and the policies' names."""
 
 DEAL_NODES_DEFAULT = 3000
 """``--deal-nodes``'s default: the solver's own (``solvers.meeple_party.deals.DEAL_NODES``,
@@ -68,8 +71,10 @@ def wanted(options: Options) -> bool:
 
 
 def decide_report(commands: SimulatingCommands, players: int, games: int,
-                  policies: Sequence[str], options: Options, progress: Any) -> Report:
-    """``simulate --decide`` / ``--deal`` (see the module's text)."""
+                  policies: Sequence[str], options: Options, progress: Any,
+                  summary: Summary) -> Report:
+    """``simulate --decide`` / ``--deal`` (see the module's text); ``summary`` is the game's
+    simulation report, which the deals' table comes before."""
     from ..solvers.meeple_party.deals import DecideDeals
     from ..solvers.meeple_party.policies import NewParty
     from ..solvers.runner import RunPlan
@@ -102,15 +107,14 @@ def decide_report(commands: SimulatingCommands, players: int, games: int,
     if seed is not None:
         if isinstance(runner, RunPlan) and runner.journal is not None:
             raise InputError.of_option("out", "no --out with --deal (one deal runs here)")
-        return _one_deal(task, seed, names[0], extra.get("record"), commands, factory)
-    return _many_deals(task, games, names[0], options, progress, factory)
+        return _one_deal(task, seed, names[0], extra.get("record"), commands, factory, summary)
+    return _many_deals(task, games, names[0], options, progress, factory, summary)
 
 
 def _many_deals(task: DecideDeals, games: int, name: str, options: Options, progress: Any,
-                factory: Any) -> Report:
+                factory: Any, summary: Summary) -> Report:
     from ..solvers.runner import Outcome, RunPlan, executor_for, run
     from ..solvers.simulate import GameRecord, GamesFailed, SimulationResult
-    from .meeple_party import _simulation_report
 
     runner = options.extra.get("workers", 1)
     plan = runner if isinstance(runner, RunPlan) else RunPlan(executor_for(runner))
@@ -131,7 +135,7 @@ def _many_deals(task: DecideDeals, games: int, name: str, options: Options, prog
     simulation = SimulationResult((name,), tuple(GameRecord.from_json(o.result["game"])
                                                   for o in finished),
                                   tuple(result.failures), tuple(o.index for o in finished))
-    report = _simulation_report(simulation, factory, [name])
+    report = summary(simulation, factory, [name])
     data, lines = deals_table([o.result for o in finished], task, name, simulation,
                               options.rng_seed)
     return Report(report.data | {"deals": data}, "\n".join(lines) + "\n\n" + report.text)
@@ -208,13 +212,12 @@ def _house(task: DecideDeals) -> str:
 
 
 def _one_deal(task: DecideDeals, seed: int, name: str, record: str | None,
-              commands: SimulatingCommands, factory: Any) -> Report:
+              commands: SimulatingCommands, factory: Any, summary: Summary) -> Report:
     from ..models.meeple_party.notation import NOTATION
     from ..solvers.meeple_party.deals import decide
     from ..solvers.meeple_party.scenario import _words
     from ..solvers.simulate import GameRecord, SimulationResult
     from . import paths
-    from .meeple_party import _simulation_report
 
     path = None if record is None else Path(record)
     if path is not None:
@@ -225,7 +228,7 @@ def _one_deal(task: DecideDeals, seed: int, name: str, record: str | None,
     result = task.one(seed, decided)
     game = GameRecord.from_json(result["game"])
     simulation = SimulationResult((name,), (game,), (), (0,))
-    report = _simulation_report(simulation, factory, [name])
+    report = summary(simulation, factory, [name])
     moves = [NOTATION.format(before, action) for before, action in decided.line]
     words = _words(decided.line)
     target = decided.target

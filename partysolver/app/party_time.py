@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.documents import Fields, read_document
@@ -27,6 +28,12 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
     from ..models.party_time.position import Position
     from ..models.party_time.state import PartyTimeState
     from ..solvers.party_time.hint import Hint
+
+REVIEW_PLAYOUTS = 100
+"""Playouts to the end of the game per position a review values (fewer when a
+``--time-limit`` runs out first: at least :data:`LEAST_PLAYOUTS`)."""
+LEAST_PLAYOUTS = 20
+"""The fewest playouts a review values a position by, whatever the time limit."""
 
 DEPTH = OptionSpec("depth", "int", minimum=1, maximum=4, default=1, show_default=True,
                    metavar="TURNS",
@@ -287,11 +294,43 @@ class PartyTimeCommands(SimulatingCommands):
         return describe_position(load_position(document.data, document.source))
 
     def position_values(self, document: Document, options: Options) -> Valuation | None:
-        """Every player's expected strips at the end of the game, by greedy playouts
-        (``app/standing.py``)."""
-        from .standing import party_time_values
+        """A review's value of the position: the strips each player is expected to hold at
+        the end of the game, by :data:`REVIEW_PLAYOUTS` playouts from the position with
+        everyone greedy (the hint's model of the opponents), each position's playouts drawn
+        from the same seed (common random numbers, so the positions after the outcomes of one
+        draw differ by the draw, not by the playouts' luck).  Estimated.  At a draw ``None``:
+        the review averages the values after each card.  One seat's view: ``None``."""
+        from ..models.protocol import CHANCE, sample_chance
+        from ..solvers.party_time.policies import GreedyPolicy
+        from .records import full_state_of
 
-        return party_time_values(document, options)
+        state = full_state_of(document)
+        if state is None:
+            return None
+        names = state.names
+        if state.is_terminal():
+            return Valuation({name: float(state.strips[seat])
+                              for seat, name in enumerate(names)}, True)
+        if state.current_player() == CHANCE:
+            return None  # the review averages the values after each outcome
+        greedy = GreedyPolicy()
+        total = [0.0] * len(names)
+        limit = options.time_left()
+        ends = None if limit is None else time.monotonic() + limit
+        done = 0
+        for k in range(REVIEW_PLAYOUTS):
+            if ends is not None and done >= LEAST_PLAYOUTS and time.monotonic() > ends:
+                break
+            rng = random.Random(f"{options.rng_seed}:{k}")  # playout k: the same everywhere
+            here = state
+            while not here.is_terminal():
+                step: Any = sample_chance(here, rng) if here.current_player() == CHANCE \
+                    else greedy(here, rng)
+                here = here.apply(step)
+            for seat, strips in enumerate(here.strips):
+                total[seat] += strips
+            done += 1
+        return Valuation({name: total[seat] / done for seat, name in enumerate(names)}, False)
 
     def seat_names(self, state: PartyTimeState) -> tuple[str, ...]:
         return state.names

@@ -228,11 +228,39 @@ class PoolPartyStarsCommands(SimulatingCommands):
         return "\n".join(lines)
 
     def position_values(self, document: Document, options: Options) -> Valuation | None:
-        """Every player's VIPs plus what their best action is expected to bring on what
-        their seat knows (``app/standing.py``)."""
-        from .standing import pool_party_values
+        """A review's value of the position: each player's VIPs plus the VIPs their best
+        action is expected to bring on what their seat knows (the hint's exact count of the
+        consistent assignments of rules: the value the hint gives that player's best option,
+        as if it were their turn).  Exact in the hint's sense (a count, one action ahead).  At
+        a draw (a guest, a new rule) ``None``: the review averages the values after each
+        outcome, so the luck of a draw is what the card did to the drawer's best next action
+        against the average card.  One seat's view: ``None``."""
+        from ..models.pool_party_stars.position import load_log
+        from ..models.protocol import CHANCE
+        from ..solvers.pool_party_stars import deduction, hints
+        from .records import full_state_of
 
-        return pool_party_values(document, options)
+        state = full_state_of(document)
+        if state is None:
+            return None
+        names = state.table.players
+        vips = state.public.vips
+        if state.is_terminal():
+            return Valuation({name: float(len(vips[seat])) for seat, name in enumerate(names)},
+                             True)
+        if state.current_player() == CHANCE:
+            return None  # the review averages the values after each outcome
+        log = load_log(document.data, document.source)
+        values = {}
+        for seat, name in enumerate(names):
+            knowledge = log.knowledge(seat)
+            post = deduction.posterior(knowledge)
+            if not post.consistent:
+                return None
+            advice = hints.hint(knowledge, post)
+            best = advice.options[0].value if advice.options else 0.0
+            values[name] = len(vips[seat]) + best
+        return Valuation(values, True)
 
     def seat_names(self, state: PoolPartyState) -> tuple[str, ...]:
         return state.table.players

@@ -42,6 +42,14 @@ def playable(doc: Document) -> Playable:
     return get_game(doc.game).playable(doc.data, doc.source)
 
 
+def full_state_of(doc: Document) -> Any:
+    """The full state of ``doc``'s position (``None``: one seat's view, which does not say what
+    the others hold): what a review values every player on."""
+    from ..models.playable import full_state
+
+    return full_state(playable(doc))
+
+
 def step(position: Playable, text: str, where: str) -> Any:
     """The legal step ``text`` names, or bad input naming ``where`` it was given."""
     try:

@@ -277,7 +277,7 @@ rogue = 4
 wizard = 3
 ranger = 2
 """)
-    result = run("hint", str(path), "--json", "--time-limit", "1")
+    result = run("hint", str(path), "--json", "--time-limit", "2")  # past COMPILE_WORTH
     assert started == ["tea-party-search"]
     data = json.loads(result.stdout)
     assert data["status"] == "estimate" and data["search"]["compiled"] is False
