@@ -90,33 +90,35 @@ def test_batch_verify_gives_the_same_lines_on_one_four_processes_and_the_cluster
 def test_a_worker_killed_mid_run_has_its_units_run_on_the_other(cluster: Cluster) -> None:
     game = NewGame(("Blue", "Green"))
     policies = [make_policy("greedy"), make_policy("random")]
-    reference = simulate(game, policies, 300, seed=11, rotate=True, stats=final_scores)
+    games = 600
+    reference = simulate(game, policies, games, seed=11, rotate=True, stats=final_scores)
     victim = cluster.worker_addresses()["w1"]
     victim_pid = str(cluster.processes["w1"].pid)
     seen: list[Outcome] = []
     busy: list[int] = []
 
-    def kill_once(progress: Progress) -> None:
-        """Kill w1 once, at the first report after 30 units where it holds units in flight
-        (asked of the scheduler each time: on a loaded machine it may hold none for a while)."""
-        worked = any(o.worker.endswith(f":{victim_pid}") for o in seen)
-        if not busy and worked and progress.done >= 30:
-            with cluster.client() as client:
-                held = len(client.processing(workers=[victim]).get(victim, ()))
-            if held:
+    with cluster.client() as client:  # one connection, asked at every report: no window lost
+
+        def kill_once(progress: Progress) -> None:
+            """Kill w1 once, at the first report after it has finished a chunk where it
+            holds units in flight (on a loaded machine it may hold none for a while)."""
+            if busy or not any(o.worker.endswith(f":{victim_pid}") for o in seen):
+                return
+            held = len(client.processing(workers=[victim]).get(victim, ()))
+            if held and progress.done < games:
                 busy.append(held)
                 cluster.kill("w1")
 
-    plan = RunPlan(DaskCluster(cluster.address), on_outcome=seen.append,
-                   on_progress=kill_once)
-    try:
-        result = simulate(game, policies, 300, seed=11, rotate=True, stats=final_scores,
-                          workers=plan)
-    finally:
-        cluster.start_worker("w1")
-        cluster.wait_for_workers(2)
+        plan = RunPlan(DaskCluster(cluster.address), on_outcome=seen.append,
+                       on_progress=kill_once)
+        try:
+            result = simulate(game, policies, games, seed=11, rotate=True,
+                              stats=final_scores, workers=plan)
+        finally:
+            cluster.start_worker("w1")
+            cluster.wait_for_workers(2)
     assert busy and busy[0] > 0, "the killed worker had units in flight"
-    assert sorted(o.index for o in seen) == list(range(300)) and all(o.ok for o in seen)
+    assert sorted(o.index for o in seen) == list(range(games)) and all(o.ok for o in seen)
     assert result.records == reference.records and not result.failures
     assert result.seat_rates() == reference.seat_rates()
 
