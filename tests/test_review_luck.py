@@ -236,3 +236,32 @@ def test_a_review_past_its_deadline_covers_the_steps_before_and_says_so(tmp_path
     assert late.data["decisions"] == [] and len(late.data["steps"]) == 1
     assert late.data["steps"][0] == whole.data["steps"][0]
     assert "stopped before step 1 of 2: the review's time limit ran out" in late.text
+
+
+def test_a_chance_point_shares_the_time_limit_among_its_outcomes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under --time-limit the hook's own try at a chance point takes at most half the limit
+    and the outcomes share the rest: a review takes about the limit a step, not a step's
+    outcomes times the limit (198 s for a Tea Party record at 0.5 s before).  Here Pig's
+    hook values no chance point, so the roll is averaged over its six faces."""
+    pig_solver()
+    commands = app.commands_for("pig")
+    assert commands is not None
+    real = type(commands).position_values
+    given: list[tuple[bool, float | None]] = []
+
+    def spy(self: Any, document: Any, options: app.Options) -> Any:
+        at_chance = playalong.playable(document).awaits_chance()
+        given.append((at_chance, options.time_left()))
+        return None if at_chance else real(self, document, options)
+
+    record = recorded(tmp_path, "pig:short", "roll", "6")
+    monkeypatch.setattr(type(commands), "position_values", spy)
+    data = reviewed(record, "--time-limit", "0.6")
+    assert data["players"]["Ben"]["chance_points"] == 1
+    tries = [left for at_chance, left in given if at_chance]
+    after = [left for at_chance, left in given if not at_chance]
+    assert tries and all(left == pytest.approx(0.3) for left in tries)  # half the limit
+    # the six faces shared the 0.6 s (the try took none of it): 0.1 s each, never more
+    faces = [left for left in after if left is not None and left <= 0.1 + 1e-9]
+    assert len(faces) >= 6 and all(left is not None and left <= 0.6 for left in after)
