@@ -302,6 +302,43 @@ def test_the_compiled_iteration_is_the_interpreted_one() -> None:
     assert compiled.passes == interpreted.passes < solver.MAX_PASSES
 
 
+def test_the_table_is_kept_on_disk_and_a_damaged_one_is_computed_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new process loads the table of a goal instead of computing it (no numba to import):
+    the same values; a damaged or foreign file is computed again and written over; a cache
+    that cannot be written changes nothing but the next run's time."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    solver.values.cache_clear()
+    first = solver.values(14)
+    path = solver.table_file(14)
+    assert path.is_file() and path.parent == tmp_path / "partysolver"
+    solver.values.cache_clear()
+    monkeypatch.setattr(solver, "_compiled", lambda: pytest.fail("computed, not loaded"))
+    loaded = solver.values(14)
+    assert (loaded.table == first.table).all() and loaded.passes == first.passes
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    import numpy as np
+
+    for damage in ("bytes", "shape"):
+        if damage == "bytes":
+            path.write_bytes(b"not a table")
+        else:  # a sound file of the wrong shape
+            np.savez(path, table=np.zeros((3, 3, 3)), passes=np.int64(1))
+        solver.values.cache_clear()
+        assert (solver.values(14).table == first.table).all()
+        with np.load(path) as kept:  # written over with the right table
+            assert (kept["table"] == first.table).all()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no folder can be made under a file
+    solver.values.cache_clear()
+    try:
+        assert (solver.values(14).table == first.table).all()
+    finally:
+        solver.values.cache_clear()
+
+
 def test_the_goal_of_100_gives_neller_and_presser_first_player_chance() -> None:
     # Neller and Presser (2004): the first player wins 53.06% of games with optimal play.
     table = solver.values(100)

@@ -17,7 +17,9 @@ a higher turn total (computed first, ``k`` downwards), and only a 1 stays on the
 each sum is iterated alone, every pair ``(i, j)`` with its mirror ``(j, i)``, until no value
 changes by more than :data:`TOLERANCE` (the iteration is a contraction: each pass multiplies the
 error by at most the chance of pigging out).  The loops are compiled with numba (cached beside
-this module); the goal of 100 takes some 0.2 s, and the table is kept per goal in the process.
+this module); the goal of 100 takes some 0.2 s, and the table is kept per goal in the process
+and on disk (:func:`table_file`: a later process loads it in milliseconds, without importing
+numba, which costs a new process some 0.4 s).
 
 **More players: playouts.**  No exact method is offered (``solve`` says "not supported"): the
 hint values each move by :data:`PLAYOUTS` playouts in which every player holds at 20 (or on
@@ -26,11 +28,15 @@ reaching the goal), with a 95% Wilson interval.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -139,12 +145,53 @@ class Values:
         return HOLD if k > 0 and self.hold(i, j, k) > self.roll(i, j, k) else ROLL
 
 
+def table_file(goal: int) -> Path:
+    """Where the table of ``goal`` is kept between runs: the user cache directory
+    (``$XDG_CACHE_HOME``, else ``~/.cache``), named by the goal and a digest of this module's
+    source, so that a changed iteration (or tolerance) never loads an old table."""
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    return Path(root) / "partysolver" / f"pig-values-{goal}-{digest}.npz"
+
+
+def _load(goal: int) -> tuple[np.ndarray, int] | None:
+    """The kept table of ``goal`` and its passes, if a sound one is on disk."""
+    path = table_file(goal)
+    try:
+        with np.load(path, allow_pickle=False) as kept:
+            table, passes = kept["table"], int(kept["passes"])
+    except (OSError, ValueError, KeyError):
+        return None
+    if table.shape != (goal, goal, goal) or table.dtype != np.float64 \
+            or not np.all((table >= 0.0) & (table <= 1.0)):
+        return None  # damaged: computed again (and written over)
+    return table, passes
+
+
+def _keep(goal: int, table: np.ndarray, passes: int) -> None:
+    """Write the table of ``goal`` for later runs (whole or not at all; skipped when the cache
+    cannot be written)."""
+    path = table_file(goal)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(partial, table=table, passes=np.int64(passes))
+        os.replace(partial, path)
+
+
 @cache
 def values(goal: int, compiled: bool = True) -> Values:
-    """The two-player values for ``goal``, computed once per process."""
+    """The two-player values for ``goal``, computed once per process, kept on disk for the
+    next (``compiled=False``: the interpreted loops, neither read nor written there)."""
     started = time.perf_counter()
-    solve = _compiled() if compiled else _iterate
-    table, passes = solve(goal, TOLERANCE, MAX_PASSES)
+    kept = _load(goal) if compiled else None
+    if kept is None:
+        solve = _compiled() if compiled else _iterate
+        table, passes = solve(goal, TOLERANCE, MAX_PASSES)
+        if compiled:
+            _keep(goal, table, passes)
+    else:
+        table, passes = kept
     return Values(goal, table, passes, time.perf_counter() - started)
 
 
