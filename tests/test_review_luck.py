@@ -21,27 +21,13 @@ from typing import Any
 
 import jsonschema
 import pytest
-from click.testing import CliRunner, Result
+from reviews import reviewed, run
 
 from partysolver.app import base as app
 from partysolver.app import catalog, playalong
 from partysolver.app.contract import schema
-from partysolver.cli.main import cli
 from partysolver.models.documents import format_document
 from partysolver.models.errors import InputError
-
-
-def run(*args: str, expect: int = 0) -> Result:
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == expect, result.output
-    assert "Traceback" not in result.output
-    return result
-
-
-def reviewed(record: Path, *options: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(run("review", str(record), "--json", *options).stdout)
-    jsonschema.validate(data, schema("review"))
-    return data
 
 
 def recorded(tmp_path: Path, start: str, *moves: str) -> Path:

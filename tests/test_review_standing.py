@@ -11,37 +11,19 @@ cooperative game gives every player the same figure.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
-from typing import Any
 
-import jsonschema
 import pytest
-from click.testing import CliRunner, Result
+from reviews import reviewed, run
 
 from partysolver.app import base as app
 from partysolver.app import catalog
-from partysolver.app.contract import schema
 from partysolver.app.luck import Valuer
 from partysolver.app.party_time import LEAST_PLAYOUTS
 from partysolver.app.playalong import load_record, playable, players_of, start_document
-from partysolver.cli.main import cli
 from partysolver.models.documents import format_document
 from partysolver.models.notation import Playable
-
-
-def run(*args: str, expect: int = 0) -> Result:
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == expect, result.output
-    assert "Traceback" not in result.output
-    return result
-
-
-def reviewed(record: Path, *options: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(run("review", str(record), "--json", *options).stdout)
-    jsonschema.validate(data, schema("review"))
-    return data
 
 
 def valuer(game: str, position: Playable, seed: int = 1) -> Valuer:

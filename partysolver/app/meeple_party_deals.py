@@ -15,7 +15,6 @@ The report keeps ``simulate``'s JSON contract (the policy's games are its games)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,21 +112,10 @@ def decide_report(commands: SimulatingCommands, players: int, games: int,
 
 def _many_deals(task: DecideDeals, games: int, name: str, options: Options, progress: Any,
                 factory: Any, summary: Summary) -> Report:
-    from ..solvers.runner import Outcome, RunPlan, executor_for, run
+    from ..solvers.runner import counted_plan, run
     from ..solvers.simulate import GameRecord, GamesFailed, SimulationResult
 
-    runner = options.extra.get("workers", 1)
-    plan = runner if isinstance(runner, RunPlan) else RunPlan(executor_for(runner))
-    if progress is not None:
-        progress(0)
-        told = plan.on_outcome
-
-        def on_outcome(outcome: Outcome) -> None:
-            progress(1)
-            if told:
-                told(outcome)
-
-        plan = replace(plan, on_outcome=on_outcome)
+    plan = counted_plan(options.extra.get("workers", 1), progress)
     result = run(task, games, options.rng_seed, plan)
     finished = [o for o in result.outcomes if o.ok]
     if not finished:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..models.protocol import CHANCE, TERMINAL, State, sample_chance
 from ..models.registry import get_game
 from .budget import Interval
-from .runner import Outcome, RunPlan, executor_for, run
+from .runner import Outcome, RunPlan, counted_plan, run
 from .stats import figure_interval, wilson_interval
 
 
@@ -296,17 +296,7 @@ def simulate(new_game: NewGame, policies: Sequence[Policy], games: int, seed: in
     left out of the figures and listed in ``failures``; :class:`GamesFailed` when all did."""
     if games < 1:
         raise ValueError("simulate needs at least one game")
-    plan = workers if isinstance(workers, RunPlan) else RunPlan(executor_for(workers))
-    if progress is not None:
-        progress(0)  # the games begin (a front end may show its progress bar from here)
-        told = plan.on_outcome
-
-        def on_outcome(outcome: Outcome) -> None:
-            progress(1)
-            if told:
-                told(outcome)
-
-        plan = replace(plan, on_outcome=on_outcome)
+    plan = counted_plan(workers, progress)
     task = PlayGame(new_game, tuple(policies), rotate, stats, notation)
     result = run(task, games, seed, plan)
     if not result.results:

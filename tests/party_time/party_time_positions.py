@@ -35,3 +35,22 @@ def decisions(players: int, count: int, seed: int, deck: dict[str, int] | None =
                 and len(state.legal_actions()) > 1:
             found.append(state)
     return found
+
+
+def carry_out_states(rules: Rules, players: int, count: int, seed: int
+                     ) -> list[PartyTimeState]:
+    """States of greedy play in which the player hit by a question mark chooses the tokens to
+    return with the revealed card."""
+    rng = random.Random(seed)
+    greedy = GreedyPolicy()
+    found: list[PartyTimeState] = []
+    while len(found) < count:
+        state = GAME.initial_state(players, rng, rules)
+        while not state.is_terminal() and len(found) < count:
+            if state.current_player() == CHANCE:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and state.revealed >= 0:
+                found.append(state)
+            state = state.apply(greedy(state, rng))
+    return found

@@ -12,19 +12,17 @@ import sys
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from party_time_positions import decisions
+from party_time_positions import carry_out_states, decisions
 
 from partysolver.cli.main import cli
-from partysolver.models.party_time import GAME, HOUSE_RULES, Rules
+from partysolver.models.party_time import HOUSE_RULES, Rules
 from partysolver.models.party_time.state import CARRY_OUT, PartyTimeState
-from partysolver.models.protocol import CHANCE, sample_chance
 from partysolver.puzzles import examples
 from partysolver.solvers import compiled
 from partysolver.solvers.party_time import interpreted, playouts
 from partysolver.solvers.party_time.deals import sample_deals
 from partysolver.solvers.party_time.hint import hint
 from partysolver.solvers.party_time.interpreted import Streams
-from partysolver.solvers.party_time.policies import GreedyPolicy
 
 REVERSE = Rules(HOUSE_RULES.board, HOUSE_RULES.deck, "reverse")
 QUESTIONS = Rules(HOUSE_RULES.board, (2, 2, 2, 1, 1, 2, 1, 1, 5), "reverse")
@@ -45,24 +43,6 @@ def test_the_streams_are_the_mersenne_twister_numba_seeds() -> None:
         assert streams.raw[row, :1500].tolist() == reference.random_raw(1500).tolist()
 
 
-def _carry_out_states(rules: Rules, players: int, count: int, seed: int
-                      ) -> list[PartyTimeState]:
-    """States where the player a question mark hit chooses the tokens to return."""
-    rng = random.Random(seed)
-    greedy = GreedyPolicy()
-    found: list[PartyTimeState] = []
-    while len(found) < count:
-        state = GAME.initial_state(players, rng, rules)
-        while not state.is_terminal() and len(found) < count:
-            if state.current_player() == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-                continue
-            if len(state.legal_actions()) > 1 and state.revealed >= 0:
-                found.append(state)
-            state = state.apply(greedy(state, rng))
-    return found
-
-
 @pytest.mark.parametrize(("rules", "players"),
                          [(HOUSE_RULES, 2), (HOUSE_RULES, 4), (REVERSE, 6), (QUESTIONS, 3)])
 def test_the_interpreted_playouts_are_the_compiled_ones(rules: Rules, players: int) -> None:
@@ -70,7 +50,7 @@ def test_the_interpreted_playouts_are_the_compiled_ones(rules: Rules, players: i
     deals drawn in the playouts and from deals given, in the play step and the carry-out
     step: the same rules, the same policies and the same random numbers."""
     states = decisions(players, 4, players, rules=rules) + \
-        _carry_out_states(rules, players, 2, players)
+        carry_out_states(rules, players, 2, players)
     assert any(state.phase == CARRY_OUT for state in states)
     for index, state in enumerate(states):
         view = state.view(state.current_player())

@@ -7,7 +7,7 @@ from itertools import product
 
 import numpy as np
 import pytest
-from party_time_positions import decisions
+from party_time_positions import carry_out_states, decisions
 
 from partysolver.models.party_time import GAME, HOUSE_RULES, Rules
 from partysolver.models.party_time.game import (
@@ -27,7 +27,7 @@ from partysolver.models.party_time.state import (
     plays_for,
     resolve,
 )
-from partysolver.models.protocol import CHANCE, sample_chance
+from partysolver.models.protocol import CHANCE
 from partysolver.solvers.party_time import playouts
 from partysolver.solvers.party_time.belief import DealSearch
 from partysolver.solvers.party_time.deals import Deals, sample_deals
@@ -131,7 +131,7 @@ def test_whole_games_lose_what_the_engine_loses(rules: Rules, players: int, me: 
 def test_long_run_agrees_with_playouts_on_the_engine() -> None:
     """The long-run value of every play in positions of greedy play (one a question-mark
     carry-out) agrees with the same playouts on the rules engine within four standard errors."""
-    states = decisions(4, 3, 5) + _carry_out_states(HOUSE_RULES, 3, 1, 3)
+    states = decisions(4, 3, 5) + carry_out_states(HOUSE_RULES, 3, 1, 3)
     for state in states:
         view = state.view(state.current_player())
         plays = view.legal_actions()
@@ -142,25 +142,6 @@ def test_long_run_agrees_with_playouts_on_the_engine() -> None:
             error = np.hypot(engine.std() / np.sqrt(len(engine)),
                              run.lost[index].std() / np.sqrt(run.samples))
             assert abs(run.mean(index) - engine.mean()) < 4 * error, (str(state), str(play))
-
-
-def _carry_out_states(rules: Rules, players: int, count: int, seed: int
-                      ) -> list[PartyTimeState]:
-    """States of greedy play in which the player hit by a question mark chooses the tokens to
-    return with the revealed card."""
-    rng = random.Random(seed)
-    greedy = GreedyPolicy()
-    found: list[PartyTimeState] = []
-    while len(found) < count:
-        state = GAME.initial_state(players, rng, rules)
-        while not state.is_terminal() and len(found) < count:
-            if state.current_player() == CHANCE:
-                state = state.apply(sample_chance(state, rng))
-                continue
-            if len(state.legal_actions()) > 1 and state.revealed >= 0:
-                found.append(state)
-            state = state.apply(greedy(state, rng))
-    return found
 
 
 def test_long_run_is_paired_and_reproducible() -> None:
@@ -227,7 +208,7 @@ def test_a_playout_is_the_engines_game_card_for_card(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(playouts, "_take", take)
     monkeypatch.setattr(playouts, "_first", first)
     states = decisions(players, 12, players, rules=rules) + \
-        _carry_out_states(rules, players, 6, players)
+        carry_out_states(rules, players, 6, players)
     reshuffles = 0
     for state in states:
         me = state.current_player()

@@ -1,7 +1,8 @@
 """Against a real Dask cluster (a ``dask scheduler`` and two ``dask worker`` processes on
 127.0.0.1): every game's ``simulate`` and a batch ``verify`` give the same figures on one
 process, four processes and the cluster, and a worker killed mid-run has its units re-run on
-the other one, the totals unchanged."""
+the other one, the totals unchanged; Meeple Party's deals decided with perfect information
+(``simulate --decide``, issue 31) give the same table here, on processes and on the cluster."""
 
 from __future__ import annotations
 
@@ -131,3 +132,15 @@ def test_an_unreachable_scheduler_is_one_line_of_bad_input(
     assert "--scheduler: expected the address of a running Dask scheduler" in result.output
     assert "Traceback" not in result.output
 
+
+def test_the_deals_table_is_the_same_here_on_processes_and_on_the_cluster(
+        cluster: Cluster) -> None:
+    args = ["simulate", "meeple-party", "--players", "2", "--decide", "--games", "4",
+            "--difficulty", "hard", "--seed", "11", "--json"]
+    alone = run(*args).stdout
+    deals = json.loads(alone)["deals"]
+    assert deals["deals"] == 4 and deals["difficulty"] == "hard"
+    assert run(*args, "--workers", "2").stdout == alone
+    assert run(*args, "--scheduler", cluster.address).stdout == alone
+    text = run(*args[:-1], "--scheduler", cluster.address).stdout
+    assert text.splitlines()[0].startswith("4 deals decided with perfect information")

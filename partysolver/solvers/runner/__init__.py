@@ -11,6 +11,9 @@ journal that lets a killed run resume.  Front-end neutral: the command line buil
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from .cluster import DaskCluster
 from .core import (
     Chunks,
@@ -47,6 +50,24 @@ def runs_elsewhere(workers: int | RunPlan) -> bool:
     return workers > 1
 
 
+def counted_plan(workers: int | RunPlan, progress: Callable[[int], None] | None) -> RunPlan:
+    """The plan ``workers`` names (a plan, or a number of local processes), telling
+    ``progress`` 0 now (the units begin: a front end may show its bar from here) and 1 after
+    each finished unit, besides the plan's own listener."""
+    plan = workers if isinstance(workers, RunPlan) else RunPlan(executor_for(workers))
+    if progress is None:
+        return plan
+    progress(0)
+    told = plan.on_outcome
+
+    def on_outcome(outcome: Outcome) -> None:
+        progress(1)
+        if told:
+            told(outcome)
+
+    return replace(plan, on_outcome=on_outcome)
+
+
 __all__ = ["Chunks", "DaskCluster", "Executor", "InProcess", "Journal", "LocalProcesses",
-           "Outcome", "Progress", "RunPlan", "RunResult", "Task", "executor_for", "run",
+           "Outcome", "Progress", "RunPlan", "RunResult", "Task", "counted_plan", "executor_for", "run",
            "run_chunk", "runs_elsewhere"]
