@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.documents import Fields, read_document
@@ -30,10 +29,25 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
     from ..solvers.party_time.hint import Hint
 
 REVIEW_PLAYOUTS = 100
-"""Playouts to the end of the game per position a review values (fewer when a
-``--time-limit`` runs out first: at least :data:`LEAST_PLAYOUTS`)."""
+"""Playouts to the end of the game per position a review values (fewer under a small
+``--time-limit``: see :func:`review_playouts`)."""
 LEAST_PLAYOUTS = 20
 """The fewest playouts a review values a position by, whatever the time limit."""
+PLAYOUT_SECONDS = 0.002
+"""What a review counts one playout to cost: a greedy playout from a game's start takes about
+1 ms of CPU (interpreted, on the 2-core machine of docs/solvers.md), twice that leaves room for
+a busy machine."""
+
+
+def review_playouts(limit: float | None) -> int:
+    """The playouts a review values a position by within ``limit`` seconds: the count the limit
+    buys at :data:`PLAYOUT_SECONDS` each, between :data:`LEAST_PLAYOUTS` and
+    :data:`REVIEW_PLAYOUTS`.  Planned from the limit, not stopped by the clock, so that the
+    outcomes of one draw (which share one limit) are valued by the same playouts (common random
+    numbers) and a seeded review gives the same figures on a busy machine as on an idle one."""
+    if limit is None:
+        return REVIEW_PLAYOUTS
+    return max(LEAST_PLAYOUTS, min(REVIEW_PLAYOUTS, int(limit / PLAYOUT_SECONDS)))
 
 DEPTH = OptionSpec("depth", "int", minimum=1, maximum=4, default=1, show_default=True,
                    metavar="TURNS",
@@ -295,10 +309,11 @@ class PartyTimeCommands(SimulatingCommands):
 
     def position_values(self, document: Document, options: Options) -> Valuation | None:
         """A review's value of the position: the strips each player is expected to hold at
-        the end of the game, by :data:`REVIEW_PLAYOUTS` playouts from the position with
-        everyone greedy (the hint's model of the opponents), each position's playouts drawn
-        from the same seed (common random numbers, so the positions after the outcomes of one
-        draw differ by the draw, not by the playouts' luck).  Estimated.  At a draw ``None``:
+        the end of the game, by :data:`REVIEW_PLAYOUTS` playouts (fewer under a small time
+        limit: :func:`review_playouts`) from the position with everyone greedy (the hint's
+        model of the opponents), each position's playouts drawn from the same seed (common
+        random numbers, so the positions after the outcomes of one draw differ by the draw,
+        not by the playouts' luck).  Estimated.  At a draw ``None``:
         the review averages the values after each card.  One seat's view: ``None``."""
         from ..models.protocol import CHANCE, sample_chance
         from ..solvers.party_time.policies import GreedyPolicy
@@ -315,12 +330,8 @@ class PartyTimeCommands(SimulatingCommands):
             return None  # the review averages the values after each outcome
         greedy = GreedyPolicy()
         total = [0.0] * len(names)
-        limit = options.time_left()
-        ends = None if limit is None else time.monotonic() + limit
-        done = 0
-        for k in range(REVIEW_PLAYOUTS):
-            if ends is not None and done >= LEAST_PLAYOUTS and time.monotonic() > ends:
-                break
+        done = review_playouts(options.time_left())
+        for k in range(done):
             rng = random.Random(f"{options.rng_seed}:{k}")  # playout k: the same everywhere
             here = state
             while not here.is_terminal():
@@ -329,7 +340,6 @@ class PartyTimeCommands(SimulatingCommands):
                 here = here.apply(step)
             for seat, strips in enumerate(here.strips):
                 total[seat] += strips
-            done += 1
         return Valuation({name: total[seat] / done for seat, name in enumerate(names)}, False)
 
     def seat_names(self, state: PartyTimeState) -> tuple[str, ...]:
