@@ -1186,7 +1186,11 @@
         for (const decision of data.decisions || []) {
           const node = line[decision.number - 1];
           if (!node) continue;
-          const label = decision.label || (decision.lost <= 1e-9 ? "best" : null);
+          // The best move as the command line counts it (Judged.is_best): a loss of 0 that
+          // is a value (not "not valued", not a lower bound) and gives up nothing in words.
+          const best = typeof decision.lost === "number" && decision.lost <= 1e-9 &&
+            !decision.at_least && !decision.missed;
+          const label = decision.label || (best ? "best" : null);
           marks.set(node.id, Object.assign({ mark: label }, decision));
         }
         state.review = { line, data, marks, cycle: {} };
@@ -1201,6 +1205,25 @@
         endJob(controller);
       }
     })();
+  }
+
+  // A player's luck as the command line's review says it: the sum, exact or an estimate, and
+  // how many chance points it leaves out; "not computed" when none could be valued; "–" with
+  // no chance point.
+  function luckCell(numbers) {
+    const cell = el("td", { class: "num luck" });
+    if (!numbers.chance_points) {
+      cell.append("–");
+    } else if (typeof numbers.luck !== "number") {
+      cell.append(el("span", { class: "muted", text: "not computed" }));
+      cell.title = `none of ${numbers.chance_points} chance points could be valued`;
+    } else {
+      const left = numbers.luck_not_computed || 0;
+      cell.append(reviewNumber(numbers.luck, true), el("span", { class: "muted small",
+        text: ` (${numbers.luck_exact ? "exact" : "estimate"}${left ? `, ${left} not computed` : ""})` }));
+      if (left) cell.title = `${left} of ${numbers.chance_points} chance points could not be valued: the sum leaves them out`;
+    }
+    return cell;
   }
 
   // The players' table: accuracy, the count of each mark (a click goes to the player's next
@@ -1240,8 +1263,7 @@
       el("td", { class: "num" }, count(player, numbers, "blunder")),
       el("td", { class: "num decision-loss" }, reviewNumber(numbers.decision_loss),
          numbers.decisions ? exact(numbers.decision_loss_exact) : null),
-      el("td", { class: "num luck" }, numbers.chance_points ? reviewNumber(numbers.luck, true) : "–",
-         numbers.chance_points ? exact(numbers.luck_exact) : null)));
+      luckCell(numbers)));
     box.append(el("table", { class: "review-players" },
       el("thead", {}, el("tr", {}, ...["player", "accuracy", "?!", "?", "??", "decisions gave up",
                                         "luck"].map((h) => el("th", { text: h })))),
@@ -1280,6 +1302,10 @@
         const c = (s.cumulative || {})[player];
         return c && typeof c.decision_loss === "number" ? -c.decision_loss : null;
       }) });
+      // No luck line for a player none of whose chance points could be valued (its running
+      // sum stays 0, which would read as "no luck" rather than "not computed").
+      const numbers = (review.data.players || {})[player] || {};
+      if (numbers.chance_points && typeof numbers.luck !== "number") return;
       series.push({ player, kind: "luck", colour, points: pick((s) => {
         const c = (s.cumulative || {})[player];
         return c && typeof c.luck === "number" ? c.luck : null;
