@@ -69,6 +69,27 @@ EXACT_LOOSE = 18
 """Positions with more heroes loose than this are never tried exactly (they cannot fit)."""
 
 
+SUBTREE_LOOSE_TWO = EXACT_LOOSE
+"""MCTS's exact subtree searches (:class:`.exact.ExactSubtrees`) take positions of at most
+this many heroes loose, two monsters; a bigger one is only checked for a certain winner.
+Measured for issue 30: of 254 such searches on the opening's hint (41 to 43 loose, 1.7
+million nodes of the compiled search) none finished, nor did the exact search of random
+positions of 19 loose within 10,000,000 nodes."""
+
+
+SUBTREE_LOOSE_MORE = 12
+"""The same for three or four monsters (the generic search).  Measured for issue 30 on the
+default hints of the midgame and 19 random positions of 11 to 28 heroes loose: the subtree
+searches finished only on positions of 4 to 11 loose (18 of them); of some 35,000 offers at 12
+to 28 loose, spending 1.8 million nodes (the midgame's whole 100,000, 1.2 s of its 1.6 s),
+none did; one random position of 12 loose in seven was solved within 100,000 nodes (in 87)."""
+
+
+def subtree_loose(num_players: int) -> int:
+    """The most heroes loose in a position MCTS's subtree searches take."""
+    return SUBTREE_LOOSE_TWO if num_players == 2 else SUBTREE_LOOSE_MORE
+
+
 EXACT_SHARE = 0.25
 """The share of a time limit the exact attempt may take before MCTS has the rest."""
 
