@@ -96,6 +96,21 @@ REVIEW_NODES = 100_000
 """The node budget of one valuation of a review (the exact turn search): a chance point whose
 search needs more (a surprise card drawn mid-turn, some thirty cards each with the rest of the
 turn) is not computed rather than searched for minutes."""
+REVIEW_NODES_PER_SECOND = 25_000
+"""What a review's time limit buys of a valuation's search (:func:`review_nodes`): the
+interpreted turn search walks 21,000 to 61,000 nodes a second of CPU (44,000 over the
+valuations of ``simulate meeple-party --seed 1``'s record, docs/solvers.md)."""
+
+
+def review_nodes(limit: float | None) -> int:
+    """The node budget of a review's valuation within ``limit`` seconds: what the limit buys at
+    :data:`REVIEW_NODES_PER_SECOND`, at most :data:`REVIEW_NODES`.  Planned from the limit, not
+    stopped by the clock, so that a review's figures (which positions are valued, and so the
+    luck) are the same on a busy machine as on an idle one, and the board's review gives what
+    the command line gives for the same limit."""
+    if limit is None:
+        return REVIEW_NODES
+    return max(1, min(REVIEW_NODES, int(limit * REVIEW_NODES_PER_SECOND)))
 
 
 def _load(document: Document) -> tuple[Position, MeeplePartyState]:
@@ -408,8 +423,8 @@ class MeeplePartyCommands(SimulatingCommands):
         hint's exact search of the rest of the turn (the stress held now plus what the search
         expects the rest of the turn to add).  A chance point inside a turn (the bag's draw, a
         surprise card) is valued by the same search over every outcome, so the luck of its
-        outcomes averages to 0.  Exact (the search finishes within :data:`REVIEW_NODES`, else
-        ``None``).  A position between turns (the clock's icon, the cards drawn after a turn)
+        outcomes averages to 0.  Exact (the search finishes within :data:`REVIEW_NODES`, or
+        under a time limit the nodes it buys, :func:`review_nodes`; else ``None``).  A position between turns (the clock's icon, the cards drawn after a turn)
         is not valued, and its chance points are not computed (their outcomes act on turns the
         search does not reach): an empty valuation, which the review does not average
         either.  One seat's view: ``None``."""
@@ -428,10 +443,9 @@ class MeeplePartyCommands(SimulatingCommands):
             return Valuation(dict.fromkeys(names, -held), True)
         if not searchable(state):  # between turns: the turn search has no turn in play
             return Valuation({}, False)
-        nodes = options.extra.get("max_nodes") or REVIEW_NODES
+        nodes = options.extra.get("max_nodes") or review_nodes(options.time_left())
         try:
-            value, _ = TurnSearch(state, Budget(time=options.time_left(), nodes=nodes)
-                                  ).value(state)
+            value, _ = TurnSearch(state, Budget(nodes=nodes)).value(state)
         except BudgetExhausted:  # a chance point too big to search: not averaged either
             return Valuation({}, False) if state.current_player() == CHANCE else None
         added = figures(value)["stress"]
@@ -543,10 +557,10 @@ class MeeplePartyCommands(SimulatingCommands):
         """Before a draw: the best turn for each thing that can be drawn."""
         from dataclasses import replace
 
-        from ..models.meeple_party.state import OVER
+        from ..models.meeple_party.state import MINGLE, OVER, PLACE
         from ..solvers.budget import BudgetExhausted
         from ..solvers.meeple_party.evaluate import VALUE_FIGURES
-        from ..solvers.meeple_party.turn import TurnSearch, describe_plan, turn_hint
+        from ..solvers.meeple_party.turn import TurnSearch, best_turn, describe_plan, turn_hint
 
         rows, draws = [], []
         total = [0.0] * len(VALUE_FIGURES)
@@ -569,6 +583,13 @@ class MeeplePartyCommands(SimulatingCommands):
                     value = None
                 steps = [f"the party ends at once: {child.outcome}" if child.phase == OVER
                          else "a surprise card is drawn first: see the hint once it is known"]
+            elif child.phase not in (MINGLE, PLACE):
+                # a choice inside the surprise first: its best turn alone (the ranking of
+                # every option from there lists and bounds every choice's mingle)
+                best = best_turn(child, budget)
+                value = best.value
+                compiled |= best.search.kernel is not None
+                steps = describe_plan(child, best.plan)
             else:
                 hint = turn_hint(child, budget, top=1)
                 value = hint.value

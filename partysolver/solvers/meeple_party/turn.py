@@ -190,8 +190,11 @@ def use_kernel(budget: Budget, compiled: bool | None) -> bool:
 
     from .. import compiled as kernels
 
-    if budget.nodes is not None or kernels.forced_interpreted() \
-            or importlib.util.find_spec("numba") is None:
+    if budget.nodes is not None or kernels.forced_interpreted():
+        return False
+    if _kernel_loaded():
+        return True  # it ran in this process: nothing to check, nothing to load
+    if importlib.util.find_spec("numba") is None:
         return False  # (asked without importing numpy, as meeple_party.compiled would)
     if not kernels.ready(kernels.MEEPLE_PARTY_TURN):
         kernels.compile_in_background(kernels.MEEPLE_PARTY_TURN)
@@ -336,10 +339,22 @@ class TurnSearch:
                                    tuple[float, ...]] = {}
         """:meth:`white_ceiling` without valuing any card, by what it reads (the ceilings read
         no more than the board, the stress and the surprise deck)."""
+        self._white_orders: dict[Hashable, tuple[list[int], list[list[float]],
+                                                 tuple[float, ...]]] = {}
+        """:meth:`_white_order` per white meeple's mingle (the key of :meth:`white_mingle`)."""
         self.white_cut: tuple[float, ...] = ()
         """The bound at which :meth:`white_mingle` last gave up (no value ranks above it)."""
         self._meets: dict[tuple[int, Board], int] = {}
         """:meth:`_meetable` per surprise card and board."""
+        self._card_lists: dict[tuple[Board | None, tuple[int, ...], tuple[int, ...]],
+                               list[tuple[Value, bool]]] = {}
+        """:meth:`_card_ceilings` (the ceilings alone) by what they read."""
+        self._card_kinds: dict[int, tuple[bool, Effect | None]] = {}
+        """Per surprise card: whether it chooses (:meth:`_chooses`), its single move
+        (:meth:`_single_move`)."""
+        self._lowers: dict[Board, Sequence[int]] = {}
+        """The own photos' least costs per board the surprise cards are resolved on (read by
+        :meth:`_meetable` for every card)."""
         self._photo_types: list[tuple[int, frozenset[int]]] | None = None
         """Per own photo: its clauses, and the card types they read."""
         self.steps: set[Hashable] = set()
@@ -681,34 +696,14 @@ class TurnSearch:
         order = list(range(len(outcomes)))
         after: list[list[float]] = []
         if beats is not None:
-            # cards valued already first, then cards that choose nothing (cheap, and they
-            # tighten the bound), then the cards that only move meeples (a few choices), then
-            # the rest (removals and lay-downs choose among many meeples), each in deck order.
-            # after[i]: the ceilings of the cards valued after the i-th, weighted by their
-            # probabilities
-            ceilings = self._card_ceilings(state, board, dst)
-            table = self.table
-            stress, bag = state.stress, state.bag
-
-            def cheap(i: int) -> tuple[bool, bool, bool]:
-                card = outcomes[i][0].card
-                known = card < 0 or _effect_key(card, 0, board, stress, bag, 0, dst) in table
-                return (not known, self._chooses(state, outcomes[i][0]),
-                        self._single_move(state, card) is None)
-
-            order.sort(key=cheap)
-            total = [0.0] * 6
-            traded = False
-            for i in reversed(order):
-                rest = total[:]
-                if traded:
-                    rest[TRADE_AT] += TRADE
-                after.append(rest)
-                p = outcomes[i][1]
-                ceiling, trade = ceilings[i]
-                total = [t + p * c for t, c in zip(total, ceiling, strict=True)]
-                traded = traded or trade
-            after.reverse()
+            known_order = self._white_orders.get(key)
+            if known_order is None:
+                known_order = self._white_order(state, board, dst, outcomes)
+                self._white_orders[key] = known_order
+            order, after, ceiling = known_order
+            if not beats(ceiling):  # every card at its ceiling: no card need be valued
+                self.white_cut = ceiling
+                return None
         values: dict[int, Value] = {}
         done = [0.0] * 6
         for step, i in enumerate(order):
@@ -726,6 +721,51 @@ class TurnSearch:
         value = mean([(p, values[i]) for i, (_, p) in enumerate(outcomes)])
         self.table[key] = (value, None)
         return value
+
+    def _white_order(self, state: MeeplePartyState, board: Board, dst: int,
+                     outcomes: list[tuple[Dealt, float]]
+                     ) -> tuple[list[int], list[list[float]], tuple[float, ...]]:
+        """The order in which :meth:`white_mingle` values the surprise cards of a white
+        meeple's mingle (on ``board``, the white meeple coming back to room ``dst``), after
+        each, the ceilings of the cards valued after it weighted by their probabilities, and
+        the rank key of every card's ceiling so weighted (no value of the mingle ranks above
+        it).
+
+        Cards valued already come first, then cards that choose nothing (cheap, and they
+        tighten the bound), then the cards that choose, the highest ceilings first (they hold
+        the bound up: valuing them brings it down soonest), among equal ceilings those that
+        only move meeples (a few choices) before the rest (removals and lay-downs choose among
+        many meeples), each in deck order.  The order is kept for the mingle: the cards valued
+        by an earlier call that stopped are the first ones again."""
+        ceilings = self._card_ceilings(state, board, dst)
+        table = self.table
+        stress, bag = state.stress, state.bag
+
+        def cheap(i: int) -> tuple[bool, bool, tuple[float, ...], bool]:
+            card = outcomes[i][0].card
+            known = card < 0 or _effect_key(card, 0, board, stress, bag, 0, dst) in table
+            chooses = self._chooses(state, outcomes[i][0])
+            loose = _descending(rank_key(ceilings[i][0])) if chooses else ()
+            return (not known, chooses, loose, self._single_move(state, card) is None)
+
+        order = sorted(range(len(outcomes)), key=cheap)
+        after: list[list[float]] = []
+        total = [0.0] * 6
+        traded = False
+        for i in reversed(order):
+            rest = total[:]
+            if traded:
+                rest[TRADE_AT] += TRADE
+            after.append(rest)
+            p = outcomes[i][1]
+            ceiling, trade = ceilings[i]
+            total = [t + p * c for t, c in zip(total, ceiling, strict=True)]
+            traded = traded or trade
+        after.reverse()
+        bound = [t + SLACK for t in total]
+        if traded:
+            bound[TRADE_AT] += TRADE
+        return order, after, rank_key(cast(Value, tuple(bound)))
 
     @staticmethod
     def _white_off(state: MeeplePartyState, code: MingleCode) -> Board:
@@ -754,13 +794,23 @@ class TurnSearch:
             self._deals[key] = found
         return found
 
-    @staticmethod
-    def _chooses(state: MeeplePartyState, outcome: Action) -> bool:
+    def _chooses(self, state: MeeplePartyState, outcome: Action) -> bool:
         """Whether a surprise card has effects that choose (or move) meeples."""
         assert isinstance(outcome, Dealt)
         if outcome.card < 0:
             return False
-        return any(e.do != "stress" for e in state.setup.cards.surprises[outcome.card].effects)
+        return self._card_kind(state, outcome.card)[0]
+
+    def _card_kind(self, state: MeeplePartyState, card: int) -> tuple[bool, Effect | None]:
+        """Whether the surprise ``card`` chooses, and its single move (what :meth:`_chooses`
+        and :meth:`_single_move` read: the card's effects, the same all through the turn)."""
+        found = self._card_kinds.get(card)
+        if found is None:
+            effects = state.setup.cards.surprises[card].effects
+            moves = [e for e in effects if e.do != "stress"]
+            single = moves[0] if len(moves) == 1 and moves[0].do in ("move", "conga") else None
+            found = self._card_kinds[card] = (bool(moves), single)
+        return found
 
     def white_ceiling(self, state: MeeplePartyState, code: MingleCode | None = None,
                       cheap: bool = False) -> tuple[float, ...]:
@@ -797,6 +847,12 @@ class TurnSearch:
         trade flag (:meth:`_card_ceiling`), resolved on ``board`` (the white meeple off it,
         coming back to room ``white``; ``None``: on any board).  With ``cheap`` and a
         ``board``, a card that chooses nothing is valued exactly instead (flag ``False``)."""
+        memo = None if cheap and board is not None else \
+            (board, state.stress, state.surprise_deck)
+        if memo is not None:
+            known = self._card_lists.get(memo)
+            if known is not None:
+                return known
         relieved = self.evaluator.relief_of(board) if board is not None else ()
         found: list[tuple[Value, bool]] = []
         for outcome, _ in self._surprises(state):
@@ -804,6 +860,8 @@ class TurnSearch:
                 found.append((self._white_card(state, outcome.card, board, white), False))
             else:
                 found.append(self._card_ceiling(state, outcome.card, relieved, board))
+        if memo is not None:
+            self._card_lists[memo] = found
         return found
 
     def _reach(self, state: MeeplePartyState, card: int, board: Board,
@@ -892,7 +950,9 @@ class TurnSearch:
                         break
             self._meets[key] = found
             return found
-        m = table.lower(board, exact, nothing)
+        m = self._lowers.get(board)
+        if m is None:
+            m = self._lowers[board] = table.lower(board, exact, nothing)
         found = 0
         for i, (clauses, read) in zip(evaluator.own_photos, self._photo_types, strict=True):
             reach = self._reach(state, card, board, read)
@@ -904,17 +964,12 @@ class TurnSearch:
         self._meets[key] = found
         return found
 
-    @staticmethod
-    def _single_move(state: MeeplePartyState, card: int) -> Effect | None:
+    def _single_move(self, state: MeeplePartyState, card: int) -> Effect | None:
         """The move of a surprise card whose only effect on the board is one move (the
         others change stress alone), else ``None``."""
         if card < 0:
             return None
-        effects = state.setup.cards.surprises[card].effects
-        moves = [e for e in effects if e.do != "stress"]
-        if len(moves) == 1 and moves[0].do in ("move", "conga"):
-            return moves[0]
-        return None
+        return self._card_kind(state, card)[1]
 
     def _card_ceiling(self, state: MeeplePartyState, card: int,
                       relieved: tuple[int, ...] = (), board: Board | None = None
@@ -1541,11 +1596,14 @@ class RankedOptions(Sequence[TurnOption]):
                     if finer is not None:
                         heappush(pending, (_descending(finer), order, stage + 1, item))
                         continue
-                if isinstance(item, PendingWhite) and ready:
+                if isinstance(item, PendingWhite) and (ready or pending):
                     # a white meeple's surprise is valued card by card only until it is sure
-                    # whether it beats the best valued option; if not, it waits with the
-                    # bound that showed it (below that option)
-                    top, at = ready[0][0], ready[0][1]
+                    # whether it beats the best valued option, or the bound of the next
+                    # option waiting when that is higher; if not, it waits with the bound
+                    # that showed it (below that option or that bound)
+                    top, at = ready[0][:2] if ready else pending[0][:2]
+                    if pending and pending[0][:2] < (top, at):
+                        top, at = pending[0][:2]
                     found = item.option_above(self._search, _descending(top), at, order)
                     if not isinstance(found, TurnOption):
                         heappush(pending, (_descending(found), order, -1, item))
@@ -1621,6 +1679,51 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
         options, value = [], None
     return TurnHint(state, options, value, status, search.examined, len(search.table),
                     search.meter.elapsed, search.evaluator, search)
+
+
+class BestTurn(NamedTuple):
+    """The best option of a turn alone (:func:`best_turn`)."""
+
+    value: Value | None
+    """Its exact value (``None``: the budget ran out)."""
+    plan: tuple[Action, ...]
+    """Its decisions, as :attr:`TurnOption.plan` gives them (``()`` when out of budget)."""
+    search: TurnSearch
+
+
+def best_turn(state: MeeplePartyState, budget: Budget | None = None,
+              compiled: bool | None = None) -> BestTurn:
+    """The best option of the rest of ``state``'s turn, the first of :func:`turn_hint`'s
+    ranking (the same value and plan, ties in the game's order), without ranking the others.
+
+    It is the expectimax of :meth:`TurnSearch.value`, which proves each sibling no better
+    than the best so far (:meth:`TurnSearch._beats`) where the ranking lists and bounds every
+    option; from a choice inside a surprise (a root whose options :func:`turn_hint` lists one
+    by one, interpreted), each choice's mingle is also the compiled kernel's when it is there.
+    The plan follows the best actions the search remembered: the decisions up to a chance
+    node, or up to the end of the turn with its refresh.  Before a draw, the hint needs only
+    this for each thing that can be drawn."""
+    search = TurnSearch(state, budget, compiled=compiled)
+    try:
+        value, action = search.value(state)
+        plan: list[Action] = []
+        current = state
+        while action is not None:
+            plan.append(action)
+            if current.phase == REFRESH:
+                break
+            current = current.apply(action)
+            if current.phase == OVER or current.current_player() == CHANCE \
+                    or not in_turn(current, state):
+                break
+            if current.phase == REFRESH:  # a mingle's end: its refresh decided there
+                _, slot = search.end(current.board, current.stress)
+                plan.append(Refresh(slot))
+                break
+            _, action = search.value(current)
+    except BudgetExhausted:
+        return BestTurn(None, (), search)
+    return BestTurn(value, tuple(plan), search)
 
 
 def _kernel_loaded() -> bool:
