@@ -126,3 +126,25 @@ def test_the_dispatcher_renders_and_reads_a_record_as_its_last_position(tmp_path
     assert report.data["svg"].startswith("<svg") and report.text == report.data["svg"]
     hint = app.dispatch("tea-party", "hint", record, {"seed": 1, "time_limit": 1})
     assert {move["move"] for move in hint.data["moves"]} == {"cup", "squish fighter"}
+
+
+def test_a_message_stays_one_line_whatever_the_file_put_in_it(tmp_path: Path) -> None:
+    """A control character or line separator that a file put in a name the message quotes
+    (in what was expected, not only in what was got) is written as its escape: fuzz case 2853
+    of seed 7 printed an advert id holding a newline on two lines."""
+    error = InputError("f.toml", "tile[1].advert", "an advert id of the catalogue: \n\x1b\u2028",
+                       "A1")
+    assert error.line() == ("bad input: f.toml: tile[1].advert: expected an advert id of the "
+                            "catalogue: \\n\\x1b\\u2028, got 'A1'")
+    assert InputError("é.toml", "名", "ü").line() == "bad input: é.toml: 名: expected ü"
+    # and the catalogue refuses such an id where it is defined
+    from partysolver.puzzles import examples
+
+    text = (examples("meeple-land")["my-catalogue"].read_text(encoding="utf-8")
+            .replace('id = "A1"', 'id = "A\\n1"', 1))
+    assert 'id = "A\\n1"' in text
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "advert[1].id: expected an advert id" in result.output

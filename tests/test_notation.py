@@ -54,3 +54,20 @@ def test_no_legal_step_and_empty_text_are_errors() -> None:
         match("cup", [])
     with pytest.raises(NotationError, match="expected a move"):
         match("   ", SPELLINGS)
+
+
+def test_a_huge_text_is_refused_at_once_and_quoted_short() -> None:
+    """Fuzz case 7171 of seed 7: a 200,000-character line typed in `play` took 69 s (the
+    closest spellings were ranked against all of it) and its message quoted all of it.  Now
+    a text longer than any spelling could be is refused before any matching, the suggestions
+    come from its start, and the message quotes 80 characters and the length."""
+    text = "squish" + "x" * 200_000
+    with pytest.raises(NotationError) as raised:
+        match(text, SPELLINGS)
+    message = str(raised.value)
+    assert message.startswith("longer than any legal move: 'squishxxx")
+    assert "(200,006 characters)" in message and len(message) < 400
+    assert raised.value.closest and raised.value.closest[0].startswith("squish")
+    # a text a little longer than a spelling is still matched and suggested as before
+    with pytest.raises(NotationError, match="not a legal move here"):
+        match("squish as rogue on Green take the rogue and the queen", SPELLINGS)

@@ -41,6 +41,16 @@ BAD_INPUT = "bad input: "
 does not)."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with every control character and line or paragraph separator written as its
+    escape (``\\n``, ``\\x1b``, ``\\u2028``): a message stays one line whatever a file
+    put in the names it quotes."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else
+                   ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 class InputError(Exception):
     """Malformed or impossible input, or a request that cannot be served as asked.
 
@@ -113,7 +123,7 @@ class InputError(Exception):
         else:
             said = ""
         where = self.where(names)
-        return f"{where}: {said}" if where and said else where or said
+        return one_line(f"{where}: {said}" if where and said else where or said)
 
     def line(self, names: bool = False) -> str:
         """The one line a front end shows (``names``: options by their JSON names)."""

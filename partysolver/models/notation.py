@@ -37,10 +37,21 @@ class NotationError(ValueError):
         self.text = text
         self.problem = problem
         self.closest = tuple(closest)
-        message = f"{problem}: {text!r}"
+        message = f"{problem}: {quoted(text)}"
         if self.closest:
             message += "; closest legal: " + ", ".join(repr(c) for c in self.closest)
         super().__init__(message)
+
+
+QUOTED = 80
+"""The most characters of a mistyped step a message quotes (the rest is counted)."""
+
+
+def quoted(text: str) -> str:
+    """``text`` as a message quotes it: whole when short, else its start and its length."""
+    if len(text) <= QUOTED:
+        return repr(text)
+    return f"{text[:QUOTED]!r}... ({len(text):,} characters)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +77,10 @@ def match(text: str, spellings: Iterable[Spelling], what: str = "move",
         raise NotationError(text, f"no {what} is legal here")
     if not typed:
         raise NotationError(text, f"expected a {what}", _suggest(typed, listed, closest))
+    longest = max(len(spelling.text) for spelling in listed)
+    if len(typed) > 2 * longest + 16:  # no spelling fits: the suggestions from its start
+        raise NotationError(text, f"longer than any legal {what}",
+                            _suggest(typed[:longest], listed, closest))
     words = typed.split(" ")
     exact: list[Spelling] = []
     complete: list[Spelling] = []

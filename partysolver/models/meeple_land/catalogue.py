@@ -130,12 +130,19 @@ def parse_space(text: Any) -> Space:
     return Space(colour, service or None)
 
 
+def catalogue_id(fields: Fields, what: str) -> str:
+    """The ``id`` of a tile, advert or bus (``what``: "a tile id"): a name others refer to and
+    messages quote, so not empty and of printable characters (spaces inside it allowed)."""
+    value: str = fields.text("id")
+    if not value.strip() or not value.isprintable():
+        raise fields.error("id", f"{what}: a name of printable characters", value)
+    return value
+
+
 def load_tile(fields: Fields, attraction_types: tuple[str, ...] | None,
               adverts: Mapping[str, Advert] | None) -> Tile:
     """One ``[[tile]]`` table."""
-    tile_id = fields.text("id")
-    if not tile_id.strip():
-        raise fields.error("id", "a non-empty tile id", tile_id)
+    tile_id = catalogue_id(fields, "a tile id")
     shape = fields.text("shape", choices=tuple(SHAPES))
     cost = fields.integer("cost", minimum=0, maximum=99)
     attraction = fields.text("attraction", None)
@@ -200,7 +207,7 @@ def load_catalogue(document: Mapping[str, Any], source: str, reference: str) -> 
         raise root.error("attraction_types", "a list of different attraction type names", types)
     adverts: dict[str, Advert] = {}
     for table in root.tables("advert", []):
-        advert = Advert(table.text("id"), table.integer("price", minimum=0, maximum=99),
+        advert = Advert(catalogue_id(table, "an advert id"), table.integer("price", minimum=0, maximum=99),
                         parse_counts(table, "visitors"))
         table.done()
         if advert.id in adverts:
@@ -214,7 +221,7 @@ def load_catalogue(document: Mapping[str, Any], source: str, reference: str) -> 
         tiles[tile.id] = tile
     buses: dict[str, Bus] = {}
     for table in root.tables("bus", []):
-        bus = Bus(table.text("id"), parse_counts(table, "visitors"))
+        bus = Bus(catalogue_id(table, "a bus id"), parse_counts(table, "visitors"))
         table.done()
         if bus.id in buses:
             raise table.error("id", "a new bus id", bus.id)
