@@ -1,8 +1,9 @@
-"""Party-Time's review values a position by a number of playouts planned from its time limit
-(``app.party_time.review_playouts``), not stopped by the clock: the cards of one draw, which
-share one limit, are valued by the same playouts (common random numbers), and a seeded review
-gives the same figures on a busy machine as on an idle one (the board's review is compared
-with the command line's in ``tests/web/test_web_review_luck.py``)."""
+"""A review's valuations are planned from their time limit, not stopped by the clock:
+Party-Time's playouts (``app.party_time.review_playouts``) and Meeple Party's turn search nodes
+(``app.meeple_party.review_nodes``).  The cards of one draw, which share one limit, are valued
+by the same playouts (common random numbers), and a review gives the same figures on a busy
+machine as on an idle one (the board's review is compared with the command line's in
+``tests/web/test_web_review_luck.py``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from partysolver.app import base as app
+from partysolver.app import catalog
 from partysolver.app.base import document
 from partysolver.app.luck import Valuer
+from partysolver.app.meeple_party import REVIEW_NODES, REVIEW_NODES_PER_SECOND, review_nodes
 from partysolver.app.party_time import (
     LEAST_PLAYOUTS,
     PLAYOUT_SECONDS,
@@ -100,3 +103,39 @@ def test_the_cards_of_a_draw_are_valued_by_the_same_playouts(tmp_path: Path) -> 
         found.append((chance, dict(luck.by_player)))
     for name in found[0][1]:
         assert sum(chance * luck[name] for chance, luck in found) == pytest.approx(0, abs=1e-9)
+
+
+def busy_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every reading of the clock says a second has passed (a very busy machine)."""
+    clock = {"now": time.monotonic()}
+
+    def busy() -> float:
+        clock["now"] += 1.0
+        return clock["now"]
+
+    monkeypatch.setattr(time, "monotonic", busy)
+    monkeypatch.setattr(time, "perf_counter", busy)
+
+
+def test_meeple_party_nodes_are_what_the_limit_buys_up_to_the_budget() -> None:
+    assert review_nodes(None) == REVIEW_NODES
+    assert review_nodes(0.5) == int(0.5 * REVIEW_NODES_PER_SECOND)
+    assert review_nodes(0.0) == 1
+    assert review_nodes(1000.0) == REVIEW_NODES
+
+
+def test_a_meeple_party_draw_is_valued_alike_on_a_busy_machine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before Ben's draw: the exact search over the bag within a limit's nodes gives the same
+    value when the clock races (it stopped the search before: not computed); with too few
+    nodes the draw is not computed (an empty valuation), whatever the clock."""
+    doc = catalog.find("meeple-party", "before-the-draw").document()
+    commands = app.commands_for("meeple-party")
+    assert commands is not None
+    enough = app.Options(seed=1, time_limit=REVIEW_NODES / REVIEW_NODES_PER_SECOND)
+    calm = commands.position_values(doc, enough)
+    assert calm is not None and calm.values and calm.exact
+    too_few = commands.position_values(doc, app.Options(seed=1, time_limit=0.0))
+    assert too_few is not None and not too_few.values
+    busy_clock(monkeypatch)
+    assert commands.position_values(doc, enough) == calm

@@ -424,10 +424,11 @@ class MeeplePartyCommands(SimulatingCommands):
         expects the rest of the turn to add).  A chance point inside a turn (the bag's draw, a
         surprise card) is valued by the same search over every outcome, so the luck of its
         outcomes averages to 0.  Exact (the search finishes within :data:`REVIEW_NODES`, or
-        under a time limit the nodes it buys, :func:`review_nodes`; else ``None``).  A position between turns (the clock's icon, the cards drawn after a turn)
-        is not valued, and its chance points are not computed (their outcomes act on turns the
-        search does not reach): an empty valuation, which the review does not average
-        either.  One seat's view: ``None``."""
+        under a time limit the nodes it buys, :func:`review_nodes`; else ``None``).  A position
+        between turns (the clock's icon, the cards drawn after a turn) is not valued, and its
+        chance points are not computed (their outcomes act on turns the search does not
+        reach): an empty valuation, which the review does not average either.  One seat's
+        view: ``None``."""
         from ..models.meeple_party.state import OVER
         from ..solvers.budget import Budget, BudgetExhausted
         from ..solvers.meeple_party.evaluate import figures
