@@ -950,16 +950,16 @@ class TurnSearch:
                         break
             self._meets[key] = found
             return found
-        m = self._lowers.get(board)
-        if m is None:
-            m = self._lowers[board] = table.lower(board, exact, nothing)
+        lowest = self._lowers.get(board)
+        if lowest is None:
+            lowest = self._lowers[board] = table.lower(board, exact, nothing)
         found = 0
         for i, (clauses, read) in zip(evaluator.own_photos, self._photo_types, strict=True):
             reach = self._reach(state, card, board, read)
             if reach is None:
                 found = -1
                 break
-            if m[i] <= reach * clauses:
+            if lowest[i] <= reach * clauses:
                 found += 1
         self._meets[key] = found
         return found
