@@ -189,13 +189,16 @@ def _search(result: SearchResult) -> dict[str, Any]:
 
 def _compiled(result: SearchResult) -> bool:
     """Whether the compiled two-monster search answered: the exact one says so in its method;
-    an MCTS of two monsters runs the compiled playouts and subtrees once they are loaded."""
-    from ..solvers.tea_party import exact
+    an MCTS of two monsters runs the compiled playouts and subtrees once they are loaded
+    (through numba, or the playouts from their object: ``solvers/tea_party/native.py``)."""
+    from ..solvers.tea_party import exact, native
 
     if result.method.startswith("exact"):
         return "compiled" in result.method
-    return result.method.startswith("MCTS") and exact.loaded() and "interpreted" not in \
-        result.method and len(result.moves) > 0 and _two_monsters(result)
+    running = exact.loaded() or (native.loaded() and not exact.needs_compile())
+    return result.method.startswith("MCTS") and running and \
+        "interpreted" not in result.method and len(result.moves) > 0 and \
+        _two_monsters(result)
 
 
 def _two_monsters(result: SearchResult) -> bool:

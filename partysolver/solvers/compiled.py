@@ -70,9 +70,10 @@ kept the kernel "not ready" after every real run."""
 TEA_PARTY_SEARCH = Kernel(
     "tea-party-search", "partysolver.solvers.tea_party.kernel",
     ("_search", "_rehash", "_playouts"), "the Tea Party search", 8,
-    "partysolver.solvers.tea_party.kernel:warm_up")
+    "partysolver.solvers.tea_party.native:warm_up")
 """The compiled two-monster Tea Party search and playouts (measured: 7.5 s, since the kernel
-runs without reference counting; 14 before)."""
+runs without reference counting; 14 before).  Its warm-up also writes the playouts' object,
+loaded without numba (``tea_party/native.py``: some 0.8 s more)."""
 PARTY_TIME_PLAYOUTS = Kernel(
     "party-time-playouts", "partysolver.solvers.party_time.playouts", ("_long_run",),
     "the Party-Time playouts", 9, "partysolver.solvers.party_time.playouts:warm_kernel")

@@ -190,17 +190,18 @@ class ExactSubtrees:
     midgame's 225 searches the whole 100,000 nodes of the generic one (1.2 s of its 1.6 s)."""
 
     def __init__(self, num_players: int, compiled: bool, tables: Tables | None = None,
-                 total: int | None = None) -> None:
+                 total: int | None = None, notice: Notice | None = None) -> None:
         tables = tables or Tables()
-        self.search: Expectimax
+        self._search: Expectimax | None = None
+        self._tables, self._notice = tables, notice
+        self.compiled = num_players == 2 and compiled
+        """The compiled search, made (and loaded through numba, or compiled, announced to
+        ``notice``) at the first position that needs it: a hint whose playouts load without
+        numba (:mod:`.native`) and whose subtrees are all too big never loads it."""
         if num_players != 2:
-            self.search = Expectimax(Budget(), table=tables.generic)
-        elif compiled:
-            from .kernel import CompiledExpectimax
-
-            self.search = CompiledExpectimax(Budget(), table=tables.compiled)
-        else:
-            self.search = LeanExpectimax(Budget(), table=tables.lean)
+            self._search = Expectimax(Budget(), table=tables.generic)
+        elif not compiled:
+            self._search = LeanExpectimax(Budget(), table=tables.lean)
         self.most_loose = subtree_loose(num_players)
         """The most heroes loose in a position searched (a bigger one: a certain winner only)."""
         self.solved = 0
@@ -208,7 +209,19 @@ class ExactSubtrees:
         """Nodes the subtree searches may still expand (``None``: no cap)."""
 
     @property
+    def search(self) -> Expectimax:
+        """The exact search of the subtrees (the compiled one made when first asked for)."""
+        if self._search is None:
+            load_compiled(self._notice)
+            from .kernel import CompiledExpectimax
+
+            self._search = CompiledExpectimax(Budget(), table=self._tables.compiled)
+        return self._search
+
+    @property
     def method(self) -> str:
+        if self._search is None and self.compiled:
+            return "exact expectimax, compiled (numba)"
         return self.search.method
 
     def __call__(self, state: TeaPartyState, nodes: int, deadline: float

@@ -170,6 +170,31 @@ def _compile_first(state: TeaPartyState) -> bool:
     return True
 
 
+def _native_first() -> bool:
+    """Whether a hint without a time limit starts with the playouts loaded without numba
+    (:mod:`.native`, issue 30), the exact search left to load when a subtree needs it (the
+    opening's hint never does): not if this process has numba's already, nor when the kernel
+    is not compiled.  Where it is compiled but the playouts' object is missing (a cache from
+    before), the object's build starts in the background."""
+    if exact.loaded() or exact.needs_compile():
+        return False  # (a kernel to compile: announced and done first, as before)
+    from . import native
+
+    if native.load() is not None:
+        return True
+    if not native.available():
+        native.build_in_background()
+    return False
+
+
+def _native_loaded() -> bool:
+    """Whether this process has the compiled playouts loaded without numba, for a kernel
+    that is ready (what the JSON's ``compiled`` says)."""
+    from . import native
+
+    return native.loaded() and not exact.needs_compile()
+
+
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
            exact_nodes: int | None = None,
            mcts_iterations: int = DEFAULT_MCTS_ITERATIONS,
@@ -179,7 +204,8 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     ``EXACT_SHARE`` of the time, else MCTS with the budget's iterations (or
     ``mcts_iterations``) and the time left, its subtrees valued exactly where a small search
     finishes (:class:`.exact.ExactSubtrees`), its other leaves by ``evaluator`` (default
-    :class:`.playouts.LeafEstimate`).  Compiling or loading the compiled search is not charged to the
+    :class:`.playouts.LeafEstimate`; two monsters: the compiled playouts, loaded without numba
+    where they can be, :func:`_native_first`).  Compiling or loading the compiled search is not charged to the
     time limit (``notice`` is told before a compile); under ``COMPILE_WORTH`` seconds it is used
     only if this process has loaded it already (loading it from numba's cache takes about a
     second, seconds on a busy machine: past a short deadline).  An estimate's ``method`` says
@@ -208,12 +234,14 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
                f"up to {exact_loose}")
     compiled = state.num_players == 2 and (compile_ok or (exact.loaded()
                                                         and not exact.needs_compile()))
-    if compiled:
+    if compiled and not (limit is None and evaluator is None and _native_first()):
         exact.load_compiled(notice)
-    if evaluator is None:
-        evaluator = compiled_playouts() if compiled else LeafEstimate()
+    if evaluator is None:  # the playouts loaded without numba already: no load to wait for
+        fast = compiled or (state.num_players == 2 and _native_loaded())
+        evaluator = compiled_playouts() if fast else LeafEstimate()
     subtrees = ExactSubtrees(state.num_players, compiled, tables, None if limit is not None
-                             else int(portion * subtree_nodes_default(state, compiled)))
+                             else int(portion * subtree_nodes_default(state, compiled)),
+                             notice)
     left = None if limit is None else max(limit - spent, 0.0)
     iterations = budget.iterations or (None if limit is not None
                                        else max(1, int(portion * mcts_iterations)))

@@ -53,7 +53,20 @@ uniform playouts, 100% in two runs with these)."""
 def compiled_playouts() -> Evaluator:
     """MCTS's leaf estimate for two monsters: the mean of ``LEAF_PLAYOUTS`` playouts run by
     the compiled kernel (some hundred times faster than one through the rules engine), a
-    ``PLAYOUT_GREEDY`` share of their decisions played as greedy plays them."""
+    ``PLAYOUT_GREEDY`` share of their decisions played as greedy plays them: loaded without
+    numba where their object is there (:mod:`.native`), else through numba."""
+    from . import native
+
+    found = native.playouts(LEAF_PLAYOUTS, PLAYOUT_GREEDY)
+    if found is not None:
+        return found
     from .kernel import Playouts
 
     return Playouts(LEAF_PLAYOUTS, PLAYOUT_GREEDY)
+
+
+def native_playouts_ready() -> bool:
+    """Whether the compiled playouts load without numba here (:func:`.native.load`)."""
+    from . import native
+
+    return native.load() is not None
