@@ -72,17 +72,19 @@ EXACT_LOOSE = 18
 SUBTREE_LOOSE_TWO = EXACT_LOOSE
 """MCTS's exact subtree searches (:class:`.exact.ExactSubtrees`) take positions of at most
 this many heroes loose, two monsters; a bigger one is only checked for a certain winner.
-Measured for issue 30: of 254 such searches on the opening's hint (41 to 43 loose, 1.7
-million nodes of the compiled search) none finished, nor did the exact search of random
-positions of 19 loose within 10,000,000 nodes."""
+Measured for issue 30 (``benchmarks/tea_party_subtrees.py --every-size``: every subtree
+search of the default hints of the opening and of 8 random positions of 19 to 32 heroes
+loose, each searched at every size as before): of 26,469 offers of
+bigger positions, 25.6 million nodes of the compiled search, none finished (240 smaller ones
+did); nor did the exact search of random positions of 19 loose within 10,000,000 nodes."""
 
 
 SUBTREE_LOOSE_MORE = 12
-"""The same for three or four monsters (the generic search).  Measured for issue 30 on the
-default hints of the midgame and 19 random positions of 11 to 28 heroes loose: the subtree
-searches finished only on positions of 4 to 11 loose (18 of them); of some 35,000 offers at 12
-to 28 loose, spending 1.8 million nodes (the midgame's whole 100,000, 1.2 s of its 1.6 s),
-none did; one random position of 12 loose in seven was solved within 100,000 nodes (in 87)."""
+"""The same for three or four monsters (the generic search).  Measured the same way on the
+midgame and 24 random positions of three or four monsters (11 to 30 heroes loose): of 74,024
+offers of positions of 13 or more heroes loose, 2.3 million nodes (on the midgame, its whole
+100,000: 1.2 s of its 1.6 s), none finished; 18 smaller ones did, of 4 to 11 loose; one random
+position of 12 loose in seven was solved within 100,000 nodes (in 87)."""
 
 
 def subtree_loose(num_players: int) -> int:
