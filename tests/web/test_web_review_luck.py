@@ -107,6 +107,36 @@ def shown(value: float, style: str, sign: bool) -> str:
     return ("−" if scaled < -1e-9 else "+" if sign else "") + text
 
 
+def figure(step: dict[str, Any], kind: str, name: str) -> float | None:
+    """A point of a player's line of ``kind`` on the review's graph."""
+    if kind == "value":
+        return (step["values"] or {}).get(name)
+    sums = step["cumulative"].get(name)
+    if sums is None:
+        return None
+    return -sums["decision_loss"] if kind == "decisions" else sums["luck"]
+
+
+def graph_lines(expected: dict[str, Any]) -> list[tuple[str, str]]:
+    """The lines the board's graph draws for a review: (class, player) each."""
+    players = list(expected["players"])
+    drawn = []
+    for kind in ("value", "decisions", "luck"):
+        lines: dict[str, list[tuple[int, float]]] = {}
+        for name in players:
+            numbers = expected["players"][name]
+            if kind == "luck" and numbers["chance_points"] and numbers["luck"] is None:
+                continue  # not computed: no line
+            lines[name] = [(step["number"], value) for step in expected["steps"]
+                           if (value := figure(step, kind, name)) is not None]
+        first = next(iter(lines.values()), None)
+        if len(players) > 1 and len(lines) == len(players) and \
+                all(line == first for line in lines.values()):
+            lines = {"every player": first or []}
+        drawn += [(f"series {kind}", name) for name, line in lines.items() if line]
+    return sorted(drawn)
+
+
 def luck_text(numbers: dict[str, Any], style: str) -> str:
     """A player's luck cell as the command line's review says it."""
     if not numbers["chance_points"]:
@@ -161,21 +191,25 @@ def test_a_review_on_the_board_marks_graphs_and_splits_the_luck_as_the_cli(
     style = page.execute_script("return JSON.parse(document.getElementById('board-data')"
                                 ".textContent).figures.shown[0].style")
     rows = page.find_elements(By.CSS_SELECTOR, "#review-players tbody tr")
-    cells = {row.find_element(By.TAG_NAME, "td").text: row.find_element(By.CSS_SELECTOR,
-                                                                         "td.luck").text
+    cells = {row.find_element(By.TAG_NAME, "td").text:
+             " ".join(row.find_element(By.CSS_SELECTOR, "td.luck").text.split())
              for row in rows}
     assert cells == {name: luck_text(numbers, style)
                      for name, numbers in expected["players"].items()}
     assert any(numbers["chance_points"] for numbers in expected["players"].values())
+    # The table fits the page's width: the luck column is seen without scrolling sideways.
+    assert page.execute_script("const box = document.getElementById('review-players');"
+                               "return box.scrollWidth <= box.clientWidth + 1;")
 
     # The graph: a value line for each player the review values, a decisions line for each,
-    # a luck line for each whose luck was computed.
+    # a luck line for each whose luck was computed; one line where every player's is the same.
     graph = page.find_element(By.CSS_SELECTOR, "#review-graph svg")
     drawn = sorted((line.get_attribute("class"), line.get_attribute("data-player"))
                    for line in graph.find_elements(By.CSS_SELECTOR, "polyline"))
-    valued = {name for step in expected["steps"] for name in (step["values"] or {})}
-    series = [("series decisions", name) for name in expected["players"]]
-    series += [("series value", name) for name in expected["players"] if name in valued]
-    series += [("series luck", name) for name, numbers in expected["players"].items()
-               if numbers["luck"] is not None or not numbers["chance_points"]]
-    assert drawn == sorted(series)
+    assert drawn == graph_lines(expected)
+    assert any(kind == "series luck" for kind, _ in drawn) or game == "meeple-land"
+    # The graph's words are as large on a phone as on a desktop (drawn at the box's width).
+    scale = page.execute_script("const svg = document.querySelector('#review-graph svg');"
+                                "return svg.getBoundingClientRect().width / "
+                                "svg.viewBox.baseVal.width;")
+    assert scale == pytest.approx(1.0, abs=0.05)

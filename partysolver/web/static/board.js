@@ -1139,6 +1139,7 @@
 
   const MARKS = { best: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
   const COLOURS = ["#2f6f4f", "#b42318", "#1f5fbf", "#a15c00", "#6b3fa0", "#0f766e"];
+  const SHARED = "#2b2b2b";  // a line every player shares
 
   // A player's colour as a small square (set through the CSSOM: the page's CSP allows no
   // inline style attribute).
@@ -1215,12 +1216,12 @@
     if (!numbers.chance_points) {
       cell.append("–");
     } else if (typeof numbers.luck !== "number") {
-      cell.append(el("span", { class: "muted", text: "not computed" }));
+      cell.append(el("span", { class: "how muted", text: "not computed" }));
       cell.title = `none of ${numbers.chance_points} chance points could be valued`;
     } else {
       const left = numbers.luck_not_computed || 0;
-      cell.append(reviewNumber(numbers.luck, true), el("span", { class: "muted small",
-        text: ` (${numbers.luck_exact ? "exact" : "estimate"}${left ? `, ${left} not computed` : ""})` }));
+      cell.append(reviewNumber(numbers.luck, true), el("span", { class: "how muted",
+        text: `(${numbers.luck_exact ? "exact" : "estimate"}${left ? `, ${left} not computed` : ""})` }));
       if (left) cell.title = `${left} of ${numbers.chance_points} chance points could not be valued: the sum leaves them out`;
     }
     return cell;
@@ -1254,7 +1255,7 @@
                                 onclick: () => jump(player, label) }, String(n))
         : el("span", { class: "muted", text: "0" });
     };
-    const exact = (flag) => el("span", { class: "muted small", text: flag ? " (exact)" : " (estimate)" });
+    const exact = (flag) => el("span", { class: "how muted", text: flag ? "(exact)" : "(estimate)" });
     const rows = Object.entries(data.players || {}).map(([player, numbers], index) => el("tr", {},
       el("td", {}, swatch(COLOURS[index % COLOURS.length]), player),
       el("td", { class: "num", text: numbers.decisions ? `${Math.round(100 * numbers.accuracy)}%` : "–" }),
@@ -1291,7 +1292,9 @@
     const steps = review.data.steps || [];
     const players = Object.keys(review.data.players || {});
     if (!steps.length || !players.length) return;
-    const [W, H, L, R, T, B] = [640, 220, 44, 10, 10, 22];
+    // As wide as its box (at most 640), so that its words keep their size on a phone.
+    const wide = Math.round(box.clientWidth || 0);
+    const [W, H, L, R, T, B] = [wide >= 300 ? Math.min(640, wide) : 640, 220, 44, 10, 10, 22];
     const last = Math.max(1, steps[steps.length - 1].number);
     const series = [];
     players.forEach((player, index) => {
@@ -1311,6 +1314,19 @@
         return c && typeof c.luck === "number" ? c.luck : null;
       }) });
     });
+    // Where every player's line of a kind is the same (a cooperative game's one figure, a luck
+    // of 0 for all), one black line says so instead of lines hidden under the last one drawn.
+    const kinds = ["value", "decisions", "luck"];
+    const shared = new Set(kinds.filter((kind) => {
+      const lines = series.filter((s) => s.kind === kind).map((s) => JSON.stringify(s.points));
+      return players.length > 1 && lines.length === players.length && new Set(lines).size === 1 &&
+        lines[0] !== "[]";
+    }));
+    for (const kind of shared) {
+      const first = series.find((s) => s.kind === kind);
+      series.splice(0, series.length, ...series.filter((s) => s.kind !== kind),
+                    Object.assign({}, first, { player: "every player", colour: SHARED }));
+    }
     const all = series.flatMap((s) => s.points.map(([, v]) => v)).concat([0]);
     let [low, high] = [Math.min(...all), Math.max(...all)];
     if (high - low < 1e-9) high = low + 1;
@@ -1366,7 +1382,13 @@
     const legend = el("p", { class: "legend small muted" },
       ...players.map((player, index) => el("span", {},
         swatch(COLOURS[index % COLOURS.length]), player, " ")),
-      "— the figure after each step · – – what the decisions gave up so far · ··· luck so far");
+      shared.size ? el("span", {}, swatch(SHARED), "every player, where all lines are the same ")
+        : null,
+      // only the kinds of line drawn (a game that values no position has no figure line)
+      kinds.filter((kind) => series.some((s) => s.kind === kind && s.points.length))
+        .map((kind) => ({ value: "— the figure after each step",
+                          decisions: "– – what the decisions gave up so far",
+                          luck: "··· luck so far" })[kind]).join(" · "));
     box.append(legend);
   }
 
@@ -1667,6 +1689,7 @@
     if (policies.includes("hint")) $("bot-policy").value = "hint";
     $("practice").addEventListener("click", togglePractice);
     $("review-run").addEventListener("click", runReview);
+    window.addEventListener("resize", () => { if (state.review) drawGraph(); });  // its width
     select.addEventListener("change", () => { if (select.value) loadShipped(select.value, [], "push"); });
     const options = $("options");
     for (const verb of ["hint", "solve", "verify"]) {
