@@ -190,15 +190,14 @@ def use_kernel(budget: Budget, compiled: bool | None) -> bool:
 
     from .. import compiled as kernels
 
-    if budget.nodes is not None or kernels.forced_interpreted():
-        return False
-    if _kernel_loaded():
-        return True  # it ran in this process: nothing to check, nothing to load
-    if importlib.util.find_spec("numba") is None:
+    if budget.nodes is not None or kernels.forced_interpreted() \
+            or importlib.util.find_spec("numba") is None:
         return False  # (asked without importing numpy, as meeple_party.compiled would)
     if not kernels.ready(kernels.MEEPLE_PARTY_TURN):
         kernels.compile_in_background(kernels.MEEPLE_PARTY_TURN)
         return False
+    if _kernel_loaded():
+        return True  # it ran in this process: its object need not be looked for
     from . import native
 
     if not native.available():
