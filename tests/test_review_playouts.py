@@ -139,3 +139,29 @@ def test_a_meeple_party_draw_is_valued_alike_on_a_busy_machine(
     assert too_few is not None and not too_few.values
     busy_clock(monkeypatch)
     assert commands.position_values(doc, enough) == calm
+
+
+def test_a_meeple_party_chance_point_not_computed_says_why(tmp_path: Path) -> None:
+    """The first 12 steps of ``simulate meeple-party --seed 1``: within a small limit the
+    draws' searches run out of the nodes it buys and say so; the chance points between turns
+    say that the turn search does not reach them; the note counts each reason."""
+    result = CliRunner().invoke(cli, ["simulate", "meeple-party", "--games", "1", "--seed", "1",
+                                      "--records", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = tomllib.loads((tmp_path / "game-001.record.toml").read_text())
+    data["steps"] = data["steps"][:12]
+    from partysolver.app import playalong
+
+    limit = 0.04  # a chance point's own try: half of it, 500 nodes
+    review = playalong.review_document(document(data, "record"), {"time_limit": limit}).data
+    why = [step["luck_not_computed"] for step in review["steps"]
+           if "outcomes" in step and step["luck"] is None]
+    budget = f"its search needs more than {review_nodes(limit / 2):,} nodes"
+    turns = "between turns: the turn search does not reach the turns its outcomes act on"
+    assert set(why) == {budget, turns}
+    assert f"{why.count(turns)}: {turns}" in review["luck_note"]
+    assert f"{why.count(budget)}: {budget}" in review["luck_note"]
+    calm = playalong.review_document(document(data, "record"), {}).data
+    assert {step["luck_not_computed"] for step in calm["steps"]
+            if "outcomes" in step and step["luck"] is None} == {turns}
+    assert calm["luck_note"].endswith(f"not computed ({turns}): the sums leave them out")

@@ -341,6 +341,9 @@ class Valuation:
 
     values: Mapping[str, float]
     exact: bool
+    why: str = ""
+    """With no values: why the game values no position here, in a few words for the review
+    (its chance points are then not computed, and their luck says so)."""
 
 
 PLAY_ALONG = ("apply", "play", "review")
@@ -436,7 +439,7 @@ class GameCommands:
         'not computed'); at a chance node it may also return ``None`` and leave the review to
         average the values after each outcome (:meth:`chance_outcomes`); a valuation with no
         values says that neither this position nor those after its outcomes are valued (not
-        computed, and not averaged)."""
+        computed, and not averaged; its ``why``, if given, is what the review says)."""
         return None
 
     def chance_outcomes(self, position: Any) -> list[tuple[Any, float]] | None:

@@ -88,6 +88,8 @@ class Valuer:
         self.options = options
         self.players = tuple(players)
         self._known: dict[str, Valuation | None] = {}
+        self._why: dict[str, str] = {}
+        """Why the game values no position there, by document (its hook's words)."""
         self._left = MOST_VALUED
 
     def value(self, position: Playable, depth: int = 0, limit: float | None = None
@@ -110,6 +112,8 @@ class Valuer:
         found = self.commands.position_values(document(written, self.source),
                                               self._within(limit, 0.5 if chance else 1.0))
         if found is not None and not found.values:
+            if found.why:
+                self._why[key] = found.why
             found = None  # the game values no position here: not computed, not averaged
         elif found is None and chance:
             outcomes = self.commands.chance_outcomes(position)
@@ -165,10 +169,12 @@ class Valuer:
         expected = self.point(position)  # first: its outcomes, the one that came among them
         after = None if expected is None else self.point(position.apply(step))
         if expected is None or after is None:
+            said = self._why.get(json.dumps(position.to_document(), sort_keys=True,
+                                            default=str))
             why = ("more outcomes than the review values (its limit is "
                    f"{MOST_VALUED} positions a chance point)" if self._left < 0 else
-                   "the game's evaluator does not value the positions around this chance "
-                   "point for every player")
+                   said or "the game's evaluator does not value the positions around this "
+                   "chance point for every player")
             return Luck(None, False, len(outcomes), why)
         luck = {name: after.values[name] - expected.values[name]
                 for name in after.values if name in expected.values}

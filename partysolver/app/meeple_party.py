@@ -443,12 +443,14 @@ class MeeplePartyCommands(SimulatingCommands):
         if state.phase == OVER:
             return Valuation(dict.fromkeys(names, -held), True)
         if not searchable(state):  # between turns: the turn search has no turn in play
-            return Valuation({}, False)
+            return Valuation({}, False, "between turns: the turn search does not reach the "
+                                        "turns its outcomes act on")
         nodes = options.extra.get("max_nodes") or review_nodes(options.time_left())
         try:
             value, _ = TurnSearch(state, Budget(nodes=nodes)).value(state)
         except BudgetExhausted:  # a chance point too big to search: not averaged either
-            return Valuation({}, False) if state.current_player() == CHANCE else None
+            return Valuation({}, False, f"its search needs more than {nodes:,} nodes") \
+                if state.current_player() == CHANCE else None
         added = figures(value)["stress"]
         return Valuation(dict.fromkeys(names, -(held + added)), True)
 

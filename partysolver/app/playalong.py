@@ -448,8 +448,16 @@ def _luck_note(chance: Sequence[Mapping[str, Any]]) -> str:
     left = sum(1 for point in chance if point.get("luck") is None)
     points = f"{len(chance)} chance point{'s' if len(chance) != 1 else ''}"
     if left:
-        return (f"{points}, {left} not computed (the game cannot value the positions after "
-                "them for every player): the sums leave them out")
+        # why, as each chance point says it (app/luck.py), the commonest first
+        reasons: dict[str, int] = {}
+        for point in chance:
+            if point.get("luck") is None:
+                why = point.get("luck_not_computed") or \
+                    "the game cannot value the positions after them for every player"
+                reasons[why] = reasons.get(why, 0) + 1
+        said = "; ".join(f"{count}: {why}" if len(reasons) > 1 else why for why, count in
+                         sorted(reasons.items(), key=lambda pair: -pair[1]))
+        return f"{points}, {left} not computed ({said}): the sums leave them out"
     if all(point.get("luck_exact") for point in chance):
         return f"{points}, {'every one ' if len(chance) > 1 else ''}valued exactly"
     return f"{points}, estimated where the hint's values are estimates"
