@@ -74,9 +74,9 @@ SUBTREE_LOOSE_TWO = EXACT_LOOSE
 this many heroes loose, two monsters; a bigger one is only checked for a certain winner.
 Measured for issue 30 (``benchmarks/tea_party_subtrees.py --every-size``: every subtree
 search of the default hints of the opening and of 8 random positions of 19 to 32 heroes
-loose, each searched at every size as before): of 26,469 offers of
-bigger positions, 25.6 million nodes of the compiled search, none finished (240 smaller ones
-did); nor did the exact search of random positions of 19 loose within 10,000,000 nodes."""
+loose, each searched at every size as before): of 26,469 offers of bigger positions, 25.6
+million nodes of the compiled search, none finished (240 smaller ones did); nor did the exact
+search of two random positions of 19 loose within 10,000,000 nodes each."""
 
 
 SUBTREE_LOOSE_MORE = 12
