@@ -46,6 +46,30 @@ def test_before_the_draw_a_short_budget_answers_every_draw() -> None:
         assert item.hint.result.usage["iterations"] > 0 or item.hint.exact
 
 
+def test_each_draw_gets_its_share_of_the_time_still_left(monkeypatch) -> None:
+    """Before a draw, each draw's hint gets the time still left over the draws still to
+    answer: a draw that overran its share is taken out of the later ones' (the opening with
+    --bounds --time-limit 2 ended past 2 s when every draw had a fixed eighth)."""
+    import time
+
+    given: list[float] = []
+    real = hints.hint
+
+    def slow(state, budget, *args, **kwargs):  # the first draw overruns by its whole share
+        given.append(budget.time)
+        if len(given) == 1:
+            time.sleep(budget.time * 2)
+        return real(state, Budget(iterations=8), *args, **kwargs)
+
+    monkeypatch.setattr(hints, "hint", slow)
+    state = TeaPartyState.new_game(("Blue", "Green"))
+    draws = len(state.chance_outcomes())
+    hints.draw_hints(state, Budget(time=0.4), random.Random(0), exact_nodes=1)
+    assert len(given) == draws and given[0] == pytest.approx(0.4 / draws, rel=1e-3)
+    # the second draw shares what the first left (at most 0.4 - 3 shares) with the rest
+    assert given[1] <= (0.4 - 3 * given[0]) / (draws - 1) + 1e-6
+
+
 def test_the_exact_attempt_takes_a_share_and_mcts_the_rest(monkeypatch) -> None:
     seen: dict[str, Budget] = {}
     real_exact, real_mcts = exact.exact_search, hints.mcts

@@ -105,6 +105,11 @@ BOUNDS_SHARE = 0.5
 """The share of a time limit a hint with proven bounds (``--bounds``) leaves to the bounds
 search (the hint's own search has the rest first; an exact hint needs none)."""
 
+WRITE_RESERVE = 0.03
+"""Seconds a time-limited hint with proven bounds leaves unsearched at its end for the answer
+to be written (measured: about 0.01 s for the opening's eight draws), so that the command ends
+within its limit, not just past it."""
+
 
 BOUNDS_NODES = 200_000
 """Nodes the bounds search may expand when a hint with proven bounds has no time limit (a

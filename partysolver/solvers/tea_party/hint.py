@@ -31,6 +31,7 @@ from .budgets import (
     DEFAULT_MCTS_ITERATIONS,
     EXACT_LOOSE,
     EXACT_SHARE,
+    WRITE_RESERVE,
     exact_nodes_default,
     loose_heroes,
     subtree_nodes_default,
@@ -273,7 +274,7 @@ def hint(state: TeaPartyState, budget: Budget, rng: random.Random,
     proven = None
     if bounds:
         left = None if budget.time is None else \
-            max(budget.time - (time.perf_counter() - started), 0.0)
+            max(budget.time - (time.perf_counter() - started) - WRITE_RESERVE, 0.0)
         nodes = None if left is not None else max(1, int(portion * BOUNDS_NODES))
         proven = prove_bounds(state, result, left, nodes, exact.loaded())
     return Hint(state, result, ranked, bounds=proven)
@@ -307,16 +308,22 @@ class DrawHint:
 def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
                exact_nodes: int | None = None, notice: Notice | None = None,
                bounds: bool = False) -> list[DrawHint]:
-    """A hint for every hero the active monster may draw, most likely first."""
+    """A hint for every hero the active monster may draw, most likely first.  Each draw gets
+    its share of the budget; under a time limit, of the time still left (a draw's hint that
+    ran over its share is taken out of the later draws', so the whole ends near the limit)."""
     if state.phase != DRAW:
         raise ValueError("draw hints need a position before the draw")
     outcomes = sorted(state.chance_outcomes(), key=lambda item: -item[1])
     nodes = exact_nodes_default(state) if exact_nodes is None else exact_nodes
     fraction = 1 / len(outcomes)
     share = budget.scaled(fraction)
+    started = time.perf_counter()
     hints = []
-    for draw, probability in outcomes:
+    for k, (draw, probability) in enumerate(outcomes):
         assert isinstance(draw, Draw)
+        if budget.time is not None:
+            left = max(budget.time - (time.perf_counter() - started), 0.0)
+            share = replace(share, time=left / (len(outcomes) - k))
         hints.append(DrawHint(draw.hero, float(probability),
                               hint(state.apply(draw), share, rng, nodes // len(outcomes),
                                    notice, portion=fraction, bounds=bounds)))
