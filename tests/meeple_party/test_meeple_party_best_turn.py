@@ -120,3 +120,56 @@ def test_the_hint_before_a_surprise_card_gives_each_cards_best_turn(tmp_path: Pa
         assert draw["best"] == describe_plan(child, reference.plan)
         assert draw["value"] == figures(reference.value)
     assert chose == 2
+
+
+@pytest.mark.parametrize("name", ["03-spa-cool-25", "19-easy-flirt-21", "23-hard-white-20"])
+def test_a_removals_ceiling_counts_only_meeples_whose_removal_can_help(name: str) -> None:
+    """A surprise card that removes meeples can bring an own photo within reach only by taking
+    away meeples its clauses want absent (or any, for EXACTLY): its ceiling on the board says
+    so, every card of the deck still keeps to its ceiling after every white meeple's mingle
+    looked at, and the removals' reach is tighter than counting every removed meeple.
+    (23-hard-white-20: the mingles after a few of the Rides Home's choices, the whole deck.)"""
+    from test_meeple_party_bounds import below_ceiling, mingle_roots
+
+    from partysolver.models.meeple_party.board import UNIT
+    from partysolver.models.meeple_party.game import WHITE
+    from partysolver.models.meeple_party.state import deck_outcomes
+    from partysolver.solvers.meeple_party.turn import TurnSearch, mingle_groups
+
+    state = shipped(name)
+    if name == "23-hard-white-20":
+        chosen = after_card("rides-home", tuple(state.setup.cards.surprise_ids))
+        roots = [child for _, child in chosen.children()][::40][:2]
+    else:
+        roots = mingle_roots(state, 2)
+    assert roots and all(root.phase == MINGLE for root in roots)
+    removals = tighter = checked = 0
+    cards = state.setup.cards.surprises
+    for mingle in roots:
+        search = TurnSearch(mingle, compiled=False)
+        whites = [(src, dst) for _, _, src, dst, _, kinds in
+                  mingle_groups(mingle.board, mingle.setup.house) if not kinds and dst >= 0]
+        for src, dst in whites[:: max(1, len(whites) // 3)]:
+            rooms = list(mingle.board)
+            rooms[src] -= UNIT[WHITE]
+            after = tuple(rooms)
+            relieved = search.evaluator.relief_of(after)
+            for outcome, _ in deck_outcomes("surprise", mingle.surprise_deck,
+                                            mingle.setup.ordered):
+                card = outcome.card  # type: ignore[attr-defined]
+                value = search._effects(mingle, card, 0, after, mingle.stress, mingle.bag, 0,
+                                        dst)
+                ceiling, traded = search._card_ceiling(mingle, card, relieved, after)
+                assert below_ceiling(value, ceiling, traded), (cards[card].name, value, ceiling)
+                checked += 1
+                if any(e.do == "remove" for e in cards[card].effects):
+                    removals += 1
+                    assert search._photo_types is not None
+                    for _, read, drop in search._photo_types:
+                        plain = search._reach(mingle, card, after, read)
+                        refined = search._reach(mingle, card, after, read, drop)
+                        assert plain is not None and refined is not None
+                        assert refined <= plain
+                        tighter += refined < plain
+    assert checked > 50 and removals > 5
+    assert tighter > 0

@@ -354,8 +354,9 @@ class TurnSearch:
         self._lowers: dict[Board, Sequence[int]] = {}
         """The own photos' least costs per board the surprise cards are resolved on (read by
         :meth:`_meetable` for every card)."""
-        self._photo_types: list[tuple[int, frozenset[int]]] | None = None
-        """Per own photo: its clauses, and the card types they read."""
+        self._photo_types: list[tuple[int, frozenset[int], frozenset[int]]] | None = None
+        """Per own photo: its clauses, the card types they read, and those whose removal can
+        lower their cost (see :meth:`_reach`)."""
         self.steps: set[Hashable] = set()
         """Surprise choices bounded by :meth:`_last_choice` (counted once, as nodes)."""
 
@@ -864,7 +865,7 @@ class TurnSearch:
         return found
 
     def _reach(self, state: MeeplePartyState, card: int, board: Board,
-               types: frozenset[int]) -> int | None:
+               types: frozenset[int], drop: frozenset[int] | None = None) -> int | None:
         """At most how many counted meeples of the card ``types`` the surprise ``card``
         (``-1``: none), resolved on ``board``, and the white meeple coming back after it can
         bring into or take out of any one room (``None``: no bound).  Laying down and standing
@@ -873,7 +874,13 @@ class TurnSearch:
         at most that many from a room; a move (or a removal of all) changes a room by at most
         the meeples of its kinds and of ``types`` that a room holds, counted standing and laid
         down, plus what the card's earlier effects brought (every room's total, for a move
-        from everywhere)."""
+        from everywhere).
+
+        With ``drop`` (the types whose removal can lower the cost of the clauses read: the
+        absent ones, every type for EXACTLY; taking any other meeple away only keeps or raises
+        a clause's cost, :class:`~...models.meeple_party.cards.CompiledClause`), a removal
+        counts only the meeples of its kinds among ``drop``: none, when it takes only meeples
+        that the clauses want present (since 3 December 2026, issue 30)."""
         if card < 0:
             return 0
         surprise = state.setup.cards.surprises[card]
@@ -886,13 +893,15 @@ class TurnSearch:
             if do == "add":
                 total += max(1, effect.count)
                 continue
-            if do == "remove" and effect.count > 0:
-                total += effect.count
-                continue
             if do not in ("remove", "move", "conga"):
                 return None
             who = "meeple" if do == "conga" else effect.who
-            pieces = [p for p in fx.type_pieces(who, active) if _type_of(p) in types]
+            read = drop if do == "remove" and drop is not None else types
+            pieces = [p for p in fx.type_pieces(who, active) if _type_of(p) in read]
+            if do == "remove" and effect.count > 0:
+                if pieces or drop is None:
+                    total += effect.count
+                continue
             fields = [BITS * piece for piece in pieces] + \
                 [BITS * laid_of(piece) for piece in pieces]
             counts = [sum((content >> f) & 7 for f in fields) for content in board]
@@ -921,23 +930,26 @@ class TurnSearch:
             self._photo_types = []
             for i in evaluator.own_photos:
                 types: set[int] = set()
+                drop: set[int] = set()
                 ks = table.plan[i][1]
                 for k in ks:
                     clause = table.columns[k][0]
                     if clause.exactly:
                         types |= set(ALL_TYPES)
+                        drop |= set(ALL_TYPES)
                     else:
                         types |= {t for _, group in clause.subsets for t in group}
                         types |= set(clause.absent)
-                self._photo_types.append((max(1, len(ks)), frozenset(types)))
+                        drop |= set(clause.absent)
+                self._photo_types.append((max(1, len(ks)), frozenset(types), frozenset(drop)))
         exact = evaluator._key_exact
         nothing: frozenset[int] = frozenset()
         moves = self._single_move(state, card)
         if moves is not None:
             stays = state.setup.cards.surprises[card].stays
             limits = [(i, (1 if stays and WHITE in read else 0) * clauses)
-                      for i, (clauses, read) in zip(evaluator.own_photos, self._photo_types,
-                                                    strict=True)]
+                      for i, (clauses, read, _) in zip(evaluator.own_photos, self._photo_types,
+                                                       strict=True)]
             found = 0
             for _, after, _ in fx.choices(moves, state.setup.house, board,
                                           state.active_personality):
@@ -953,8 +965,9 @@ class TurnSearch:
         if lowest is None:
             lowest = self._lowers[board] = table.lower(board, exact, nothing)
         found = 0
-        for i, (clauses, read) in zip(evaluator.own_photos, self._photo_types, strict=True):
-            reach = self._reach(state, card, board, read)
+        for i, (clauses, read, lowering) in zip(evaluator.own_photos, self._photo_types,
+                                                strict=True):
+            reach = self._reach(state, card, board, read, lowering)
             if reach is None:
                 found = -1
                 break
