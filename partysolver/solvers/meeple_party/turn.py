@@ -348,6 +348,8 @@ class TurnSearch:
         self._card_lists: dict[tuple[Board | None, tuple[int, ...], tuple[int, ...]],
                                list[tuple[Value, bool]]] = {}
         """:meth:`_card_ceilings` (the ceilings alone) by what they read."""
+        self._loosest: dict[Value, tuple[float, ...]] = {}
+        """A card ceiling's rank key turned, for :meth:`_white_order`'s sort."""
         self._card_kinds: dict[int, tuple[bool, Effect | None]] = {}
         """Per surprise card: whether it chooses (:meth:`_chooses`), its single move
         (:meth:`_single_move`)."""
@@ -740,15 +742,25 @@ class TurnSearch:
         ceilings = self._card_ceilings(state, board, dst)
         table = self.table
         stress, bag = state.stress, state.bag
-
-        def cheap(i: int) -> tuple[bool, bool, tuple[float, ...], bool]:
-            card = outcomes[i][0].card
-            known = card < 0 or _effect_key(card, 0, board, stress, bag, 0, dst) in table
-            chooses = self._chooses(state, outcomes[i][0])
-            loose = _descending(rank_key(ceilings[i][0])) if chooses else ()
-            return (not known, chooses, loose, self._single_move(state, card) is None)
-
-        order = sorted(range(len(outcomes)), key=cheap)
+        loosest = self._loosest
+        keys: list[tuple[bool, bool, tuple[float, ...], bool, int]] = []
+        for i, (outcome, _) in enumerate(outcomes):
+            card = outcome.card
+            if card < 0:
+                keys.append((False, False, (), True, i))
+                continue
+            chooses, single = self._card_kind(state, card)
+            known = _effect_key(card, 0, board, stress, bag, 0, dst) in table
+            loose: tuple[float, ...] = ()
+            if chooses:
+                ceiling = ceilings[i][0]
+                found = loosest.get(ceiling)
+                if found is None:
+                    found = loosest[ceiling] = _descending(rank_key(ceiling))
+                loose = found
+            keys.append((not known, chooses, loose, single is None, i))
+        keys.sort()  # (the card's place last: ties in deck order)
+        order = [key[-1] for key in keys]
         after: list[list[float]] = []
         total = [0.0] * 6
         traded = False
