@@ -173,3 +173,14 @@ def test_a_removals_ceiling_counts_only_meeples_whose_removal_can_help(name: str
                         tighter += refined < plain
     assert checked > 50 and removals > 5
     assert tighter > 0
+
+
+def test_the_best_turn_out_of_budget_claims_nothing() -> None:
+    """Out of its node budget, ``best_turn`` gives no value and no plan (the hint then shows
+    the card as not searched, and no expectation over the draws)."""
+    from partysolver.solvers.budget import Budget
+
+    root = after_card("rides-home")
+    best = best_turn(root, Budget(nodes=50))
+    assert best.value is None and best.plan == ()
+    assert best_turn(root).value is not None
