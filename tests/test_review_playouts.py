@@ -64,14 +64,7 @@ def test_a_slow_clock_changes_no_value(tmp_path: Path, monkeypatch: pytest.Monke
     doc = document(after.to_document(), "test")
     options = app.Options(seed=1, time_limit=40 * PLAYOUT_SECONDS)
     calm = commands.position_values(doc, options)
-    clock = {"now": time.monotonic()}
-
-    def busy() -> float:
-        clock["now"] += 1.0
-        return clock["now"]
-
-    monkeypatch.setattr(time, "monotonic", busy)
-    monkeypatch.setattr(time, "perf_counter", busy)
+    busy_clock(monkeypatch)
     hurried = commands.position_values(doc, options)
     assert calm is not None and hurried is not None
     assert hurried.values == calm.values
