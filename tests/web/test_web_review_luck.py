@@ -22,16 +22,15 @@ from __future__ import annotations
 import base64
 import tomllib
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from click.testing import CliRunner
-from test_web_board_tree import SIZES, SKIP
-from test_web_browser import SCREENSHOTS, wait
+from test_web_board_tree import page as page  # noqa: F401 - the browser at each size
 from test_web_browser import browser as browser  # noqa: F401 - the session's browser fixture
+from test_web_browser import wait
 from web_helpers import Server
 
 from partysolver.app import playalong
@@ -84,20 +83,6 @@ def packed(text: str) -> str:
     squeezer = zlib.compressobj(9, zlib.DEFLATED, -15)
     raw = squeezer.compress(text.encode()) + squeezer.flush()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-@pytest.fixture(params=sorted(SIZES))
-def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:  # noqa: F811
-    """The browser at each size; a screenshot is written when the test fails."""
-    if SKIP is not None:
-        pytest.skip(SKIP.kwargs["reason"])
-    browser.set_window_size(*SIZES[request.param])
-    yield browser
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
-        browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
 
 
 def shown(value: float, style: str, sign: bool) -> str:
