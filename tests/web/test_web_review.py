@@ -32,7 +32,10 @@ def test_a_position_and_moves_are_reviewed_as_their_record(client: TestClient) -
     assert [d["move"] for d in data["decisions"]] == ENDGAME
     assert data["decisions"][1]["label"] == "blunder"
     assert [step["number"] for step in data["steps"]] == [0, 1, 2]
-    assert data["players"]["Blue"]["decision_loss"] == data["decisions"][1]["lost"]
+    # the player's sum is the sum of their decisions' losses (the first is 0 when its exact
+    # search ends in time, a small estimate when a loaded machine cuts it short)
+    assert data["players"]["Blue"]["decision_loss"] == pytest.approx(
+        sum(d["lost"] for d in data["decisions"]), abs=2e-6)
     assert data["complete"] and "skill against luck" in data["text"]
     # the record the board downloads, sent back, is reviewed the same way
     applied = client.post("/api/tea-party/apply", json={"example": "default",
