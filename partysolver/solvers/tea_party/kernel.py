@@ -58,6 +58,7 @@ from ...models.tea_party.state import TOUCHES_CUPS as _TOUCHES
 from ..budget import Budget, BudgetExhausted
 from ..compiled import TEA_PARTY_SEARCH, before_compiling
 from ..expectimax import Expectimax, Values
+from .playouts import KernelPlayouts
 from .policies import CUP_RISK
 
 # Hero types and packed-zone masks (a zone is eight 4-bit counts; see models/tea_party/state.py).
@@ -821,29 +822,14 @@ def _playouts(root: np.ndarray, n: int, seed: int, children: np.ndarray, weights
     return total / n
 
 
-class Playouts:
-    """Playouts of two-monster positions in the kernel, ``n`` per call, a ``greedy`` share of
-    their decisions played as greedy plays them and the rest at random: the mean of each
-    monster's win share.  ``rng`` seeds them, so a seeded search stays reproducible."""
+class Playouts(KernelPlayouts):
+    """:class:`.playouts.KernelPlayouts` run by numba's dispatcher (:func:`_playouts`)."""
 
     def __init__(self, n: int, greedy: float = 0.0) -> None:
-        self.n = n
-        self.greedy = greedy
-        """The share of decisions played greedily (:func:`_greedy`), the rest at random."""
-        self.work = (np.zeros((1, _MAX_CHILDREN, 7), dtype=np.int64),
-                     np.zeros((1, _MAX_CHILDREN)), np.zeros((1, _MAX_CHILDREN), np.int8),
-                     np.zeros((2, _MAX_CHILDREN), np.int64), np.zeros((2, _MAX_CHILDREN)))
+        super().__init__(n, greedy, _MAX_CHILDREN)
 
-    def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, float]:
-        if state.phase == OVER or (state.phase == THROW_UP and state.final):
-            return tuple(Expectimax(Budget()).value(state))  # type: ignore[return-value]
-        cups, stomachs = state.cups, state.stomachs
-        if state.player == 1:
-            cups, stomachs = cups[::-1], stomachs[::-1]
-        root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
-                         stomachs[1]], dtype=np.int64)
-        seat = _playouts(root, self.n, rng.getrandbits(31), *self.work, self.greedy)
-        return (1.0 - seat, seat) if state.player == 1 else (seat, 1.0 - seat)
+    def _seat(self, root: np.ndarray, seed: int) -> float:
+        return _playouts(root, self.n, seed, *self.work, self.greedy)  # type: ignore[no-any-return]
 
 
 def warm_up() -> None:

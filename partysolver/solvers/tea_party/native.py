@@ -27,15 +27,14 @@ position of at most 18 heroes loose, still loads through numba when one needs it
 from __future__ import annotations
 
 import ctypes
-import random
 import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...models.tea_party.state import OVER, THROW_UP, TeaPartyState
 from ..compiled import TEA_PARTY_SEARCH
 from ..native import NATIVE, NativeFailure, ObjectFile, build_here
+from .playouts import KernelPlayouts
 
 __all__ = ["NATIVE", "NativeFailure", "NativePlayouts", "artifact", "available", "build",
            "build_in_background", "load", "loaded", "playouts", "warm_up"]
@@ -116,43 +115,23 @@ def build_in_background() -> bool:
 # -- loading -----------------------------------------------------------------------------------
 
 
-class NativePlayouts:
-    """:class:`.kernel.Playouts` run from the loaded machine code: ``n`` playouts per call, a
-    ``greedy`` share of their decisions played as greedy plays them; ``rng`` seeds them."""
+class NativePlayouts(KernelPlayouts):
+    """:class:`.playouts.KernelPlayouts` run from the loaded machine code."""
 
     def __init__(self, n: int, greedy: float, call: Any, children: int) -> None:
-        import numpy as np
-
-        self.n = n
-        self.greedy = greedy
+        super().__init__(n, greedy, children)
         self._call = call
         self._status = (ctypes.c_double(), ctypes.c_void_p())
-        self.work = (np.zeros((1, children, 7), dtype=np.int64), np.zeros((1, children)),
-                     np.zeros((1, children), np.int8), np.zeros((2, children), np.int64),
-                     np.zeros((2, children)))
         self._pointers = tuple(array.ctypes.data for array in self.work)
 
-    def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, float]:
-        import numpy as np
-
-        if state.phase == OVER or (state.phase == THROW_UP and state.final):
-            from ..budget import Budget
-            from ..expectimax import Expectimax
-
-            return tuple(Expectimax(Budget()).value(state))  # type: ignore[return-value]
-        cups, stomachs = state.cups, state.stomachs
-        if state.player == 1:
-            cups, stomachs = cups[::-1], stomachs[::-1]
-        root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
-                         stomachs[1]], dtype=np.int64)
+    def _seat(self, root: Any, seed: int) -> float:
         result, error = self._status
         status = self._call(ctypes.byref(result), ctypes.byref(error), root.ctypes.data,
-                            self.n, rng.getrandbits(31), *self._pointers, self.greedy)
+                            self.n, seed, *self._pointers, self.greedy)
         if status:
             raise NativeFailure(f"the compiled Tea Party playouts failed (status {status}): "
                                 "PARTYSOLVER_NATIVE=0 runs them through numba")
-        seat = result.value
-        return (1.0 - seat, seat) if state.player == 1 else (seat, 1.0 - seat)
+        return float(result.value)
 
 
 @cache

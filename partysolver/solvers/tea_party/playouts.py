@@ -1,13 +1,16 @@
 """MCTS's leaf estimates for Epic Monster Tea Party: playouts through the rules engine scored
 by material (:class:`LeafEstimate`), or run by the compiled kernel for two monsters
-(:func:`compiled_playouts`)."""
+(:func:`compiled_playouts`, :class:`KernelPlayouts`)."""
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from ...models.tea_party.state import TeaPartyState
+from ...models.tea_party.state import OVER, THROW_UP, TeaPartyState
+from ..budget import Budget
+from ..expectimax import Expectimax
 from ..mcts import Evaluator, playout
 from .policies import material
 
@@ -48,6 +51,43 @@ random).  Uniformly random play values a point in the teacup and a drink nearly 
 left MCTS picking the wrong one of two near options whose subtrees were too big to solve
 (measured on the benchmark's 35 decisions of 8-12 heroes at 2 s: 97.1% agreement with
 uniform playouts, 100% in two runs with these)."""
+
+
+class KernelPlayouts:
+    """Playouts of two-monster positions in the compiled kernel (:func:`.kernel._playouts`),
+    ``n`` per call, a ``greedy`` share of their decisions played as greedy plays them and the
+    rest at random: the mean of each monster's win share.  ``rng`` seeds them, so a seeded
+    search stays reproducible.  What the kernel is given (the root's seven numbers, the
+    current monster first; its work arrays of ``children`` rows) is set here once, for numba's
+    dispatcher (:class:`.kernel.Playouts`) and the object loaded without numba
+    (:class:`.native.NativePlayouts`) alike; each runs :meth:`_seat`."""
+
+    def __init__(self, n: int, greedy: float, children: int) -> None:
+        import numpy as np
+
+        self.n = n
+        self.greedy = greedy
+        """The share of decisions played greedily (``kernel._greedy``), the rest at random."""
+        self.work = (np.zeros((1, children, 7), dtype=np.int64), np.zeros((1, children)),
+                     np.zeros((1, children), np.int8), np.zeros((2, children), np.int64),
+                     np.zeros((2, children)))
+
+    def __call__(self, state: TeaPartyState, rng: random.Random) -> tuple[float, float]:
+        import numpy as np
+
+        if state.phase == OVER or (state.phase == THROW_UP and state.final):
+            return tuple(Expectimax(Budget()).value(state))  # type: ignore[return-value]
+        cups, stomachs = state.cups, state.stomachs
+        if state.player == 1:
+            cups, stomachs = cups[::-1], stomachs[::-1]
+        root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
+                         stomachs[1]], dtype=np.int64)
+        seat = self._seat(root, rng.getrandbits(31))
+        return (1.0 - seat, seat) if state.player == 1 else (seat, 1.0 - seat)
+
+    def _seat(self, root: Any, seed: int) -> float:
+        """The current monster's mean win share over ``n`` playouts from ``root``."""
+        raise NotImplementedError
 
 
 def compiled_playouts() -> Evaluator:
