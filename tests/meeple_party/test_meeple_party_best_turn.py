@@ -129,12 +129,10 @@ def test_a_removals_ceiling_counts_only_meeples_whose_removal_can_help(name: str
     so, every card of the deck still keeps to its ceiling after every white meeple's mingle
     looked at, and the removals' reach is tighter than counting every removed meeple.
     (23-hard-white-20: the mingles after a few of the Rides Home's choices, the whole deck.)"""
-    from test_meeple_party_bounds import below_ceiling, mingle_roots
+    from test_meeple_party_bounds import below_ceiling, mingle_roots, white_mingles
 
-    from partysolver.models.meeple_party.board import UNIT
-    from partysolver.models.meeple_party.game import WHITE
     from partysolver.models.meeple_party.state import deck_outcomes
-    from partysolver.solvers.meeple_party.turn import TurnSearch, mingle_groups
+    from partysolver.solvers.meeple_party.turn import TurnSearch
 
     state = shipped(name)
     if name == "23-hard-white-20":
@@ -147,12 +145,7 @@ def test_a_removals_ceiling_counts_only_meeples_whose_removal_can_help(name: str
     cards = state.setup.cards.surprises
     for mingle in roots:
         search = TurnSearch(mingle, compiled=False)
-        whites = [(src, dst) for _, _, src, dst, _, kinds in
-                  mingle_groups(mingle.board, mingle.setup.house) if not kinds and dst >= 0]
-        for src, dst in whites[:: max(1, len(whites) // 3)]:
-            rooms = list(mingle.board)
-            rooms[src] -= UNIT[WHITE]
-            after = tuple(rooms)
+        for dst, after in white_mingles(mingle):
             relieved = search.evaluator.relief_of(after)
             for outcome, _ in deck_outcomes("surprise", mingle.surprise_deck,
                                             mingle.setup.ordered):

@@ -321,6 +321,22 @@ def below_ceiling(value: tuple[float, ...], ceiling: tuple[float, ...], traded: 
             and value[FOULS] <= ceiling[FOULS] and value[TABLE] <= ceiling[TABLE])
 
 
+def white_mingles(mingle: MeeplePartyState) -> list[tuple[int, tuple[int, ...]]]:
+    """A third of the white meeple's mingles at most, each as the room it goes to and the
+    board with it taken from its room (the board its card is resolved on)."""
+    from partysolver.models.meeple_party.board import UNIT
+    from partysolver.solvers.meeple_party.turn import mingle_groups
+
+    whites = [(src, dst) for _, _, src, dst, _, kinds in
+              mingle_groups(mingle.board, mingle.setup.house) if not kinds and dst >= 0]
+    found = []
+    for src, dst in whites[:: max(1, len(whites) // 3)]:
+        rooms = list(mingle.board)
+        rooms[src] -= UNIT[WHITE]
+        found.append((dst, tuple(rooms)))
+    return found
+
+
 def calm_in_the_hot_tub(root: MeeplePartyState) -> MeeplePartyState:
     """``root`` with the active player's roommate (standing or laid down) moved into the
     first relief room (the Hot Tub) and every roommate at stress 0: a refresh's 1 stress is
@@ -352,9 +368,7 @@ def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str, calm:
 
     ``calm``: the active roommate in the Hot Tub and every stress 0, where a refresh costs no
     stress (the Hot Tub takes its 1 back), so no ceiling may trade a photo for stress."""
-    from partysolver.models.meeple_party.board import UNIT
     from partysolver.models.meeple_party.state import deck_outcomes
-    from partysolver.solvers.meeple_party.turn import mingle_groups
 
     state = shipped(name)
     checked = tighter = traded_seen = 0
@@ -362,12 +376,7 @@ def test_a_white_meeples_card_keeps_to_its_ceiling_on_the_board(name: str, calm:
         if calm:
             mingle = calm_in_the_hot_tub(mingle)
         search = TurnSearch(mingle)
-        whites = [(src, dst) for _, _, src, dst, _, kinds in
-                  mingle_groups(mingle.board, mingle.setup.house) if not kinds and dst >= 0]
-        for src, dst in whites[:: max(1, len(whites) // 3)]:
-            rooms = list(mingle.board)
-            rooms[src] -= UNIT[WHITE]
-            after = tuple(rooms)
+        for dst, after in white_mingles(mingle):
             relieved = search.evaluator.relieved(after) if search.evaluator.relief_rooms \
                 else ()
             for outcome, _ in deck_outcomes("surprise", mingle.surprise_deck,
