@@ -45,7 +45,6 @@ from typing import Any, Literal
 
 from ortools.sat.python import cp_model, cp_model_helper
 
-from ...models.meeple_land import seating
 from ...models.meeple_land.game import (
     COLOURS,
     JOKER,
@@ -864,10 +863,8 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     :data:`MIN_SEARCH` seconds remain after the greedy, CP-SAT is not started.  ``progress``
     is called (from CP-SAT's threads) with each improvement of the best value or bound:
     values never fall, bounds never rise.  With ``seed`` the search uses one worker and is
-    reproducible (but for the time limit).  Loading the seating's flow library is done before
-    the clock starts.  ``start``: a known layout (for instance the best of a smaller pool),
+    reproducible (but for the time limit).  ``start``: a known layout (for instance the best of a smaller pool),
     used instead of the greedy's when it meets every requirement and is better."""
-    seating.load()
     started = time.perf_counter()
     chosen = search_settings(settings, workers, seed)
     tracker = _Tracker(started, progress)
@@ -1000,8 +997,7 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
                 seed: int | None = None) -> Feasibility:
     """Any layout meeting every requirement (no objective), or the requirements that
     conflict; ``unknown`` when the time runs out first.  The greedy layout is tried first: a
-    legal one is a witness at once (the seating's library loaded before the clock starts)."""
-    seating.load()
+    legal one is a witness at once."""
     started = time.perf_counter()
     warm = greedy_layout(puzzle, None if time_limit is None else time_limit * GREEDY_SHARE)
     if warm.legal:
