@@ -24,7 +24,7 @@ from ..budget import Budget, BudgetExhausted, SearchResult
 from ..compiled import TEA_PARTY_SEARCH
 from ..expectimax import Expectimax, expectimax
 from ..mcts import LEAF_NODES
-from .budgets import EXACT_FRACTIONS, HINT_SLOTS, loose_heroes, subtree_loose
+from .budgets import COMPILE_WORTH, EXACT_FRACTIONS, HINT_SLOTS, loose_heroes, subtree_loose
 from .lean import LeanExpectimax
 
 Notice = Callable[[str], None]
@@ -260,8 +260,11 @@ class Solution:
 
 def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None) -> Solution:
     """The exact value of ``state`` and its best line (likeliest outcome at chance nodes);
-    ``notice`` is told one line before the compiled search compiles."""
-    result = exact_search(state, budget, line=True, notice=notice)
+    ``notice`` is told one line before the compiled search compiles.  Under ``COMPILE_WORTH``
+    seconds the compiled search is used only if this process has it loaded (loading it takes
+    half a second at best: more than such a limit), as the hint does."""
+    quick = budget.time is not None and budget.time < COMPILE_WORTH
+    result = exact_search(state, budget, line=True, notice=notice, compile=not quick)
     return Solution(state, result, describe_line(state, result.line))
 
 
