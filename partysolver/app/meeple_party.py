@@ -570,16 +570,24 @@ class MeeplePartyCommands(SimulatingCommands):
         exact = True
         compiled = False
         outcomes = state.chance_outcomes()
-        # one search per draw: each gets its share of a time limit (each took all of it, so
-        # --time-limit 0.1 took 2.9 s before one of 30 surprise cards); --max-nodes stays
-        # each search's own
-        if budget.time is not None:
-            budget = replace(budget, time=budget.time / len(outcomes))
-        for outcome, p in outcomes:
+        # one search per draw: each gets its share of the time still left (each took all of
+        # the limit, so --time-limit 0.1 took 2.9 s before one of 30 surprise cards; a share
+        # fixed at the start let every draw's overrun add up), and a draw met with no time
+        # left is not searched; --max-nodes stays each search's own
+        import time
+
+        whole = budget
+        deadline = None if budget.time is None else time.perf_counter() + budget.time
+        for drawn, (outcome, p) in enumerate(outcomes):
             child = state.apply(outcome)
             steps: list[str] = []
             value: Value | None
-            if child.phase == OVER or child.current_player() == CHANCE:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None:
+                budget = replace(whole, time=max(left, 0.0) / (len(outcomes) - drawn))
+            if left is not None and left <= 0:
+                value = None
+            elif child.phase == OVER or child.current_player() == CHANCE:
                 try:  # rooted before the draw: the same turn, scored from the same stress
                     value = TurnSearch(state, budget).value(child)[0]
                 except BudgetExhausted:
