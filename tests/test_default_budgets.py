@@ -4,6 +4,8 @@ the time for (Tea Party's default budgets: ``tests/tea_party/test_tea_party_defa
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from reports import data as report_data
 
@@ -46,23 +48,43 @@ def test_a_short_time_limit_keeps_the_turn_search_interpreted() -> None:
 def test_a_hint_before_a_surprise_card_shares_its_time_limit(monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     """Each card's turn search had the whole limit: --time-limit 0.1 took 2.9 s over 30
-    cards.  Now each gets its share; --max-nodes stays each search's own."""
+    cards.  Now each gets its share of the time still left (what is left over the cards not
+    yet searched), a card met with no time left is not searched, and --max-nodes stays each
+    search's own.  Here every search overruns its share twice over, so the time runs out
+    part of the way through the cards."""
+    import time
+
     from partysolver.solvers.meeple_party import turn
 
-    seen: list[Budget] = []
-    real = turn.turn_hint
+    seen: list[tuple[int, Budget]] = []  # (the draw's place, its budget) of every search
+    real_hint, real_best = turn.turn_hint, turn.best_turn
 
-    def spy(state, budget=None, top=5, compiled=None):  # type: ignore[no-untyped-def]
-        seen.append(budget)
-        return real(state, budget, top, compiled)
+    def busy(budget: Budget) -> Budget:
+        seen.append((len(seen), budget))
+        time.sleep(2 * budget.time)
+        return replace(budget, time=None)
 
-    monkeypatch.setattr(turn, "turn_hint", spy)
+    def hint_spy(state, budget=None, top=5, compiled=None):  # type: ignore[no-untyped-def]
+        return real_hint(state, busy(budget), top, compiled)
+
+    def best_spy(state, budget=None, compiled=None):  # type: ignore[no-untyped-def]
+        return real_best(state, busy(budget), compiled)
+
+    monkeypatch.setattr(turn, "turn_hint", hint_spy)
+    monkeypatch.setattr(turn, "best_turn", best_spy)
     data = report_data("hint", "meeple-party:positions/23-hard-white-20", time_limit=0.3,
                        max_nodes=50)
-    assert len(seen) > 1 and len(data["draws"]) >= len(seen)
-    share = 0.3 / len(data["draws"])  # of the time left once the file is loaded
-    assert all(0 < b.time <= share and b.time == pytest.approx(share, rel=0.5) for b in seen)
-    assert all(b.nodes == 50 for b in seen)
+    draws = data["draws"]
+    searched = [d for d in draws if d["value"] is not None]
+    assert 1 < len(seen) < len(draws) and len(searched) <= len(seen)
+    assert all(d["value"] is None for d in draws[len(seen):])  # met with no time left
+    assert draws[-1]["value"] is None and data["status"] == "unknown"
+    # the draws are searched in order: the k-th search's share is at most the limit over the
+    # draws not yet searched, and each later one no more than what its predecessor left
+    for k, budget in seen:
+        assert 0 < budget.time <= 0.3 / (len(draws) - k) + 1e-9 and budget.nodes == 50
+    for (_, first), (_, second) in zip(seen, seen[1:], strict=False):
+        assert second.time <= first.time
 
 
 def test_the_time_left_counts_from_the_command_start() -> None:
