@@ -197,11 +197,11 @@ def test_option_defaults_stated_by_the_app_are_the_searches_own() -> None:
     assert pool_party_stars.DIFFICULTY.choices == tuple(puzzles.PLAYERS)
 
 
-USES = {"meeple-land": {"networkx"}, "meeple-party": {"numpy"},
+USES = {"meeple-land": set(), "meeple-party": {"numpy"},
         "party-time": {"numpy"}, "pool-party-stars": set(), "tea-party": set(),
         "pig": {"numba", "numpy"}}
-"""The heavy libraries each game's default hint uses (issue 30): Meeple Land's seating is a
-flow (networkx), Pig's values are compiled (numba); the Party-Time example's playouts run
+"""The heavy libraries each game's default hint uses (issue 30): Meeple Land's seating flow is
+the project's own (its game example is valued without CP-SAT), Pig's values are compiled (numba); the Party-Time example's playouts run
 interpreted over numpy arrays (a small hint: ``party_time.hint.LEAN_PLAYOUTS``), the Tea
 Party example is answered by the interpreted search, without loading a kernel, and so is the
 Meeple Party one (a small turn: ``turn.LEAN_NODES``) unless the kernel's machine code loads
@@ -211,7 +211,8 @@ without numba (``meeple_party/native.py``: numpy and llvmlite, never numba)."""
 @pytest.mark.parametrize("game", [key for key in game_keys() if key in USES])
 def test_a_hint_imports_only_the_heavy_libraries_its_game_uses(tmp_path: Path,
                                                                 game: str) -> None:
-    """No networkx for a Meeple Party hint (its house is read without a graph library), no
+    """No networkx for a Meeple Party or Meeple Land hint (the house is read and the seating
+    flow solved without a graph library), no
     plotting, no CP-SAT, no cluster: a hint on each game's default example, in a new process."""
     code, modules = imported(tmp_path, "hint", f"{game}:default")
     assert code == 0
