@@ -382,6 +382,24 @@ def test_a_tenth_of_a_second_gets_a_ranked_answer(players: int, depth: int) -> N
         assert all(move.exact == (move.intervals is None) for move in found.moves)
 
 
+def test_a_short_limit_estimates_from_fewer_deals() -> None:
+    """The estimate's playouts run on the clock of a limit that counts from the command's
+    start: a short limit cuts the deals and playouts to what it allows (at least
+    FEWEST_DEALS), a long one or none keeps them all, and the hint says how many it used."""
+    from partysolver.solvers.party_time.hint import FEWEST_DEALS, deals_within
+
+    assert deals_within(None, 6, 1000) == 1000
+    assert deals_within(60.0, 6, 1000) == 1000
+    assert deals_within(0.0, 6, 1000) == FEWEST_DEALS
+    assert deals_within(0.0, 6, 40) == 40
+    assert FEWEST_DEALS < deals_within(0.1, 2, 1000) < 1000
+    view = random_views(4, 1, 7)[0]
+    short = hint(view, 1, Budget(time=0.0), playouts=1000, deals=1000, allow_exact=False)
+    assert short.deals == FEWEST_DEALS and short.status == "estimate"
+    whole = hint(view, 1, Budget(), playouts=1000, deals=1000, allow_exact=False)
+    assert whole.deals == 1000
+
+
 def test_time_spent_outside_the_search_is_not_charged() -> None:
     """Compiling and running the playouts happen outside the budget: the meter's clock and
     deadline move on by the time spent there."""
