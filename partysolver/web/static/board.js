@@ -1267,7 +1267,7 @@
       luckCell(numbers)));
     box.append(el("table", { class: "review-players" },
       el("thead", {}, el("tr", {}, ...["player", "accuracy", "?!", "?", "??", "decisions gave up",
-                                        "luck"].map((h) => el("th", { text: h })))),
+                                        "luck"].map((h, i) => el("th", { text: h, class: i ? "num" : null })))),
       el("tbody", {}, ...rows)));
     const notes = ["?! inaccuracies, ? mistakes, ?? blunders (a count goes to the move)",
                    `values in ${unit}`];
