@@ -427,3 +427,50 @@ def test_a_scenario_offers_nothing_that_gives_the_answer_away(page: Any, server:
         "yes", "no"]
     said = page.find_element(By.TAG_NAME, "body").text
     assert "unsolvable" not in said and "no line" not in said and "is a proof" not in said
+
+
+# -- what a look at every board found (a player's tour, at both sizes) --------------------------
+
+
+def picture_title(driver: Any) -> str:
+    return str(driver.execute_script(
+        "const t = document.querySelector('#picture svg text'); return t ? t.textContent : '';"))
+
+
+def test_a_move_redraws_the_picture_at_once_where_the_hint_draws_no_arrows(
+        page: Any, server: Server) -> None:
+    # The hint follows the moves; at a draw it draws no arrows, and the picture must still
+    # show the new position, not the last one with its arrows.
+    open_board(page, server, "tea-party", "default")
+    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
+    before = picture_title(page)
+    assert "Blue to play" in before, before
+    page.find_element(By.ID, "move").send_keys("cup")
+    page.find_element(By.ID, "play-move").click()
+    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
+    wait(page, lambda d: picture_title(d) != before)
+    wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden") is not None)
+    assert not page.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]")
+    assert picture_title(page) != before
+
+
+def test_a_hint_that_follows_to_a_step_of_chance_it_cannot_answer_says_so_in_words(
+        page: Any, server: Server) -> None:
+    # Party-Time's hint answers the seat's own plays: after Ann plays, her draw and the next
+    # players' plays are chance here; the hint, following the moves, is no error there.
+    open_board(page, server, "party-time", "default")
+    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
+    wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden") is not None)
+    page.find_element(By.ID, "move").send_keys("play 2")
+    page.find_element(By.ID, "play-move").click()
+    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result p.no-hint"))
+    said = page.find_element(By.ID, "result").text
+    assert said.startswith("No hint at this step: it is a chance step"), said
+    assert "bad input" not in said and "expected" not in said, said
+    assert not page.find_elements(By.CSS_SELECTOR, "#result .error")
+    wait(page, lambda d: "Ann to play" not in picture_title(d))

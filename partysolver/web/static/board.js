@@ -565,7 +565,18 @@
       const arrows = !state.puzzleMode && !awaitsChance();
       const together = shown && arrows && await spareWorker(signal);
       const drawn = together ? drawArrows(signal) : null;
-      const answer = await api("hint", body, signal);
+      let answer;
+      try {
+        answer = await api("hint", body, signal);
+      } catch (error) {
+        // A step of chance that this game's hint does not answer (what a hidden hand plays,
+        // a card drawn): say so in the board's words, not as a file's error.
+        if (!(error instanceof ApiError && error.status === 400 && awaitsChance())) throw error;
+        result.append(el("p", { class: "muted no-hint", text: `No hint at this step: it is a ` +
+          `chance step (${state.node.answer.to_move}), not a decision. Pick its outcome under ` +
+          `Play along, or press Random outcome; the hint follows to the next decision.` }));
+        return;
+      }
       const pointed = arrows && answer.moves.length > 0 && !answer.draws;
       const best = answer.moves.length ? answer.moves[0].text || answer.moves[0].move : "";
       if (!shown) {
@@ -978,9 +989,12 @@
     state.problems = [];
     showPosition();
     writeUrl(how);
-    // The hint follows the selected node: once asked, it is asked again at each node.
+    // The picture shows the selected node at once (the last node's picture and arrows would
+    // stand for it while the hint thinks, and for good where the hint draws no arrows: a
+    // chance step, a hint that fails).  The hint follows the selected node: once asked, it is
+    // asked again at each node, and redraws the picture with its arrows.
+    refreshPicture();
     if (hinted) hint();
-    else refreshPicture();
   }
 
   function showPosition() {
