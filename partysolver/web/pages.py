@@ -9,6 +9,7 @@ with ``textContent`` only.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from html import escape
 from typing import Any
@@ -45,6 +46,15 @@ def spec_json(spec: OptionSpec) -> dict[str, Any]:
             "expected": spec.expected(), "file": bool(spec.metavar and "FILE" in spec.metavar)}
 
 
+_COMMAND_TIP = re.compile(r"\s*\b(?:Try|Solve it):\s+partysolver\s.*\Z", re.DOTALL)
+
+
+def shown_description(item: Any) -> str:
+    """A shipped file's description as a page shows it: without the command-line tip the file
+    ends it with (``Try: partysolver hint FILE``), which names no button of the board."""
+    return _COMMAND_TIP.sub("", item.description())
+
+
 @cache
 def games_data() -> dict[str, Any]:
     """The games, their verbs, options and shipped positions, the kinds of document each
@@ -58,7 +68,7 @@ def games_data() -> dict[str, Any]:
                           if not (spec.metavar and "FILE" in spec.metavar)]
                    for verb in ("hint", "solve", "verify", "render")} if commands else {}
         shipped = [{"set": item.set, "name": item.name, "qualified": item.qualified,
-                    "description": item.description()} for item in catalog.shipped(key)]
+                    "description": shown_description(item)} for item in catalog.shipped(key)]
         games.append({"game": key, "title": info.title, "summary": info.summary,
                       "players": [info.min_players, info.max_players], "verbs": verbs,
                       "options": options, "shipped": shipped,
@@ -80,7 +90,7 @@ def example_data(game: str, name: str) -> dict[str, Any]:
     item = catalog.find(game, name)
     found = answers.shown(item.document(), item.text(reveal=False))
     return {"game": game, "set": item.set, "name": item.name, "qualified": item.qualified,
-            "description": item.description(), "text": found["text"],
+            "description": shown_description(item), "text": found["text"],
             "puzzle": found["puzzle"]}
 
 

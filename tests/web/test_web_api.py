@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 from web_helpers import EVIL, QUOTES, evil_tea_party
 
+from partysolver.app import catalog
 from partysolver.app.contract import schema
 from partysolver.cli.main import cli
 from partysolver.web import jobs, pages
@@ -458,6 +459,24 @@ def test_the_start_page_lists_only_what_a_board_offers(client: TestClient) -> No
         offered = card.split(" players; ")[1].split(")")[0]
         assert "simulate" not in offered and "generate" not in offered, offered
         assert offered.startswith("hint, ") and offered.endswith("verify, play along")
+
+
+def test_shipped_descriptions_on_the_pages_name_no_command(client: TestClient) -> None:
+    # The files end their description with a command-line tip ("Try: partysolver hint
+    # default.toml"): a page shows the description without it, the story before it intact.
+    page = client.get("/").text
+    for game in client.get("/api/games").json()["games"]:
+        for item in game["shipped"]:
+            said = item["description"]
+            assert "partysolver hint" not in said and "partysolver solve" not in said, said
+            assert "Try:" not in said and "THIS_FILE" not in said, said
+            assert said.rstrip().endswith((".", "?", ")", '"')), said
+            shown = client.get(f"/api/{game['game']}/examples/{item['qualified']}").json()
+            assert shown["description"] == said
+    assert "Try: partysolver" not in page and "Solve it: partysolver" not in page
+    full = catalog.find("tea-party", "default").description()
+    assert full.startswith(pages.shown_description(catalog.find("tea-party", "default")))
+    assert "Small enough to solve exactly." in client.get("/").text
 
 
 def test_texts_count_one_point_and_one_photo_in_the_singular(client: TestClient) -> None:
