@@ -254,8 +254,9 @@ def board_page(game: str) -> str:
     <section class="review card" id="review" aria-label="review" hidden>
       <h2>Review</h2>
       <p class="muted small">Every decision of the line through the selected move against the
-        hint (the thresholds of <code>partysolver review</code>), and each player's swing split
-        into what their decisions gave up and what the draws, dice and cards gave or took.</p>
+        hint (marked ?! an inaccuracy, ? a mistake, ?? a blunder, by what it gave up), and each
+        player's swing split into what their decisions gave up and what the draws, dice and
+        cards gave or took.</p>
       <div class="row buttons"><button type="button" id="review-run">Review the line</button></div>
       <p id="review-message" class="message" role="status" aria-live="polite"></p>
       <div id="review-graph" class="graph"></div>

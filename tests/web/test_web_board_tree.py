@@ -491,6 +491,15 @@ def test_a_review_marks_the_moves_counts_them_and_draws_the_game(page: Any,
                     for line in graph.find_elements(By.CSS_SELECTOR, "polyline")})
     assert kinds == ["series decisions", "series luck", "series value"]
     assert len(graph.find_elements(By.CSS_SELECTOR, "polyline")) == 6
+    # The legend names every mark drawn: each line, the mistake's and the blunder's dots, the
+    # selected move's upright line; the words above the table name no command to run.
+    dots = sorted(c.get_attribute("class") for c in graph.find_elements(By.CSS_SELECTOR,
+                                                                        "circle.dot"))
+    assert dots == ["dot mark-blunder", "dot mark-mistake"], dots
+    legend = page.find_element(By.CSS_SELECTOR, "#review-graph .legend").text
+    assert "● a mistake" in legend and "● a blunder" in legend, legend
+    assert "the selected move" in legend and "luck so far" in legend, legend
+    assert "partysolver" not in page.find_element(By.ID, "review").text
     page.execute_script("arguments[0].scrollIntoView({block: 'center'})", graph)
     width = graph.rect["width"]
     from selenium.webdriver.common.action_chains import ActionChains

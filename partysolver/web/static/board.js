@@ -1373,10 +1373,12 @@
                         "stroke-dasharray": dash[s.kind], class: `series ${s.kind}`,
                         "data-player": s.player });
     }
+    const dotted = new Set();
     for (const [id, m] of review.marks) {
       if (!["mistake", "blunder"].includes(m.mark)) continue;
       const index = review.line.findIndex((n) => n.id === id);
       add("circle", { cx: x(index + 1), cy: T + 6, r: 4, class: `dot mark-${m.mark}` });
+      dotted.add(m.mark);
     }
     const depth = review.line.indexOf(state.node) + 1;
     if (state.node === state.root || depth > 0) {
@@ -1402,7 +1404,12 @@
       kinds.filter((kind) => series.some((s) => s.kind === kind && s.points.length))
         .map((kind) => ({ value: "— the figure after each step",
                           decisions: "– – what the decisions gave up so far",
-                          luck: "··· luck so far" })[kind]).join(" · "));
+                          luck: "··· luck so far" })[kind]).join(" · "),
+      // the dots above a step and the dotted upright line say what they are too
+      ...["mistake", "blunder"].filter((mark) => dotted.has(mark)).map((mark) => el("span",
+        { class: `dot-key mark-${mark}` }, " · ", el("span", { class: "dot", text: "●" }),
+        ` a ${mark}`)),
+      " · ┆ the selected move");
     box.append(legend);
   }
 
