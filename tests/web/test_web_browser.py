@@ -474,3 +474,17 @@ def test_a_hint_that_follows_to_a_step_of_chance_it_cannot_answer_says_so_in_wor
     assert "bad input" not in said and "expected" not in said, said
     assert not page.find_elements(By.CSS_SELECTOR, "#result .error")
     wait(page, lambda d: "Ann to play" not in picture_title(d))
+
+
+def test_a_solution_reads_as_words_not_as_json(page: Any, server: Server) -> None:
+    # Pool Party Stars' solution nests a table of chances and a chain of reasons in each
+    # player's item: each is written out in words, never as JSON.
+    open_board(page, server, "pool-party-stars", "default")
+    page.find_element(By.ID, "solve").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result dl.solution"))
+    said = page.find_element(By.CSS_SELECTOR, "#result dl.solution").text
+    assert "{" not in said and '":' not in said and "[" not in said and "null" not in said, said
+    assert "certain: Robot" in said and "certain: none" in said, said
+    assert "eliminated: Animal, Monster, " in said, said
+    assert "chain: #9 Ben barred Robot-Swimsuit-Book: " in said, said
+    assert "; so Ben's rule is Robot" in said, said

@@ -757,9 +757,27 @@
         return el("span", { text: value.move + (value.value !== undefined ? ` (${fmt(value.value)})` : "") });
       }
       return el("span", { text: Object.entries(value).map(([k, v]) =>
-        `${k}: ${typeof v === "object" ? JSON.stringify(v) : fmt(v)}`).join("; ") });
+        `${k.replace(/_/g, " ")}: ${inlineValue(v)}`).join("; ") });
     }
     return el("span", { text: fmt(value) });
+  }
+
+  // A value nested in a solution's item, in words on one line (never as JSON): a list's items
+  // and a table's entries by commas ("Sport 0.5, Drink 0.5"), a step of reasoning by its text,
+  // nothing as "none".
+  function inlineValue(value) {
+    if (value === null || value === undefined) return "none";
+    if (Array.isArray(value)) {
+      if (!value.length) return "none";
+      const texts = value.every((item) => item && typeof item.text === "string");
+      return value.map(inlineValue).join(texts ? "; " : ", ");
+    }
+    if (typeof value === "object") {
+      if (typeof value.text === "string") return value.text;
+      return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${inlineValue(v)}`)
+        .join(", ");
+    }
+    return fmt(value);
   }
 
   function placementText(p) {
