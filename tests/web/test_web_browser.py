@@ -474,6 +474,10 @@ def test_a_hint_that_follows_to_a_step_of_chance_it_cannot_answer_says_so_in_wor
     assert "bad input" not in said and "expected" not in said, said
     assert not page.find_elements(By.CSS_SELECTOR, "#result .error")
     wait(page, lambda d: "Ann to play" not in picture_title(d))
+    # Who is chance here is said once, its own brackets not followed by the board's.
+    to_move = page.find_element(By.ID, "to-move").text
+    assert to_move.endswith(". Pick the outcome, or press Random outcome."), to_move
+    assert ") (" not in to_move, to_move
 
 
 def test_a_solution_reads_as_words_not_as_json(page: Any, server: Server) -> None:

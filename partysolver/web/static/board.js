@@ -1024,7 +1024,7 @@
       return;
     }
     $("to-move").textContent = here.over ? "The game is over."
-      : here.awaits_chance ? `Chance: ${here.to_move} (pick the outcome, or Random outcome).`
+      : here.awaits_chance ? `Chance: ${here.to_move}. Pick the outcome, or press Random outcome.`
       : `${here.to_move} to move.`;
     $("undo").disabled = !state.node.parent;
     $("redo").disabled = !state.node.children.length;
