@@ -79,3 +79,40 @@ def test_revenue_goal_can_prefer_money_over_reputation() -> None:
     # pink one on the joker (2 + 1 - 1 = 2, $3); revenue seats the same ($3).
     result = seat([("green", False), (JOKER, True)], (2, 0, 1, 0), "revenue")
     assert result.revenue == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(*[st.integers(0, 12)] * len(CLASSES)), st.tuples(*[st.integers(0, 15)] * 4),
+       st.sampled_from(("points", "revenue")))
+def test_the_transport_matches_a_general_min_cost_flow(capacity: tuple[int, ...],
+                                                       visitors: tuple[int, int, int, int],
+                                                       goal: str) -> None:
+    """Parks too big to enumerate: the seating's own flow gains what networkx's network
+    simplex gains on the same network (the solver it replaced), and its plan is a flow."""
+    import networkx as nx
+
+    from partysolver.models.meeple_land import seating
+
+    plan = seating._transport(capacity, visitors, goal)  # type: ignore[arg-type]
+    graph = nx.DiGraph()
+    graph.add_node("source", demand=-sum(visitors))
+    graph.add_node("sink", demand=sum(visitors))
+    gains: dict[tuple[int, int], int] = {}
+    for c, colour in enumerate(COLOURS):
+        graph.add_edge("source", colour, capacity=visitors[c], weight=0)
+        graph.add_edge(colour, "sink", capacity=visitors[c], weight=0)
+        for k, (accepts, special) in enumerate(CLASSES):
+            if accepts in (colour, JOKER):
+                points, revenue = 2 * VISITOR_VALUE[c], 2 if special else 1
+                gains[c, k] = points * 100_000 + revenue if goal == "points" else \
+                    revenue * 100_000 + points
+                graph.add_edge(colour, k, capacity=capacity[k], weight=-gains[c, k])
+    for k in range(len(CLASSES)):
+        graph.add_edge(k, "sink", capacity=capacity[k], weight=0)
+    best = -nx.cost_of_flow(graph, nx.min_cost_flow(graph))
+    assert sum(gains.get((c, k), 0) * plan[c][k] for c in range(4)
+               for k in range(len(CLASSES))) == best
+    assert all(plan[c][k] == 0 for c in range(4) for k in range(len(CLASSES))
+               if (c, k) not in gains)
+    assert all(sum(plan[c]) <= visitors[c] for c in range(4))
+    assert all(sum(plan[c][k] for c in range(4)) <= capacity[k] for k in range(len(CLASSES)))
