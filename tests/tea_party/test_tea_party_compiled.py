@@ -112,7 +112,8 @@ def test_a_search_cut_into_chunks_resumes_to_the_same_value(monkeypatch: pytest.
     monkeypatch.setattr(CompiledExpectimax, "CHUNK", 7)  # shorter than the way down
     chunked = CompiledExpectimax(Budget())
     assert chunked.value(state) == pytest.approx(value, abs=1e-12)
-    assert chunked.meter.nodes > whole.meter.nodes  # the chunks re-walk their way down
+    # Each chunk goes on from the stack the last one left: not a node is searched twice.
+    assert chunked.meter.nodes == whole.meter.nodes
 
 
 def test_out_of_nodes_it_raises_and_keeps_only_finished_values() -> None:
@@ -240,3 +241,36 @@ def test_a_fixed_table_is_emptied_when_full_and_never_grown() -> None:
     assert table.slots == slots and 0 < len(table) <= sizes[1]
     with pytest.raises(BudgetExhausted):
         CompiledExpectimax(Budget(), table=Table(64, fixed=True)).value(first)
+
+
+def test_a_table_capped_far_below_the_search_drops_entries_and_keeps_every_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that may not grow past ``most`` slots keeps the values of its biggest subtrees
+    when full and drops the rest (``_purge``): the value stays exact, the search only searches
+    again what it dropped, and the table never grows past its cap."""
+    state = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1, "queen": 1},
+                     cups=[{"ranger": 1}, {"cleric": 1}],
+                     stomachs=[{"fighter": 2, "bard": 1}, {"rogue": 1}])  # 9 heroes loose
+    whole = CompiledExpectimax(Budget())
+    expected = whole.value(state)
+    needed = len(whole.kernel_table)  # some 100,000 entries
+    for most, chunk in ((1 << 10, CompiledExpectimax.CHUNK), (1 << 12, 97)):
+        # A chunk of 97 nodes: the search stops and resumes on its stack, the table grows
+        # from 64 slots to its cap on the way (every slot moves), then purges.
+        monkeypatch.setattr(CompiledExpectimax, "CHUNK", chunk)
+        table = Table(64, most=most)
+        capped = CompiledExpectimax(Budget(), table=table)
+        assert capped.value(state) == pytest.approx(expected, abs=1e-12)
+        assert needed > 4 * most  # far too small to hold the search
+        assert table.purges > 0 and table.slots == most and len(table) < most
+        assert capped.meter.nodes > whole.meter.nodes  # what it dropped, searched again
+        # What it kept are exact values: a search on the same table agrees, in fewer nodes.
+        again = CompiledExpectimax(Budget(), table=table)
+        assert again.value(state) == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_table_within_a_memory_cap() -> None:
+    assert Table.within(8).most == 1 << 28  # 32-byte rows: 8 GiB
+    assert Table.within(12).most == 1 << 28  # the most slots a power of two that fits
+    assert Table.within(0.001).most == 1 << 16  # at least 65,536
+    assert Table().most == 1 << 28  # a growing table stops at 8 GiB by default

@@ -23,7 +23,13 @@ The search is plain expectimax with a transposition table: on these positions al
 windows cut almost nothing (measured: 559,169 states without pruning against 557,637 nodes with
 it on a 10-hero position), so every reachable state is valued once.  It runs in chunks of nodes
 so that a time limit is honoured between chunks; a chunk cut short leaves only finished values
-in the table, so the next chunk resumes where it stopped.
+in the table, and the next chunk goes on from the stack it left (a new search, e.g. after the
+time limit, walks down from the root again, through the table's values).
+
+Its memory is bounded (issue 32): the table doubles up to ``Table.most`` slots (8 GiB by
+default), and full there it keeps the values of its biggest subtrees and drops the others
+(:func:`_purge`; every stored value carries its subtree's size).  Values are never approximated:
+a value dropped is searched again when it is met again.
 
 Its time goes mostly to waiting for the table's memory, so the table is laid out for it (one
 32-byte row a slot, a bitmap of the slots in use, rows prefetched a few children ahead; see
@@ -85,7 +91,17 @@ that passes an array, and every slice of one, counts references with atomic incr
 third of the search's time (measured with ``perf``)."""
 
 # Counters shared with the kernel, in one int64 array.
-_NODES, _LIMIT, _HITS, _CUT, _USE_TABLE, _ENTRIES, _GROW_AT = range(7)
+(_NODES, _LIMIT, _HITS, _CUT, _USE_TABLE, _ENTRIES, _GROW_AT, _CAPPED, _PURGES, _GEN, _RESUME,
+ _MASK, _DEPTH, _PENDING) = range(14)
+_COUNTERS = _PENDING + 7
+"""``_PENDING`` and the six after it: the state a cut search stopped at (:func:`_search`)."""
+
+_SIZE_SHIFT = 56
+"""A stored row's first key word keeps, from this bit up, the size class of the entry's
+subtree (the bit length of the nodes its search took, at most 63: see :func:`_purge`); the
+key itself never reaches these bits (it fills at most 37)."""
+_KEY0 = (1 << _SIZE_SHIFT) - 1
+_CLASSES = 64
 
 _MAX_LOAD = 0.75
 """The table doubles when its slots are this full."""
@@ -104,7 +120,8 @@ def _probe(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int
     where it is, or the empty slot where it goes."""
     mask = rows.shape[0] - 1
     while True:
-        if not _taken(used, i) or (rows[i, 0] == k0 and rows[i, 1] == k1 and rows[i, 2] == k2):
+        if not _taken(used, i) or ((rows[i, 0] & _KEY0) == k0 and rows[i, 1] == k1
+                                   and rows[i, 2] == k2):
             return i
         i = (i + 1) & mask
 
@@ -153,10 +170,61 @@ def _rehash(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: 
             ) -> None:
     for i in range(rows.shape[0]):
         if _taken(used, i):
-            j = _slot(new_rows, new_used, rows[i, 0], rows[i, 1], rows[i, 2])
+            j = _slot(new_rows, new_used, rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2])
             for w in range(4):
                 new_rows[j, w] = rows[i, w]
             new_used[j >> 6] |= 1 << (j & 63)
+
+
+@_jit
+def _size_class(nodes: int) -> int:
+    """The bit length of a subtree's node count (at most 63)."""
+    c = 0
+    while nodes > 0 and c < _CLASSES - 1:
+        nodes >>= 1
+        c += 1
+    return c
+
+
+@_jit
+def _purge(rows: np.ndarray, used: np.ndarray, sizes: np.ndarray, grow_at: int) -> int:
+    """Make room in a full table that may not grow: keep only the entries of the biggest
+    subtrees, at most half of ``grow_at`` (the smallest size classes go first, each class
+    whole), and place the kept ones again; return how many are kept.  ``sizes`` counts the
+    entries of each size class (:data:`_SIZE_SHIFT`).
+
+    One pass, in place: linear probing stays valid when the slots are taken in order from an
+    empty one, each entry removed and placed again from its home (it can only move back, into
+    slots already passed, so an entry placed is never cut off from its home by a later
+    removal)."""
+    keep, lowest = 0, _CLASSES
+    for c in range(_CLASSES - 1, -1, -1):
+        if keep + sizes[c] > grow_at // 2:
+            break
+        keep += sizes[c]
+        lowest = c
+    mask = rows.shape[0] - 1
+    start = 0
+    while _taken(used, start):
+        start += 1
+    kept = 0
+    for step in range(1, mask + 2):
+        i = (start + step) & mask
+        if not _taken(used, i):
+            continue
+        used[i >> 6] &= ~(1 << (i & 63))
+        if (rows[i, 0] >> _SIZE_SHIFT) & (_CLASSES - 1) < lowest:
+            continue
+        k0, k1, k2 = rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2]
+        j = _probe(rows, used, _home(mask, k0, k1, k2), k0, k1, k2)
+        if j != i:
+            for w in range(4):
+                rows[j, w] = rows[i, w]
+        used[j >> 6] |= 1 << (j & 63)
+        kept += 1
+    for c in range(lowest):
+        sizes[c] = 0
+    return kept
 
 
 def _slots_for(entries: int, slots: int, most: int) -> int:
@@ -167,9 +235,18 @@ def _slots_for(entries: int, slots: int, most: int) -> int:
     return slots
 
 
+MOST_SLOTS = 1 << 28
+"""The most slots a growing table is given by default: 8 GiB of rows (32 MiB of bitmap), 12
+GiB for the moment of the last doubling (both tables).  Full at that size, it keeps its
+biggest subtrees' values and drops the rest (:func:`_purge`) instead of growing: the search
+stays exact, it only searches again what it dropped."""
+
+
 class Table:
     """The compiled search's transposition table: canonical keys (three 64-bit words) to
-    seat 0's value, open addressing with linear probing, at most 75% full, doubled when full.
+    seat 0's value, open addressing with linear probing, at most 75% full, doubled when full
+    up to ``most`` slots (default :data:`MOST_SLOTS`); full at ``most``, it drops the entries
+    of its smallest subtrees (:func:`_purge`), so that its memory stays bounded.
     ``rows`` holds a slot in one 32-byte row, the key and then the value's bits, so that a
     probe and its value share a cache line; ``values`` is the same memory seen as float64 (a
     value is ``values[slot, 3]``).  ``used`` has a bit per slot (1 MB for 8 million slots, so
@@ -177,12 +254,19 @@ class Table:
     itself.  Both start zeroed, which costs nothing until the memory is touched.  It only ever
     holds finished values, so it can be shared by the searches of one game."""
 
-    def __init__(self, slots: int = 1 << 16, fixed: bool = False) -> None:
-        assert slots & (slots - 1) == 0, "a power of two"
+    def __init__(self, slots: int = 1 << 16, fixed: bool = False, most: int = MOST_SLOTS
+                 ) -> None:
+        assert slots & (slots - 1) == 0 and most & (most - 1) == 0, "a power of two"
         self.rows = np.zeros((slots, 4), dtype=np.int64)
         self.values = self.rows.view(np.float64)
         self.used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         self.entries = 0
+        self.sizes = np.zeros(_CLASSES, dtype=np.int64)
+        """How many entries of each size class the table holds (:data:`_SIZE_SHIFT`)."""
+        self.most = max(most, slots)
+        """The most slots it grows to; full there, it drops its smallest subtrees."""
+        self.purges = 0
+        """How many times it was full at ``most`` slots and dropped entries."""
         self.fixed = fixed
         """Never grown: when a search fills it, it is emptied and the search starts afresh
         (out of budget if it fills it again alone).  A time-limited hint's table, made once for
@@ -193,6 +277,7 @@ class Table:
         """Empty the table (its bitmap: a slot whose bit is clear is empty, whatever its row
         holds)."""
         self.used.fill(0)
+        self.sizes.fill(0)
         self.entries = 0
 
     @classmethod
@@ -201,6 +286,20 @@ class Table:
         (default :attr:`CompiledExpectimax.PRESIZE_SLOTS`)."""
         return cls(_slots_for(entries, 1 << 16, most or CompiledExpectimax.PRESIZE_SLOTS),
                    fixed)
+
+    @classmethod
+    def within(cls, gib: float, fixed: bool = False) -> Table:
+        """A table that grows to at most ``gib`` GiB of rows (the most slots a power of two
+        that fits; at least 65,536)."""
+        most = 1 << 16
+        while (2 * most) * 32 <= gib * (1 << 30):
+            most *= 2
+        return cls(1 << 16, fixed, most)
+
+    @property
+    def capped(self) -> bool:
+        """Whether it can grow no more: full, it drops entries (or, fixed, it is emptied)."""
+        return self.slots >= self.most
 
     def __len__(self) -> int:
         return self.entries
@@ -216,7 +315,7 @@ class Table:
     def grow(self, slots: int = 0) -> None:
         """Move to a table of ``slots`` slots (a power of two; by default twice as many):
         every entry is placed again."""
-        slots = slots or 2 * self.slots
+        slots = min(slots or 2 * self.slots, self.most)
         assert slots & (slots - 1) == 0 and slots > self.slots
         rows = np.zeros((slots, 4), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
@@ -480,15 +579,20 @@ def _final_key(c0: int, c1: int, s0: int, s1: int) -> tuple[int, int, int]:
 
 @_jit
 def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used: np.ndarray,
-            counters: np.ndarray, phases: np.ndarray,
+            classes: np.ndarray, counters: np.ndarray, phases: np.ndarray,
             keys: np.ndarray, totals: np.ndarray, cursor: np.ndarray, sizes: np.ndarray,
             children: np.ndarray, weights: np.ndarray, flips: np.ndarray,
             child_keys: np.ndarray, zones: np.ndarray, probs: np.ndarray) -> float:
     """Seat 0's exact win share of ``root`` (seven ints: phase, held, bag, cups, stomachs;
     seat 0 to act), by depth-first expectimax over an explicit stack (per frame: its phase,
-    its key and slot, its total, its next child, its children with their weights, flips, keys
-    and home slots).  Sets ``counters[_CUT]`` (and returns garbage) when the node limit is
-    reached or the table is full enough to grow; the table then holds only finished values.
+    its key, slot, nodes when pushed and the table's generation then, its total, its next
+    child, its children with their weights, flips, keys and home slots).  Sets
+    ``counters[_CUT]`` (and returns garbage) when the node limit is reached or the table is
+    full enough to grow; the table then holds only finished values.  A table that may not grow
+    (``counters[_CAPPED]``) is purged instead (:func:`_purge`, counted in
+    ``counters[_PURGES]``), and the search goes on: the stack's values do not depend on the
+    table, and a frame pushed before a purge looks its slot up again.  Every value stored
+    carries its subtree's size class; ``classes`` counts them.
 
     The table (``table``, its float64 view ``table_values`` and its bitmap ``used``: see
     :class:`Table`) is far bigger than the processor's caches, so a probe mostly waits for
@@ -497,15 +601,31 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
     remembers the slot its key was missing from, and stores its value there unless another key
     took it meanwhile."""
     use_table = counters[_USE_TABLE] != 0
+    capped = counters[_CAPPED] != 0
     # The counters live in registers until the kernel returns (``_leave``).
     nodes, limit, hits = counters[_NODES], counters[_LIMIT], counters[_HITS]
     entries, grow_at = counters[_ENTRIES], counters[_GROW_AT]
+    generation = counters[_GEN]
+    full = False  # the table is full and may grow: stop at the next state to push
     mask = table.shape[0] - 1
     max_depth = phases.shape[0]
-    depth = -1
-    phase, held, bag, c0, c1, s0, s1 = root[0], root[1], root[2], root[3], root[4], root[5], \
-        root[6]
-    k0, k1, k2 = _key(phase, held, bag, c0, c1, s0, s1)
+    if counters[_RESUME]:  # where the last call stopped: its stack, and the state it was at
+        depth = counters[_DEPTH]
+        phase, held, bag, c0, c1, s0, s1 = counters[_PENDING], counters[_PENDING + 1], \
+            counters[_PENDING + 2], counters[_PENDING + 3], counters[_PENDING + 4], \
+            counters[_PENDING + 5], counters[_PENDING + 6]
+        if use_table and counters[_MASK] != mask:  # the table grew: new homes
+            for d in range(depth + 1):
+                for i in range(cursor[d], sizes[d]):
+                    _child_key(children, d, i, child_keys, table, used, mask)
+    else:
+        depth = -1
+        phase, held, bag, c0, c1, s0, s1 = root[0], root[1], root[2], root[3], root[4], \
+            root[5], root[6]
+    if phase == _FINAL:
+        k0, k1, k2 = _final_key(c0, c1, s0, s1)
+    else:
+        k0, k1, k2 = _key(phase, held, bag, c0, c1, s0, s1)
     home = _home(mask, k0, k1, k2)
     while True:
         # Value the state (key ``k0, k1, k2``, probed from ``home``) at once if possible, else
@@ -516,16 +636,23 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
             hits += 1
             value = table_values[slot, 3]
         else:
-            if nodes >= limit:
+            if nodes >= limit or full:  # stop here; the next call may resume at this state
+                counters[_DEPTH] = depth
+                counters[_PENDING], counters[_PENDING + 1], counters[_PENDING + 2] = \
+                    phase, held, bag
+                counters[_PENDING + 3], counters[_PENDING + 4] = c0, c1
+                counters[_PENDING + 5], counters[_PENDING + 6] = s0, s1
+                counters[_GEN], counters[_MASK] = generation, mask
                 return _leave(counters, nodes, hits, entries, True)
             nodes += 1
             if phase == _FINAL:
                 value = _final(c0, c1, s0, s1, zones, probs)
                 if use_table:
-                    _store(table, table_values, used, slot, k0, k1, k2, value)
-                    entries += 1
-                    if entries >= grow_at:
-                        return _leave(counters, nodes, hits, entries, True)
+                    entries, kept = _keep(table, table_values, used, classes, counters, slot,
+                                          k0, k1, k2, 1, value, entries, grow_at, capped)
+                    if kept == _PURGED:
+                        generation += 1
+                    full = kept == _FULL
             else:
                 value = _settled(phase, held, bag, c0, c1, s0, s1)
                 if value < 0.0:
@@ -534,7 +661,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                         raise ValueError("the game is deeper than the search stack")
                     phases[depth] = phase
                     keys[depth, 0], keys[depth, 1], keys[depth, 2] = k0, k1, k2
-                    keys[depth, 3] = slot
+                    keys[depth, 3], keys[depth, 4], keys[depth, 5] = slot, nodes, generation
                     totals[depth] = 0.0 if phase != CHOOSE else -1.0
                     cursor[depth] = 0
                     n = _expand(phase, held, bag, c0, c1, s0, s1, children, weights, flips,
@@ -576,16 +703,44 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
             value = totals[depth]
             if use_table:
                 k0, k1, k2, slot = keys[depth, 0], keys[depth, 1], keys[depth, 2], keys[depth, 3]
-                if _taken(used, slot):  # taken meanwhile: the key goes further on
+                # Taken meanwhile (the key goes further on), or moved since (a purge, a
+                # growth): look again.
+                if _taken(used, slot) or keys[depth, 5] != generation:
                     slot = _slot(table, used, k0, k1, k2)
-                _store(table, table_values, used, slot, k0, k1, k2, value)
-                entries += 1
-                if entries >= grow_at:
-                    return _leave(counters, nodes, hits, entries, True)
+                entries, kept = _keep(table, table_values, used, classes, counters, slot, k0,
+                                      k1, k2, _size_class(nodes - keys[depth, 4] + 1), value,
+                                      entries, grow_at, capped)
+                if kept == _PURGED:
+                    generation += 1
+                full = full or kept == _FULL
             depth -= 1
             if depth < 0:
                 _leave(counters, nodes, hits, entries, False)
                 return value
+
+
+_STORED, _PURGED, _FULL = range(3)
+
+
+@_jit
+def _keep(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, classes: np.ndarray,
+          counters: np.ndarray, slot: int, k0: int, k1: int, k2: int, size: int, value: float,
+          entries: int, grow_at: int, capped: bool) -> tuple[int, int]:
+    """Store a finished value of size class ``size`` in its (empty) slot, unless the table is
+    full: then a table that may not grow is purged first (and the key's slot looked up
+    again), and one that may grow stores nothing (the search stops at its next push for the
+    table to grow).  The entries then, and ``_STORED``, ``_PURGED`` or ``_FULL``."""
+    kept = _STORED
+    if entries >= grow_at:
+        if not capped:
+            return entries, _FULL
+        entries = _purge(table, used, classes, grow_at)
+        counters[_PURGES] += 1
+        slot = _slot(table, used, k0, k1, k2)
+        kept = _PURGED
+    _store(table, table_values, used, slot, k0 | size << _SIZE_SHIFT, k1, k2, value)
+    classes[size] += 1
+    return entries + 1, kept
 
 
 @_jit
@@ -634,7 +789,8 @@ class CompiledExpectimax(Expectimax):
     method = "exact expectimax, compiled (numba)"
     CHUNK = 1 << 16
     """Nodes per kernel call (about a hundredth of a second): the time limit is checked between
-    calls.  Without the table the search is one call, bounded by its node limit only."""
+    calls, and each call goes on from the stack the last one left.  Without the table the
+    search is one call, bounded by its node limit only."""
     MAX_DEPTH = 1024
     """Frames on the search stack (a game is far shallower: one or two per hero drawn)."""
 
@@ -650,10 +806,10 @@ class CompiledExpectimax(Expectimax):
         super().__init__(budget, transpositions=False)
         self.transpositions = transpositions
         self.kernel_table = Table() if table is None else table
-        self.counters = np.zeros(7, dtype=np.int64)
+        self.counters = np.zeros(_COUNTERS, dtype=np.int64)
         self.counters[_USE_TABLE] = int(transpositions)
         depth = self.MAX_DEPTH
-        self.work = (np.zeros(depth, dtype=np.int64), np.zeros((depth, 4), dtype=np.int64),
+        self.work = (np.zeros(depth, dtype=np.int64), np.zeros((depth, 6), dtype=np.int64),
                      np.zeros(depth), np.zeros(depth, dtype=np.int64),
                      np.zeros(depth, dtype=np.int64),
                      np.zeros((depth, _MAX_CHILDREN, 7), dtype=np.int64),
@@ -678,7 +834,8 @@ class CompiledExpectimax(Expectimax):
         table = self.kernel_table
         if nodes is None or table.fixed:
             return
-        slots = _slots_for(table.entries + nodes, table.slots, self.PRESIZE_SLOTS)
+        slots = _slots_for(table.entries + nodes, table.slots,
+                           min(self.PRESIZE_SLOTS, table.most))
         if slots > table.slots:
             table.grow(slots)
 
@@ -716,34 +873,41 @@ class CompiledExpectimax(Expectimax):
             before_compiling(TEA_PARTY_SEARCH)
         if self.transpositions:
             self._presize()
-        step = self.CHUNK
         cleared = False
+        resume = False  # the next call goes on where the last one stopped (its stack)
         while True:
             left = 2**62 if limit is None else max(limit - self.meter.nodes, 0)
             table = self.kernel_table
-            counters[_NODES] = counters[_HITS] = counters[_CUT] = 0
+            if not resume:
+                counters[_NODES] = counters[_GEN] = 0
+            before = int(counters[_NODES])  # counted from the call that started afresh
+            counters[_HITS] = counters[_CUT] = counters[_PURGES] = 0
             # Without the table a cut search cannot resume: one call, the node limit only.
-            counters[_LIMIT] = min(left, step) if self.transpositions else left
+            counters[_LIMIT] = before + (min(left, self.CHUNK) if self.transpositions else left)
             counters[_ENTRIES], counters[_GROW_AT] = table.entries, table.grow_at
-            finished = table.entries
-            value = _search(root, table.rows, table.values, table.used, counters, *self.work)
+            counters[_CAPPED] = table.capped and not table.fixed
+            counters[_RESUME] = resume
+            value = _search(root, table.rows, table.values, table.used, table.sizes, counters,
+                            *self.work)
             table.entries = int(counters[_ENTRIES])
-            self.meter.nodes += int(counters[_NODES])
+            table.purges += int(counters[_PURGES])
+            self.meter.nodes += int(counters[_NODES]) - before
             self.hits += int(counters[_HITS])
             if not counters[_CUT]:
                 return 1.0 - value if state.player == 1 else value
             if self.meter.exhausted():
                 raise BudgetExhausted
+            resume = True
             if table.entries >= table.grow_at:
                 if table.fixed:  # values from earlier searches go; this one starts afresh
                     if cleared:
                         raise BudgetExhausted  # too small for this search alone
                     table.clear()
                     cleared = True
-                else:
+                    resume = False
+                elif not table.capped:  # (a capped one is purged as it stores instead)
                     table.grow()
-            elif table.entries == finished:
-                step *= 2  # a chunk too short to finish anything on the way down: lengthen
+                    counters[_GEN] += 1  # every slot moved: the stack's frames look again
 
 
 @_jit
@@ -829,7 +993,7 @@ class Playouts(KernelPlayouts):
         super().__init__(n, greedy, _MAX_CHILDREN)
 
     def _seat(self, root: np.ndarray, seed: int) -> float:
-        return _playouts(root, self.n, seed, *self.work, self.greedy)  # type: ignore[no-any-return]
+        return _playouts(root, self.n, seed, *self.work, self.greedy)
 
 
 def warm_up() -> None:
