@@ -32,7 +32,8 @@ def layout(title: str, body: str, scripts: tuple[str, ...] = (), wide: bool = Fa
     tags = "".join(f'<script src="/static/{_e(name)}" defer></script>' for name in scripts)
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{_e(title)}</title><link rel="stylesheet" href="/static/style.css">'
+            f'<title>{_e(title)}</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+            f'<link rel="stylesheet" href="/static/style.css">'
             f'{tags}</head><body class="{"wide" if wide else "narrow"}">'
             f'<header class="top"><a class="brand" href="/">{TITLE}</a>'
             f'<nav><a href="/">games</a> <a href="/docs">API</a></nav></header>'

@@ -452,6 +452,19 @@ def test_the_start_page_lists_every_game_and_its_shipped_positions(client: TestC
             assert f'example={item["qualified"]}"' in page
 
 
+def test_every_page_names_an_icon_the_server_serves(client: TestClient) -> None:
+    """The browser asks for the page's icon (without one, a 404 on every page load)."""
+    import re
+
+    for path in ("/", "/board/tea-party"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', page.text)
+        assert icon, path
+        served = client.get(icon.group(1))
+        assert served.status_code == 200 and served.text.startswith("<svg")
+
+
 def test_the_start_page_lists_only_what_a_board_offers(client: TestClient) -> None:
     page = client.get("/").text
     for game in pages.games_data()["games"]:
