@@ -160,10 +160,10 @@ class PartyTimeCommands(SimulatingCommands):
             interval_texts.append(
                 "interval: 95% confidence interval of the value the exact search would give "
                 f"(every deal of the unseen cards), from {found.deals:,} sampled deals (normal, "
-                "widened to the rule of three's reach; figures.intervals: the same for each "
-                "figure, Wilson's for the chances)")
+                "widened to the rule of three's reach; each figure has one too, Wilson's for "
+                "the chances)")
         if found.playouts:
-            interval_texts.append("figures.long_run.interval: 95% interval of the expected "
+            interval_texts.append("long run: 95% interval of the expected "
                                   "strips lost by the end of the game when everyone plays as "
                                   "the playouts do (normal, over the paired playouts)")
         paths = "compiled" if found.compiled else "interpreted"
@@ -186,7 +186,7 @@ class PartyTimeCommands(SimulatingCommands):
                f"estimated over {found.deals:,} sampled deals of the unseen cards, each played "
                "out once, with 95% intervals")
         work = (f"{found.usage.get('nodes', 0):,} positions searched" if not estimated else
-                "the playouts run outside the time limit")
+                "the playouts' time counted apart from the search's")
         head = [f"{me}: {plural(len(found.moves), 'play')} ranked by the strips you are "
                 f"expected to lose {horizon}, {how} ({work}"
                 + (f", {found.usage.get('seconds', 0):.2f} s" if options.timings else "")

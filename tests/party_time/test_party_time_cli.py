@@ -89,7 +89,7 @@ def test_hint_orders_equal_plays_by_the_long_run_or_the_habits() -> None:
     and a negative count is refused."""
     item = str(EXAMPLES["near-the-star"])
     data = json.loads(run("hint", item, "--json", "--seed", "4").stdout)
-    assert data["search"]["playouts"] == 1000 and "long_run" in data["interval_text"]
+    assert data["search"]["playouts"] == 1000 and "long run: 95% interval" in data["interval_text"]
     for move in data["moves"]:
         long_run = move["figures"]["long_run"]
         low, high = long_run["interval"]
