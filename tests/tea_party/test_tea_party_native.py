@@ -95,3 +95,32 @@ def test_a_new_process_answers_the_same_without_numba() -> None:
     assert answers["1"][1] == "False" and answers["0"][1] == "True"
     assert answers["1"][0] == answers["0"][0]
     assert answers["1"][0]["draws"]
+
+
+def test_a_missing_object_is_built_once_in_the_background(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no object beside numba's cache, ``build_in_background`` starts one detached build
+    (``python -m partysolver.solvers.tea_party.native``, under a lock beside the object: a
+    second call meanwhile starts nothing); when it is done the lock is gone, its log says it
+    wrote the object, and the object loads.  ``PARTYSOLVER_NATIVE=0`` starts nothing."""
+    import time
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # (the kernel compiles there first)
+    obj, meta = native.artifact()
+    assert obj.parent == tmp_path and not native.available()
+    with monkeypatch.context() as patch:
+        patch.setenv(native.NATIVE, "0")
+        assert not native.build_in_background()
+    assert not list(tmp_path.iterdir())
+    assert native.build_in_background()
+    assert not native.build_in_background()  # held
+    lock = obj.with_name(obj.name.replace(".o", ".lock"))
+    deadline = time.monotonic() + 300
+    while lock.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not lock.exists()
+    assert f"wrote {obj}" in lock.with_name(lock.name.replace(".lock", ".log")).read_text()
+    assert native.available() and meta.exists()
+    native.load.cache_clear()
+    assert native.load() is not None
+    native.load.cache_clear()
