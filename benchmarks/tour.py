@@ -7,7 +7,8 @@ Python starting
 and importing click (``python -c "import click"``) in the same run.  Commands whose warm answer
 takes more than ``--slow`` seconds (5 by default; issue 16 asks for every other tour command to
 answer within 5 s on a warm machine, or to print progress and a best-so-far answer) are marked;
-the last lines give each pass's median answer, against issue 30's target of at most 0.4 s.
+the last lines give each pass's median answer, the warm one against issue 30's target of at
+most 0.4 s (the issue sets it for a warm cache).
 
 *Cold* means numba's cache is empty: ``NUMBA_CACHE_DIR`` points at a fresh folder, so every
 compiled kernel is compiled on its first use (as on a fresh install).  Python's own bytecode is
@@ -78,7 +79,7 @@ def tour(readme: Path) -> list[Step]:
 
 
 MEDIAN_TARGET = 0.4
-"""Seconds the median command of the tour may take to answer (issue 30)."""
+"""Seconds the median command of the tour may take to answer with the cache warm (issue 30)."""
 
 SERVERS = ("serve",)
 """Verbs that run until stopped: left out of the tour's timings."""
@@ -212,6 +213,10 @@ def report(steps: list[Step], timings: dict[str, list[Timing]], names: tuple[str
         print(f"{'  '.join(cells)}  {last.total / click_seconds:>7.1f}  {step.line}{note}")
     for index, name in enumerate(names):
         median = statistics.median(timings[step.line][index].total for step in steps)
+        if name != "warm":  # the target is the warm cache's (issue 30, item 1)
+            print(f"median {name} answer: {median:.2f} s over {len(steps)} commands (no "
+                  "target: the first run writes Python's bytecode and compiles every kernel)")
+            continue
         verdict = "ok" if median <= MEDIAN_TARGET else "OVER"
         print(f"median {name} answer: {median:.2f} s over {len(steps)} commands (target at "
               f"most {MEDIAN_TARGET:g} s: {verdict})")
