@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -437,19 +437,28 @@ def picture_title(driver: Any) -> str:
         "const t = document.querySelector('#picture svg text'); return t ? t.textContent : '';"))
 
 
+def hint_then_play(page: Any, server: Server, game: str, move: str,
+                   hinted: Callable[[Any], Any]) -> str:
+    """On the game's default board: a hint (2 s), waited for until ``hinted``, then ``move``
+    played, up to the chance step it leads to; the picture's title before the move."""
+    open_board(page, server, game, "default")
+    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
+    page.find_element(By.ID, "hint").click()
+    wait(page, hinted)
+    before = picture_title(page)
+    page.find_element(By.ID, "move").send_keys(move)
+    page.find_element(By.ID, "play-move").click()
+    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
+    return before
+
+
 def test_a_move_redraws_the_picture_at_once_where_the_hint_draws_no_arrows(
         page: Any, server: Server) -> None:
     # The hint follows the moves; at a draw it draws no arrows, and the picture must still
     # show the new position, not the last one with its arrows.
-    open_board(page, server, "tea-party", "default")
-    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
-    page.find_element(By.ID, "hint").click()
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
-    before = picture_title(page)
+    before = hint_then_play(page, server, "tea-party", "cup",
+                            lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]"))
     assert "Blue to play" in before, before
-    page.find_element(By.ID, "move").send_keys("cup")
-    page.find_element(By.ID, "play-move").click()
-    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
     wait(page, lambda d: picture_title(d) != before)
     wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden") is not None)
     assert not page.find_elements(By.CSS_SELECTOR, "#picture svg [marker-end]")
@@ -460,14 +469,9 @@ def test_a_hint_that_follows_to_a_step_of_chance_it_cannot_answer_says_so_in_wor
         page: Any, server: Server) -> None:
     # Party-Time's hint answers the seat's own plays: after Ann plays, her draw and the next
     # players' plays are chance here; the hint, following the moves, is no error there.
-    open_board(page, server, "party-time", "default")
-    Select(page.find_element(By.ID, "time-limit")).select_by_value("2")
-    page.find_element(By.ID, "hint").click()
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result ol.moves li"))
-    wait(page, lambda d: d.find_element(By.ID, "progress").get_attribute("hidden") is not None)
-    page.find_element(By.ID, "move").send_keys("play 2")
-    page.find_element(By.ID, "play-move").click()
-    wait(page, lambda d: d.find_element(By.ID, "to-move").text.startswith("Chance"))
+    hint_then_play(page, server, "party-time", "play 2", lambda d: d.find_elements(
+        By.CSS_SELECTOR, "#result ol.moves li") and d.find_element(
+        By.ID, "progress").get_attribute("hidden") is not None)
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#result p.no-hint"))
     said = page.find_element(By.ID, "result").text
     assert said.startswith("No hint at this step: it is a chance step"), said
