@@ -56,23 +56,32 @@ def _table(seconds: float) -> Any:
     return Table.for_entries(min(4_000_000, int(seconds * 1_000_000)), fixed=True)
 
 
-def exact_one(k: int, seed: int, max_nodes: int) -> dict[str, Any]:
+def exact_one(k: int, seed: int, max_nodes: int, table_gib: float) -> dict[str, Any]:
+    """The compiled exact search as ``solve`` runs it, its table growing to at most
+    ``table_gib`` GiB (then dropping its smallest subtrees' values: ``purges``)."""
     from tea_party import late_game
 
     from partysolver.solvers.budget import Budget
     from partysolver.solvers.expectimax import expectimax
     from partysolver.solvers.tea_party import exact
-    from partysolver.solvers.tea_party.kernel import CompiledExpectimax
+    from partysolver.solvers.tea_party.kernel import CompiledExpectimax, Table
 
     exact.load_compiled()
     state = late_game(k, seed)
+    table = Table.within(table_gib)
+
+    class Capped(CompiledExpectimax):
+        def __init__(self, budget: Budget, transpositions: bool = True) -> None:
+            super().__init__(budget, transpositions, table=table)
+
     start = time.perf_counter()
-    result = expectimax(state, Budget(nodes=max_nodes), line=False, kind=CompiledExpectimax)
+    result = expectimax(state, Budget(nodes=max_nodes), line=False, kind=Capped)
     seconds = time.perf_counter() - start
     value = None if result.values is None or result.status != "optimal" else \
         result.values[state.player]
     return {"value": value, "nodes": result.usage["nodes"], "seconds": round(seconds, 1),
-            "peak_mib": _peak_mib(), "max_nodes": max_nodes}
+            "peak_mib": _peak_mib(), "max_nodes": max_nodes,
+            "table_gib": round(table.most * 32 / (1 << 30), 3), "purges": table.purges}
 
 
 def bounds_one(k: int, seed: int, seconds: float) -> dict[str, Any]:
@@ -141,6 +150,10 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[12, 13, 14])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--max-nodes", type=int, default=40_000_000)
+    parser.add_argument("--max-table-gib", type=float, default=8.0,
+                        help="the exact search's table grows to at most this much (then drops "
+                             "its smallest subtrees' values; the peak is 1.5 times while it "
+                             "doubles)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--skip-exact", action="store_true")
     parser.add_argument("--skip-bounds", action="store_true")
@@ -155,7 +168,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.one:
         kind, k, seed = args.one[0], int(args.one[1]), int(args.one[2])
-        print(json.dumps(exact_one(k, seed, args.max_nodes) if kind == "exact"
+        print(json.dumps(exact_one(k, seed, args.max_nodes, args.max_table_gib)
+                         if kind == "exact"
                          else bounds_one(k, seed, args.seconds)))
         return
     if args.write_positions:
@@ -191,7 +205,8 @@ def main() -> None:
                                     or (entry["exact"]["value"] is None
                                         and entry["exact"]["max_nodes"] < args.max_nodes)):
             entry["exact"] = _child(["--one", "exact", str(k), str(seed),
-                                     "--max-nodes", str(args.max_nodes)])
+                                     "--max-nodes", str(args.max_nodes),
+                                     "--max-table-gib", str(args.max_table_gib)])
             entry["exact"]["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             save()
         if not args.skip_bounds and (args.again or args.again_bounds

@@ -63,9 +63,16 @@ BOUNDS = OptionSpec("bounds", "flag", default=False,
                          "separate; half of --time-limit goes to it.")
 SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                          help="Node budget of an exact search (its table grows with it: "
-                                "43 to 85 bytes a node for two monsters, 300 for more; "
+                                "43 to 85 bytes a node for two monsters, up to "
+                                "--max-table-gib, 300 for more; "
                                 f"default {_D['DEFAULT_SOLVE_NODES_TWO']:,} for two, "
                                 f"{_D['DEFAULT_SOLVE_NODES']:,} for more).")
+TABLE_GIB = OptionSpec("max_table_gib", "float", minimum=0.01, maximum=1024,
+                       metavar="GIB",
+                       help="tea-party, two monsters: the most memory the exact search's table "
+                            "grows to, in GiB (default 8; 1.5 times as much while it doubles "
+                            "to it). Full, it keeps its biggest subtrees' values and drops the "
+                            "others: the value stays exact, the search takes more nodes.")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:
@@ -212,7 +219,7 @@ class TeaPartyCommands(SimulatingCommands):
     options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [EXACT_NODES, ITERATIONS, BOUNDS],
         "render": [EXACT_NODES, ITERATIONS],
-        "solve": [SOLVE_NODES],
+        "solve": [SOLVE_NODES, TABLE_GIB],
     }
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.02, 0.05, 0.15, "of the chance to win", percent=True)
@@ -353,7 +360,7 @@ class TeaPartyCommands(SimulatingCommands):
         _, state = _load(document)
         budget = Budget(time=options.time_left(), nodes=options.extra.get("max_nodes")
                         or budgets.solve_nodes_default(state))
-        solution = exact.solve(state, budget, options.tell)
+        solution = exact.solve(state, budget, options.tell, options.extra.get("max_table_gib"))
         result = solution.result
         values = _values(state, result.values)
         who = state.name(state.player)

@@ -308,3 +308,17 @@ def test_hint_with_bounds_gives_proven_intervals(default: Path, tmp_path: Path) 
     result = run("hint", str(midgame), "--bounds", expect=2)
     assert result.output.count("\n") == 1 and "--bounds" in result.output
     assert "two monsters" in result.output
+
+
+def test_solve_takes_a_cap_on_its_table(default: Path) -> None:
+    from partysolver.solvers.tea_party.exact import Tables
+
+    capped = report_data("solve", default, max_table_gib=0.01)
+    assert capped["status"] == "optimal"
+    assert capped["objective"]["value"] == report_data("solve", default)["objective"]["value"]
+    assert Tables(gib=0.01).compiled.most == 1 << 18  # 8 MiB of 32-byte rows: within 0.01 GiB
+    assert Tables().compiled.most == 1 << 28  # 8 GiB by default
+    for bad in ("0", "2000", "lots"):
+        result = run("solve", str(default), "--max-table-gib", bad, expect=2)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and "--max-table-gib" in lines[0], result.output

@@ -82,14 +82,17 @@ class Tables:
     """The transposition tables of one hint's exact searches, one per kind of search.  They
     only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
 
-    __slots__ = ("lean", "generic", "_compiled", "seconds")
+    __slots__ = ("lean", "generic", "_compiled", "seconds", "gib")
 
-    def __init__(self, seconds: float | None = None) -> None:
+    def __init__(self, seconds: float | None = None, gib: float | None = None) -> None:
         self.lean: dict[tuple[int, ...], float] = {}
         self.generic: dict[Hashable, Any] = {}
         self._compiled: Any = None
         self.seconds = seconds
         """The hint's whole time limit, if any: the compiled table is then made once for it."""
+        self.gib = gib
+        """Without a time limit, the most GiB the compiled table grows to (``None``: the
+        kernel's default, ``kernel.MOST_SLOTS``)."""
 
     @property
     def compiled(self) -> Any:
@@ -97,12 +100,13 @@ class Tables:
         for: under a time limit, once, with room for what half the limit can search (MCTS's
         playouts take much of it; at most ``HINT_SLOTS``) and never grown, so that no search of
         the hint stalls on a rehash past its deadline; else 8 MB to start with, grown as the
-        searches need."""
+        searches need up to ``gib`` (full there, it drops its smallest subtrees' values)."""
         if self._compiled is None:
             from .kernel import CompiledExpectimax, Table
 
             if self.seconds is None:
-                self._compiled = Table(1 << 18)
+                self._compiled = Table(1 << 18) if self.gib is None else \
+                    Table.within(self.gib, slots=1 << 18)
             else:
                 rate = CompiledExpectimax.NODES_PER_SECOND
                 self._compiled = Table.for_entries(int(self.seconds * rate / 2), fixed=True,
@@ -258,13 +262,16 @@ class Solution:
     line: tuple[str, ...]
 
 
-def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None) -> Solution:
+def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None,
+          table_gib: float | None = None) -> Solution:
     """The exact value of ``state`` and its best line (likeliest outcome at chance nodes);
+    ``table_gib``: the most the compiled search's table grows to (:class:`Tables`);
     ``notice`` is told one line before the compiled search compiles.  Under ``COMPILE_WORTH``
     seconds the compiled search is used only if this process has it loaded (loading it takes
     half a second at best: more than such a limit), as the hint does."""
     quick = budget.time is not None and budget.time < COMPILE_WORTH
-    result = exact_search(state, budget, line=True, notice=notice, compile=not quick)
+    result = exact_search(state, budget, line=True, notice=notice, compile=not quick,
+                          tables=Tables(gib=table_gib))
     return Solution(state, result, describe_line(state, result.line))
 
 

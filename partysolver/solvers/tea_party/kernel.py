@@ -288,13 +288,13 @@ class Table:
                    fixed)
 
     @classmethod
-    def within(cls, gib: float, fixed: bool = False) -> Table:
-        """A table that grows to at most ``gib`` GiB of rows (the most slots a power of two
-        that fits; at least 65,536)."""
+    def within(cls, gib: float, fixed: bool = False, slots: int = 1 << 16) -> Table:
+        """A table of ``slots`` slots that grows to at most ``gib`` GiB of rows (the most
+        slots a power of two that fits; at least 65,536)."""
         most = 1 << 16
         while (2 * most) * 32 <= gib * (1 << 30):
             most *= 2
-        return cls(1 << 16, fixed, most)
+        return cls(min(slots, most), fixed, most)
 
     @property
     def capped(self) -> bool:
