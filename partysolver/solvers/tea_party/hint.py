@@ -37,7 +37,8 @@ from .budgets import (
     subtree_nodes_default,
 )
 from .exact import ExactSubtrees, Notice, Tables
-from .playouts import LeafEstimate, compiled_playouts
+from .native import compiled_playouts
+from .playouts import LeafEstimate
 
 
 def consequence(state: TeaPartyState, move: Hashable, then: str = "") -> str:

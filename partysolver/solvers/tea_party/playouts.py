@@ -1,6 +1,6 @@
 """MCTS's leaf estimates for Epic Monster Tea Party: playouts through the rules engine scored
 by material (:class:`LeafEstimate`), or run by the compiled kernel for two monsters
-(:func:`compiled_playouts`, :class:`KernelPlayouts`)."""
+(:class:`KernelPlayouts`; :func:`.native.compiled_playouts` picks how they load)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from ...models.tea_party.state import OVER, THROW_UP, TeaPartyState
 from ..budget import Budget
 from ..expectimax import Expectimax
-from ..mcts import Evaluator, playout
+from ..mcts import playout
 from .policies import material
 
 
@@ -88,25 +88,3 @@ class KernelPlayouts:
     def _seat(self, root: Any, seed: int) -> float:
         """The current monster's mean win share over ``n`` playouts from ``root``."""
         raise NotImplementedError
-
-
-def compiled_playouts() -> Evaluator:
-    """MCTS's leaf estimate for two monsters: the mean of ``LEAF_PLAYOUTS`` playouts run by
-    the compiled kernel (some hundred times faster than one through the rules engine), a
-    ``PLAYOUT_GREEDY`` share of their decisions played as greedy plays them: loaded without
-    numba where their object is there (:mod:`.native`), else through numba."""
-    from . import native
-
-    found = native.playouts(LEAF_PLAYOUTS, PLAYOUT_GREEDY)
-    if found is not None:
-        return found
-    from .kernel import Playouts
-
-    return Playouts(LEAF_PLAYOUTS, PLAYOUT_GREEDY)
-
-
-def native_playouts_ready() -> bool:
-    """Whether the compiled playouts load without numba here (:func:`.native.load`)."""
-    from . import native
-
-    return native.load() is not None
