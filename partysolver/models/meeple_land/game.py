@@ -326,7 +326,19 @@ class Footprint:
 
 @lru_cache(maxsize=65536)
 def footprint(tile: Tile, at: Cell, rotation: int) -> Footprint:
-    """The cells and path-end edges of ``tile`` placed at ``at`` turned by ``rotation``."""
+    """The cells and path-end edges of ``tile`` placed at ``at`` turned by ``rotation``: its
+    footprint at the origin, moved (a move keeps the sorted order)."""
+    local = _turned(tile, rotation)
+    dx, dy = at
+    if not dx and not dy:
+        return local
+    return Footprint(tuple((x + dx, y + dy) for x, y in local.cells),
+                     tuple(((x + dx, y + dy), side) for (x, y), side in local.ends))
+
+
+@lru_cache(maxsize=4096)
+def _turned(tile: Tile, rotation: int) -> Footprint:
+    """``tile``'s footprint turned by ``rotation``, its top-left cell at the origin."""
     quarters = (rotation // 90) % 4
     rows, cols = tile.rows, tile.cols
 
@@ -336,7 +348,7 @@ def footprint(tile: Tile, at: Cell, rotation: int) -> Footprint:
         for _ in range(quarters):
             x, y = h - 1 - y, x
             h, w = w, h
-        return (at[0] + x, at[1] + y)
+        return (x, y)
 
     cells = tuple(sorted(turn(c) for c in tile.local_cells()))
     ends = []
