@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import ABC, abstractmethod
 from typing import Any
 
 from ...models.tea_party.state import OVER, THROW_UP, TeaPartyState
@@ -53,7 +54,7 @@ left MCTS picking the wrong one of two near options whose subtrees were too big 
 uniform playouts, 100% in two runs with these)."""
 
 
-class KernelPlayouts:
+class KernelPlayouts(ABC):
     """Playouts of two-monster positions in the compiled kernel (:func:`.kernel._playouts`),
     ``n`` per call, a ``greedy`` share of their decisions played as greedy plays them and the
     rest at random: the mean of each monster's win share.  ``rng`` seeds them, so a seeded
@@ -85,6 +86,7 @@ class KernelPlayouts:
         seat = self._seat(root, rng.getrandbits(31))
         return (1.0 - seat, seat) if state.player == 1 else (seat, 1.0 - seat)
 
+    @abstractmethod
     def _seat(self, root: Any, seed: int) -> float:
-        """The current monster's mean win share over ``n`` playouts from ``root``."""
-        raise NotImplementedError
+        """The current monster's mean win share over ``n`` playouts from ``root`` (each way
+        of running the kernel gives its own)."""
