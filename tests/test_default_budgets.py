@@ -167,3 +167,24 @@ def test_a_hint_with_no_time_left_still_answers(game: str) -> None:
     status = report.data["status"]
     # a ranking, or (Meeple Party's turn search: no turn proven) an unknown that says so
     assert report.data["moves"] or (status == "unknown" and "no turn" in report.text)
+
+
+def test_a_budget_shares_its_time_still_left_among_parts_run_in_turn() -> None:
+    """Budget.shares, what the draws of a hint run on: each part gets the time still left
+    over the parts not yet run, read as it starts; the nodes are ``each``'s; without a time
+    limit every part gets ``each`` as it is."""
+    import time
+
+    whole = Budget(time=0.2, nodes=1_000)
+    given = []
+    for share in whole.shares(4, Budget(nodes=250)):
+        given.append(share)
+        time.sleep(0.1 if not given[1:] else 0.0)  # the first part overruns its 0.05 s
+    assert given[0].time == pytest.approx(0.05, abs=0.01) and given[0].nodes == 250
+    # the 0.1 s it took is out of the later parts': 0.1 s left over the three parts to run
+    assert given[1].time == pytest.approx(0.1 / 3, abs=0.01)
+    assert all(share.time <= 0.1 / (4 - k) + 0.005 for k, share in enumerate(given) if k)
+    assert [share.nodes for share in given] == [250] * 4
+    spent = Budget(time=0.0)
+    assert [share.time for share in spent.shares(3)] == [0.0, 0.0, 0.0]
+    assert list(Budget(nodes=9).shares(2, Budget(nodes=3))) == [Budget(nodes=3)] * 2

@@ -558,7 +558,6 @@ class MeeplePartyCommands(SimulatingCommands):
     def _chance_hint(self, state: MeeplePartyState, budget: Budget, options: Options,
                      out: dict[str, Any]) -> Report:
         """Before a draw: the best turn for each thing that can be drawn."""
-        from dataclasses import replace
 
         from ..models.meeple_party.state import MINGLE, OVER, PLACE
         from ..solvers.budget import BudgetExhausted
@@ -574,22 +573,15 @@ class MeeplePartyCommands(SimulatingCommands):
         # the limit, so --time-limit 0.1 took 2.9 s before one of 30 surprise cards; a share
         # fixed at the start let every draw's overrun add up), and a draw met with no time
         # left is not searched; --max-nodes stays each search's own
-        import time
-
-        whole = budget
-        deadline = None if budget.time is None else time.perf_counter() + budget.time
-        for drawn, (outcome, p) in enumerate(outcomes):
+        for (outcome, p), share in zip(outcomes, budget.shares(len(outcomes)), strict=True):
             child = state.apply(outcome)
             steps: list[str] = []
             value: Value | None
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None:
-                budget = replace(whole, time=max(left, 0.0) / (len(outcomes) - drawn))
-            if left is not None and left <= 0:
+            if share.time == 0:
                 value = None
             elif child.phase == OVER or child.current_player() == CHANCE:
                 try:  # rooted before the draw: the same turn, scored from the same stress
-                    value = TurnSearch(state, budget).value(child)[0]
+                    value = TurnSearch(state, share).value(child)[0]
                 except BudgetExhausted:
                     value = None
                 steps = [f"the party ends at once: {child.outcome}" if child.phase == OVER
@@ -597,12 +589,12 @@ class MeeplePartyCommands(SimulatingCommands):
             elif child.phase not in (MINGLE, PLACE):
                 # a choice inside the surprise first: its best turn alone (the ranking of
                 # every option from there lists and bounds every choice's mingle)
-                best = best_turn(child, budget)
+                best = best_turn(child, share)
                 value = best.value
                 compiled |= best.search.kernel is not None
                 steps = describe_plan(child, best.plan)
             else:
-                hint = turn_hint(child, budget, top=1)
+                hint = turn_hint(child, share, top=1)
                 value = hint.value
                 compiled |= hint.search is not None and hint.search.kernel is not None
                 steps = describe_plan(child, hint.options[0].plan) if hint.options else []

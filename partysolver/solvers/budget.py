@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Status = Literal["optimal", "feasible", "infeasible", "unknown"]
@@ -38,6 +38,21 @@ class Budget:
             None if self.nodes is None else max(1, int(self.nodes * share)),
             None if self.iterations is None else max(1, int(self.iterations * share)),
         )
+
+    def shares(self, parts: int, each: Budget | None = None) -> Iterator[Budget]:
+        """The budgets of ``parts`` searches run one after another within this one: ``each``
+        (default this budget) for every part, its time, under a time limit, what is still
+        left over the parts not yet run, read as each part starts (a part that ran over its
+        share is taken out of the later ones', so the whole ends near the limit; a part met
+        with none left gets 0 s)."""
+        each = self if each is None else each
+        started = time.perf_counter()
+        for k in range(parts):
+            if self.time is None:
+                yield each
+            else:
+                left = max(self.time - (time.perf_counter() - started), 0.0)
+                yield replace(each, time=left / (parts - k))
 
     def __str__(self) -> str:
         parts = [f"{self.time:g} s" if self.time is not None else "",

@@ -317,14 +317,10 @@ def draw_hints(state: TeaPartyState, budget: Budget, rng: random.Random,
     outcomes = sorted(state.chance_outcomes(), key=lambda item: -item[1])
     nodes = exact_nodes_default(state) if exact_nodes is None else exact_nodes
     fraction = 1 / len(outcomes)
-    share = budget.scaled(fraction)
-    started = time.perf_counter()
     hints = []
-    for k, (draw, probability) in enumerate(outcomes):
+    for (draw, probability), share in zip(outcomes, budget.shares(
+            len(outcomes), budget.scaled(fraction)), strict=True):
         assert isinstance(draw, Draw)
-        if budget.time is not None:
-            left = max(budget.time - (time.perf_counter() - started), 0.0)
-            share = replace(share, time=left / (len(outcomes) - k))
         hints.append(DrawHint(draw.hero, float(probability),
                               hint(state.apply(draw), share, rng, nodes // len(outcomes),
                                    notice, portion=fraction, bounds=bounds)))
