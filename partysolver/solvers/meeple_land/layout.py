@@ -863,8 +863,9 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     :data:`MIN_SEARCH` seconds remain after the greedy, CP-SAT is not started.  ``progress``
     is called (from CP-SAT's threads) with each improvement of the best value or bound:
     values never fall, bounds never rise.  With ``seed`` the search uses one worker and is
-    reproducible (but for the time limit).  ``start``: a known layout (for instance the best of a smaller pool),
-    used instead of the greedy's when it meets every requirement and is better."""
+    reproducible (but for the time limit).  ``start``: a known layout (for instance the best
+    of a smaller pool), used instead of the greedy's when it meets every requirement and is
+    better."""
     started = time.perf_counter()
     chosen = search_settings(settings, workers, seed)
     tracker = _Tracker(started, progress)
