@@ -202,7 +202,7 @@ def _compiled(result: SearchResult) -> bool:
 
     if result.method.startswith("exact"):
         return "compiled" in result.method
-    running = exact.loaded() or (native.loaded() and not exact.needs_compile())
+    running = exact.loaded() or native.running()
     return result.method.startswith("MCTS") and running and \
         "interpreted" not in result.method and len(result.moves) > 0 and \
         _two_monsters(result)

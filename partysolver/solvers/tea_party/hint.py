@@ -21,7 +21,7 @@ from ...models.tea_party.state import CHOOSE, DRAW, RANGER, TeaPartyState, count
 from ...models.words import plural
 from ..budget import Budget, MoveValue, SearchResult
 from ..mcts import Evaluator, mcts
-from . import exact
+from . import exact, native
 from .bounds import Bounds
 from .bounds import for_hint as prove_bounds
 from .budgets import (
@@ -180,21 +180,11 @@ def _native_first() -> bool:
     before), the object's build starts in the background."""
     if exact.loaded() or exact.needs_compile():
         return False  # (a kernel to compile: announced and done first, as before)
-    from . import native
-
     if native.load() is not None:
         return True
     if not native.available():
         native.build_in_background()
     return False
-
-
-def _native_loaded() -> bool:
-    """Whether this process has the compiled playouts loaded without numba, for a kernel
-    that is ready (what the JSON's ``compiled`` says)."""
-    from . import native
-
-    return native.loaded() and not exact.needs_compile()
 
 
 def search(state: TeaPartyState, budget: Budget, rng: random.Random,
@@ -207,8 +197,9 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     ``mcts_iterations``) and the time left, its subtrees valued exactly where a small search
     finishes (:class:`.exact.ExactSubtrees`), its other leaves by ``evaluator`` (default
     :class:`.playouts.LeafEstimate`; two monsters: the compiled playouts, loaded without numba
-    where they can be, :func:`_native_first`).  Compiling or loading the compiled search is not charged to the
-    time limit (``notice`` is told before a compile); under ``COMPILE_WORTH`` seconds it is used
+    where they can be, :func:`_native_first`).  Compiling or loading the compiled search is
+    not charged to the time limit (``notice`` is told before a compile); under
+    ``COMPILE_WORTH`` seconds it is used
     only if this process has loaded it already (loading it from numba's cache takes about a
     second, seconds on a busy machine: past a short deadline).  An estimate's ``method`` says
     why the exact search did not answer.  Without a time limit, MCTS's subtree searches share a node budget
@@ -239,7 +230,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     if compiled and not (limit is None and evaluator is None and _native_first()):
         exact.load_compiled(notice)
     if evaluator is None:  # the playouts loaded without numba already: no load to wait for
-        fast = compiled or (state.num_players == 2 and _native_loaded())
+        fast = compiled or (state.num_players == 2 and native.running())
         evaluator = compiled_playouts() if fast else LeafEstimate()
     subtrees = ExactSubtrees(state.num_players, compiled, tables, None if limit is not None
                              else int(portion * subtree_nodes_default(state, compiled)),

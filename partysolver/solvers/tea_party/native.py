@@ -37,7 +37,8 @@ from ..native import NATIVE, NativeFailure, ObjectFile, build_here
 from .playouts import LEAF_PLAYOUTS, PLAYOUT_GREEDY, KernelPlayouts
 
 __all__ = ["NATIVE", "NativeFailure", "NativePlayouts", "artifact", "available", "build",
-           "build_in_background", "compiled_playouts", "load", "loaded", "playouts", "warm_up"]
+           "build_in_background", "compiled_playouts", "load", "loaded", "playouts", "running",
+           "warm_up"]
 
 NAME = "tea-party-playouts"
 """The object's name beside numba's cache."""
@@ -61,6 +62,14 @@ def available(where: Path | None = None) -> bool:
 def loaded() -> bool:
     """Whether this process has loaded the playouts from their object."""
     return OBJECT.loaded
+
+
+def running() -> bool:
+    """Whether this process runs the compiled playouts from their object, for a kernel that
+    is ready (compiled for this source): what a hint's JSON reports as ``compiled``."""
+    from .. import compiled
+
+    return OBJECT.loaded and compiled.ready(TEA_PARTY_SEARCH)
 
 
 # -- writing -----------------------------------------------------------------------------------
