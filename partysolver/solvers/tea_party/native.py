@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..compiled import TEA_PARTY_SEARCH
+from ..compiled import TEA_PARTY_SEARCH, ready
 from ..native import NATIVE, NativeFailure, ObjectFile, build_here
 from .playouts import LEAF_PLAYOUTS, PLAYOUT_GREEDY, KernelPlayouts
 
@@ -67,9 +67,7 @@ def loaded() -> bool:
 def running() -> bool:
     """Whether this process runs the compiled playouts from their object, for a kernel that
     is ready (compiled for this source): what a hint's JSON reports as ``compiled``."""
-    from .. import compiled
-
-    return OBJECT.loaded and compiled.ready(TEA_PARTY_SEARCH)
+    return OBJECT.loaded and ready(TEA_PARTY_SEARCH)
 
 
 # -- writing -----------------------------------------------------------------------------------
