@@ -142,7 +142,7 @@ def test_a_game_whose_commands_fail_to_load_leaves_the_others_working(
             raise ImportError("cannot import name 'nothing'")
         return real(name, *args)
 
-    adapters._load_commands.cache_clear()
+    adapters.clear_commands()
     monkeypatch.setattr(adapters.importlib, "import_module", broken)
     try:
         assert "meeple-land" in adapters.broken_commands()
@@ -152,7 +152,7 @@ def test_a_game_whose_commands_fail_to_load_leaves_the_others_working(
         result = run("verify", str(path), expect=1)
         assert "failed to load" in result.output and "bug" in result.output
     finally:
-        adapters._load_commands.cache_clear()
+        adapters.clear_commands()
 
 
 def test_example_list_in_json_names_every_example() -> None:

@@ -89,9 +89,8 @@ def ghost_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                 importlib.metadata.EntryPoint("hog", "partysolver_pig", group)]
 
     def clear() -> None:
-        for cached in (registry._plugin_entries, registry.plugins, registry.game_keys,
-                       registry._load, base._load_commands):
-            cached.cache_clear()
+        registry.clear()
+        base.clear_commands()
 
     clear()
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)

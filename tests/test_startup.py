@@ -1,8 +1,8 @@
 """Start-up: a command imports what its verb needs and nothing else.
 
 ``partysolver --help`` and ``--version`` import no game and no heavy library; a verb on one
-game's file imports the other games' declarations (their options) but not their rules engines
-or searches.  Each check runs the command in a fresh interpreter and reads ``sys.modules``.
+game's file (or ``GAME:NAME``) imports that game alone: not the other games' declarations,
+options or plugins (the command line parses it with its game's options only).  Each check runs the command in a fresh interpreter and reads ``sys.modules``.
 The times themselves are measured by ``benchmarks/startup.py`` (never asserted here).
 """
 
@@ -103,22 +103,59 @@ def test_games_reads_each_game_declaration_only(tmp_path: Path) -> None:
         assert loaded <= plugin_allowed(key), key
 
 
-def test_a_hint_loads_its_own_game_only(tmp_path: Path) -> None:
+@pytest.mark.parametrize("form", ["file", "name"])
+def test_a_hint_loads_its_own_game_only(tmp_path: Path, form: str) -> None:
+    """Not even the other games' declarations, commands (their options) or plugins: the game
+    comes from the document (a file, or ``GAME:NAME``)."""
     position = tmp_path / "game.toml"
     position.write_text((Path(partysolver.__file__).parent / "puzzles" / "pool-party-stars"
                          / "examples" / "default.toml").read_text())
-    code, modules = imported(tmp_path, "hint", str(position))
+    named = str(position) if form == "file" else "pool-party-stars:default"
+    code, modules = imported(tmp_path, "hint", named, "--time-limit", "5")
     assert code == 0
     assert heavy_in(modules) == []
     assert any(name.startswith("partysolver.solvers.pool_party_stars") for name in modules)
     others = [game for game in GAMES if game != "pool_party_stars"]
     for game in others:
-        mine = (f"partysolver.models.{game}.", f"partysolver.solvers.{game}")
-        loaded = [name for name in modules if name.startswith(mine)]
-        assert loaded in ([], [f"partysolver.models.{game}.game"]), game
+        mine = tuple(f"partysolver.{layer}.{game}" for layer in ("models", "app", "solvers"))
+        assert [name for name in modules if name.startswith(mine)] == [], game
     for key, package in PLUGINS.items():
-        loaded = {name for name in modules if name.startswith(package + ".")}
-        assert loaded <= plugin_allowed(key), key
+        assert [name for name in modules if name.split(".")[0] == package] == [], key
+
+
+def test_a_command_the_one_game_parse_refuses_says_what_every_game_parse_says(
+        tmp_path: Path) -> None:
+    """An option of another game: refused as before, by the game the file names (the parse
+    with every game's options), and a verb's help lists every game's options."""
+    code, modules = imported(tmp_path, "hint", "pool-party-stars:default", "--playouts", "3")
+    assert code == 2
+    assert any(name.startswith("partysolver.app.party_time") for name in modules)
+    from click.testing import CliRunner
+
+    from partysolver.cli.main import cli
+
+    refused = CliRunner().invoke(cli, ["hint", "pool-party-stars:default", "--playouts", "3"])
+    assert refused.exit_code == 2
+    assert refused.output == "Error: --playouts does not apply to pool-party-stars hint\n"
+    shown = CliRunner().invoke(cli, ["hint", "pool-party-stars:default", "--help"]).output
+    assert "--playouts" in shown and "--mcts-iterations" in shown
+
+
+def test_the_registry_answers_for_its_own_games_without_the_plugins(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The installed packages' entry points are read only for a key that is not this
+    package's (a plugin's, or an unknown one)."""
+    from partysolver.models import registry
+
+    def unread() -> dict[str, str]:
+        raise AssertionError("the entry points were read")
+
+    monkeypatch.setattr(registry, "plugins", unread)
+    for game in GAMES:
+        key = game.replace("_", "-")
+        assert registry.is_game(key) and not registry.is_plugin(key)
+        assert registry.package_of(key) == f"partysolver.models.{game}"
+        assert registry.broken_game(key) is None and registry.get_game(key).info.key == key
 
 
 def test_version_is_the_installed_one() -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..models.errors import MISSING, InputError, Problem
 from ..models.numbers import decimal_number, whole_number
-from ..models.registry import broken_games, game_keys, is_plugin, package_of
+from ..models.registry import broken_game, game_keys, is_game, is_plugin, package_of
 from .inputs import BadRequest as BadRequest
 from .inputs import Document as Document
 from .inputs import document as document
@@ -482,23 +482,44 @@ def module_name(game: str) -> str:
 
 
 @cache
+def _commands_of(game: str) -> tuple[GameCommands | None, str | None]:
+    """The commands of ``game`` alone (only its modules are imported), or why they failed to
+    load (``None`` and ``None``: a game with no commands yet, or no such game)."""
+    if not is_game(game):
+        return None, None
+    if (why := broken_game(game)) is not None:  # a plugin whose game cannot load has no commands
+        return None, why
+    try:
+        return importlib.import_module(module_name(game)).COMMANDS, None
+    except Exception as error:  # one broken game must not take the others down
+        if is_plugin(game) or not (isinstance(error, ModuleNotFoundError)
+                                   and error.name == module_name(game)):
+            return None, f"{type(error).__name__}: {error}"
+        return None, None  # a game of this package with no commands yet
+
+
+@cache
 def _load_commands() -> tuple[dict[str, GameCommands], dict[str, str]]:
     found: dict[str, GameCommands] = {}
-    broken = {key: why for key, why in broken_games().items() if key in game_keys()}
+    broken: dict[str, str] = {}
     for key in game_keys():
-        if key in broken:  # a plugin whose game cannot load has no commands either
-            continue
-        try:
-            found[key] = importlib.import_module(module_name(key)).COMMANDS
-        except Exception as error:  # one broken game must not take the others down
-            if is_plugin(key) or not (isinstance(error, ModuleNotFoundError)
-                                      and error.name == module_name(key)):
-                broken[key] = f"{type(error).__name__}: {error}"  # else: no commands yet
+        commands_, why = _commands_of(key)
+        if commands_ is not None:
+            found[key] = commands_
+        elif why is not None:
+            broken[key] = why
     return found, broken
 
 
+def clear_commands() -> None:
+    """Forget the commands loaded (a test that breaks a game's, or installs a plugin)."""
+    _commands_of.cache_clear()
+    _load_commands.cache_clear()
+
+
 def all_commands() -> dict[str, GameCommands]:
-    """The commands of every registered game that has them and loads."""
+    """The commands of every registered game that has them and loads (each game's modules
+    imported: a verb on one game's file asks :func:`commands_for` or :func:`commands`)."""
     return _load_commands()[0]
 
 
@@ -508,17 +529,19 @@ def broken_commands() -> dict[str, str]:
 
 
 def commands_for(game: str) -> GameCommands | None:
-    return all_commands().get(game)
+    """The commands of ``game``, loading only that game (``None``: none, or they fail to
+    load)."""
+    return _commands_of(game)[0]
 
 
 def commands(game: str, verb: str) -> GameCommands:
-    """The commands of ``game``, which must offer ``verb``."""
-    if game in broken_commands():
+    """The commands of ``game``, which must offer ``verb`` (only that game is loaded)."""
+    found, why = _commands_of(game)
+    if why is not None:
         culprit = f"the package that registers it ({package_of(game)})" if is_plugin(game) \
             else "partysolver"
-        raise RuntimeError(f"the {game} commands failed to load ({broken_commands()[game]}); "
+        raise RuntimeError(f"the {game} commands failed to load ({why}); "
                            f"this is a bug in {culprit}")
-    found = commands_for(game)
     if found is None or verb not in found.verbs:
         raise not_offered(game, verb, found.offered() if found else [])
     return found

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import puzzles
 from ..models.errors import InputError
-from ..models.registry import game_keys
+from ..models.registry import is_game
 from .inputs import BadRequest, Document, parse, read
 from .kinds import SECRET
 
@@ -99,6 +99,6 @@ def open_document(name: str) -> Document:
 def reference(text: str) -> Shipped | None:
     """``GAME:NAME`` (a shipped position) as a :class:`Shipped`, else ``None``."""
     game, colon, name = text.partition(":")
-    if not colon or game not in game_keys() or not name:
+    if not colon or not is_game(game) or not name:
         return None
     return find(game, name)

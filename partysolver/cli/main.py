@@ -20,7 +20,7 @@ import shutil
 import sys
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,7 +45,7 @@ from ..app.base import (
 from ..app.contract import SCHEMA_VERBS
 from ..models.errors import InputError
 from ..models.numbers import whole_number
-from ..models.registry import game_keys
+from ..models.registry import game_keys, is_game
 from ..solvers import notices
 from ..solvers.notices import listening
 from .runs import RunSettings, refuse_run_options, run_batch, run_options, simulate_games
@@ -135,6 +135,8 @@ class DocumentFile(click.ParamType):
 
         if isinstance(value, Document):
             return value
+        if ctx is not None and isinstance(ctx.command, GameVerb) and value in ctx.command.read:
+            return ctx.command.read[value]  # read to find the game (GameVerb.sole_game)
         try:
             return catalog.open_document(value)
         except InputError as error:
@@ -241,35 +243,109 @@ def budget_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class GameVerb(click.Command):
-    """A verb that takes, besides its own options, every game's options for it (each game's
+    """A verb that takes, besides its own options, the games' options for it (each game's
     :attr:`~partysolver.app.base.GameCommands.options`).  Games that declare one name share
     the option; when their declarations differ, the shared option passes the text through and
     each game converts it with its own spec and default (see :func:`app.game_options`), which
     the help lists.
 
-    The games' options are attached the first time click asks for the verb's parameters (to
-    parse them or to show its help), not when the verb is declared: ``partysolver --help``
-    and the verbs that take no game options import no game.  (They are attached again if the
-    games' commands are loaded again, as a test that breaks one game does.)"""
+    The games' options are attached when click asks for the verb's parameters (to parse them
+    or to show its help), not when the verb is declared: ``partysolver --help`` and the verbs
+    that take no game options import no game.  A command on one game's file (or ``GAME:NAME``,
+    or a GAME) is parsed with that game's options alone, so that only that game is loaded
+    (:meth:`make_context`; the game comes from the document, the front end names none); its
+    ``--help``, a folder, standard input, or a command that this parse refuses (an option of
+    another game, a bad file: the message is then every game's parse's) take every game's
+    options.  (They are attached again if the games' commands are loaded again, as a test
+    that breaks one game does.)"""
 
     def __init__(self, *args: Any, verb: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.verb = verb
         self.own_params = list(self.params)
-        self.attached_for: dict[str, GameCommands] | None = None
+        self.attached_for: tuple[str | None, object] | None = None
+        self.only: str | None = None
+        """The game whose options alone are attached while :meth:`make_context` parses."""
+        self.read: dict[str, Document] = {}
+        """The documents read to find the game, by argument (:class:`DocumentFile` takes them
+        from here rather than read them again)."""
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
-        found = all_commands()
-        if found is not self.attached_for:
-            self.attached_for = found
-            self.params = [*self.own_params, *game_option_params(self.verb)]
+        found: Any = all_commands() if self.only is None else app.commands_for(self.only)
+        if self.attached_for is None or self.attached_for[0] != self.only \
+                or self.attached_for[1] is not found:
+            self.attached_for = (self.only, found)
+            games = found if self.only is None else {self.only: found} if found else {}
+            self.params = [*self.own_params, *game_option_params(self.verb, games)]
         return super().get_params(ctx)
 
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        guess = None if parent is not None and parent.resilient_parsing \
+            else self.sole_game(args, parent)
+        if guess is not None:
+            token, self.only = guess
+            try:
+                ctx = super().make_context(info_name, list(args), parent, **extra)
+            except click.ClickException:
+                pass  # refused with one game's options: parsed again below with every game's
+            else:
+                if self.parsed_as(ctx, token, self.only):
+                    return ctx
+            finally:
+                self.only, self.read = None, {}
+        return super().make_context(info_name, args, parent, **extra)
 
-def game_option_params(verb: str) -> list[click.Option]:
-    """The click options of every game's own options for ``verb``, one per name."""
+    def sole_game(self, args: list[str], parent: click.Context | None
+                  ) -> tuple[str, str] | None:
+        """The game of the command ``args`` and the argument that names it, when one argument
+        names one game: ``GAME``, ``GAME:NAME`` or a document's file (read here, kept in
+        :attr:`read`); ``None`` for a help, a folder, standard input or no game found."""
+        from ..app import catalog  # the shipped files: not for --help (start-up)
+
+        helps = parent.help_option_names if parent is not None else ["--help"]
+        if any(arg in helps for arg in args):
+            return None
+        valued = {name for param in self.own_params if isinstance(param, click.Option)
+                  and not param.is_flag for name in param.opts}
+        skip = False
+        for arg in args:
+            if skip or arg == "--":
+                skip = False
+                continue
+            if arg.startswith("-") and arg != "-":
+                skip = arg in valued  # the next one is this option's value
+                continue
+            if arg == "-":
+                return None  # standard input is read once, by the parse
+            path = Path(arg)
+            if not path.exists() and ":" not in arg and is_game(arg):
+                return arg, arg
+            if path.is_dir():
+                return None  # a folder may hold every game's files
+            try:
+                if path.is_file():
+                    found = self.read[arg] = catalog.open_document(arg)
+                    return arg, found.game
+                item = catalog.reference(arg)
+            except (InputError, OSError, ValueError):
+                continue  # not a document: perhaps an option's value
+            if item is not None:
+                return arg, item.game
+        return None
+
+    def parsed_as(self, ctx: click.Context, token: str, game: str) -> bool:
+        """Whether the parse took ``token`` (of ``game``) as the verb's argument."""
+        argument = next((param.name for param in self.own_params
+                         if isinstance(param, click.Argument)), None)
+        value = ctx.params.get(argument) if argument else None
+        return value.game == game if isinstance(value, Document) else value == token
+
+
+def game_option_params(verb: str, games: Mapping[str, GameCommands]) -> list[click.Option]:
+    """The click options of the games' own options for ``verb``, one per name."""
     declared: dict[str, list[tuple[str, OptionSpec]]] = {}
-    for key, commands in all_commands().items():
+    for key, commands in games.items():
         for spec in commands.options.get(verb, []):
             declared.setdefault(spec.name, []).append((key, spec))
     return [_shared_option(found) for found in declared.values()]

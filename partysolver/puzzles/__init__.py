@@ -14,9 +14,9 @@ def folder(game: str, *parts: str) -> Traversable:
     """The shipped folder ``<game>/<parts...>`` (it may not exist).  A game another installed
     package registers (a plugin, ``partysolver.models.registry``) ships its files in its own
     module's ``puzzles/`` folder instead."""
-    from ..models.registry import broken_games, is_plugin, package_of
+    from ..models.registry import broken_game, is_plugin, package_of
 
-    if is_plugin(game) and game not in broken_games():
+    if is_plugin(game) and broken_game(game) is None:
         place = resources.files(package_of(game)).joinpath("puzzles")
     else:
         place = resources.files(__name__).joinpath(game)
