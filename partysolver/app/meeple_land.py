@@ -54,6 +54,9 @@ if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (st
     from ..models.meeple_land.state import MeepleLandState
     from ..solvers.meeple_land.layout import Progress
 
+NOT_MINIMAL = "(perhaps not all of them are needed: the time limit cut the explanation)"
+"""Said of an infeasible puzzle's conflict that the time limit kept from being shown minimal."""
+
 COUNT = OptionSpec("count", "flag", default=False,
                    help="meeple-land: also count the distinct optimal layouts (projected "
                         "onto placements).")
@@ -371,12 +374,15 @@ class MeepleLandCommands(SimulatingCommands):
             how += "; the best layout is the greedy warm start's"
 
         if result.status == "infeasible":
+            cut = "" if result.conflict_minimal else f" {NOT_MINIMAL}"
             verdict = ("infeasible: these requirements cannot all hold together: "
-                       + "; ".join(r.text for r in result.conflict))
+                       + "; ".join(r.text for r in result.conflict) + cut)
             data = solve_data(INFO.key, "infeasible", objective, verdict, None, search=search,
                               conflict=[{"requirement": r.key, "text": r.text}
-                                        for r in result.conflict])
-            lines = [f"infeasible ({how}): these requirements cannot all hold together:"]
+                                        for r in result.conflict],
+                              conflict_minimal=result.conflict_minimal)
+            lines = [f"infeasible ({how}): these requirements cannot all hold together"
+                     f"{cut}:"]
             lines += [f"  - {r.text}" for r in result.conflict]
             return _recorded_report(puzzle.answer, data, lines, "infeasible")
         if result.layout is None:
@@ -524,7 +530,8 @@ class MeepleLandCommands(SimulatingCommands):
                                   options.extra.get("search_workers"), options.seed)
         sentence = {"solvable": "valid and solvable: a layout meets every requirement",
                     "unsolvable": "valid but unsolvable: " + "; ".join(
-                        r.text for r in verdict.conflict) + " cannot all hold together",
+                        r.text for r in verdict.conflict) + " cannot all hold together"
+                        + ("" if verdict.minimal else f" {NOT_MINIMAL}"),
                     "unknown": "valid; solvable or not is unknown: out of time before a "
                                "layout or a proof"}[verdict.verdict]
         data = verify_data(INFO.key, [], sentence, solvable=verdict.verdict)
@@ -547,7 +554,9 @@ class MeepleLandCommands(SimulatingCommands):
         elif verdict.verdict == "unsolvable":
             data["conflict"] = [{"requirement": r.key, "text": r.text}
                                 for r in verdict.conflict]
-            text.append("unsolvable: these requirements cannot all hold together:")
+            data["conflict_minimal"] = verdict.minimal
+            text.append("unsolvable: these requirements cannot all hold together"
+                        + ("" if verdict.minimal else f" {NOT_MINIMAL}") + ":")
             text += [f"  - {r.text}" for r in verdict.conflict]
         else:
             text.append("unknown: out of time before finding a layout or a proof")
@@ -694,6 +703,7 @@ def _next_step(puzzle: Puzzle, options: Options) -> _Step:
     if result.layout is None:
         note = ("no layout meets every requirement: "
                 + "; ".join(r.text for r in result.conflict) + " cannot all hold together"
+                + ("" if result.conflict_minimal else f" {NOT_MINIMAL}")
                 if result.status == "infeasible" else
                 "no layout found within the budget: no step to suggest")
         return _Step("exact" if result.status == "infeasible" else "unknown", value_text,

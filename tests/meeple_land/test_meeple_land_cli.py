@@ -81,6 +81,21 @@ def test_solve_an_infeasible_puzzle_names_the_conflict() -> None:
     assert "spend at most $6" in text and "place L02" in text
 
 
+def test_a_conflict_the_time_limit_kept_from_being_minimal_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from partysolver.solvers.meeple_land import layout
+
+    real = layout.explain
+    assert as_json("solve", PUZZLES["08-impossible-promise"])["conflict_minimal"] is True
+    monkeypatch.setattr(layout, "explain", lambda puzzle, limit: (real(puzzle)[0], False))
+    data = as_json("solve", PUZZLES["08-impossible-promise"])
+    assert data["conflict_minimal"] is False and "perhaps not all" in data["verdict"]
+    verdict = as_json("verify", PUZZLES["08-impossible-promise"])
+    assert verdict["conflict_minimal"] is False and "perhaps not all" in verdict["verdict"]
+    hint = as_json("hint", PUZZLES["08-impossible-promise"])
+    assert "perhaps not all" in hint["note"]
+
+
 def test_solve_a_park_seats_the_visitors() -> None:
     data = report_data("solve", EXAMPLES["welcome"])
     assert data["status"] == "optimal"

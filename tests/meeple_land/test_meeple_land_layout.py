@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -19,11 +20,14 @@ from partysolver.models.meeple_land.game import (
 )
 from partysolver.models.meeple_land.position import Entry
 from partysolver.models.meeple_land.puzzle import Puzzle
+from partysolver.solvers.meeple_land import layout as layouts
 from partysolver.solvers.meeple_land.brute import brute_force, grow_search
 from partysolver.solvers.meeple_land.layout import (
     count_optimal,
+    explain,
     explain_infeasible,
     feasibility,
+    relaxed,
     solve_layout,
 )
 
@@ -208,3 +212,46 @@ def test_an_explanation_out_of_time_still_names_requirements_that_clash() -> Non
                     budget=6, required=("L02",), no_dead_ends=True, visitors=(0, 0, 0, 3))
     named = {r.key for r in explain_infeasible(puzzle, time_limit=1e-9)}
     assert {"budget", "required:L02"} <= named
+
+
+def test_a_relaxed_puzzle_keeps_only_the_requirements_named() -> None:
+    puzzle = Puzzle(CATALOGUE, Plot(4, 4, (((1, 0), N),)), ("L02", "M19", "S05", "S11"),
+                    budget=6, required=("L02", "S05"), no_dead_ends=True, seat_all=True,
+                    min_reputation=3, min_variety=2, visitors=(0, 0, 0, 3))
+    every = [r.key for r in puzzle.requirements()]
+    for dropped in every:
+        keep = [k for k in every if k != dropped]
+        easier = relaxed(puzzle, keep)
+        assert easier is not None and [r.key for r in easier.requirements()] == keep
+    placed = replace(puzzle, placed=(Entry("S05", (2, 2), 0),))
+    assert relaxed(placed, [k for k in every]) is None  # "placed:0" cannot be left out
+    assert relaxed(placed, [*every, "placed:0"]) == placed
+
+
+def test_an_explanation_proves_its_conflict_minimal_with_one_solve(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conflict's first core takes one CP-SAT solve; each deletion that leaves a feasible
+    rest is shown by the greedy layout of the puzzle keeping only the rest, without CP-SAT;
+    the answer is still the minimal one, and said to be."""
+    puzzle = Puzzle(CATALOGUE, Plot(4, 4, (((1, 0), N),)), ("L02", "M19", "S05"),
+                    budget=6, required=("L02",), no_dead_ends=True, visitors=(0, 0, 0, 3))
+    solves: list[int] = []
+    real = layouts.cp_model.CpSolver.solve
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        solves.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(layouts.cp_model.CpSolver, "solve", counted)
+    conflict, minimal = explain(puzzle)
+    assert {r.key for r in conflict} == {"budget", "required:L02"} and minimal
+    assert len(solves) == 1
+
+
+def test_an_explanation_cut_by_its_limit_is_not_claimed_minimal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    puzzle = Puzzle(CATALOGUE, Plot(4, 4, (((1, 0), N),)), ("L02", "M19", "S05"),
+                    budget=6, required=("L02",), no_dead_ends=True, visitors=(0, 0, 0, 3))
+    monkeypatch.setattr(layouts, "EXPLAIN_FLOOR", 0.0)  # the limit spent: no deletion is tried
+    conflict, minimal = explain(puzzle, time_limit=1e-9)
+    assert not minimal and {"budget", "required:L02"} <= {r.key for r in conflict}

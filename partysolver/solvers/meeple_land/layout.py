@@ -99,7 +99,10 @@ class LayoutResult:
     build_order: tuple[int, ...] = ()
     """Indices into ``layout.pieces``: every tile connects when placed."""
     conflict: tuple[Requirement, ...] = ()
-    """For ``infeasible``: requirements that cannot all hold together (minimal)."""
+    """For ``infeasible``: requirements that cannot all hold together (minimal, unless
+    ``conflict_minimal`` says the time limit cut the explanation)."""
+    conflict_minimal: bool = True
+    """Whether ``conflict`` is proven minimal (each of its requirements is needed)."""
     count: int | None = None
     """Distinct optimal layouts (projected onto placements), when counted."""
     count_complete: bool = False
@@ -934,9 +937,10 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
         if warm is not None and warm.legal:
             raise RuntimeError("CP-SAT finds the puzzle infeasible but the greedy layout meets "
                                "every requirement: the model is wrong")
-        conflict = explain_infeasible(puzzle, left())
+        conflict, minimal = explain(puzzle, left())
         usage["seconds"] = round(time.perf_counter() - started, 3)
-        return LayoutResult("infeasible", None, None, conflict=conflict, usage=usage)
+        return LayoutResult("infeasible", None, None, conflict=conflict,
+                            conflict_minimal=minimal, usage=usage)
     layouts = []
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         tracker.offer(None, _floor(solver.best_objective_bound), "bound")
@@ -992,6 +996,8 @@ class Feasibility:
     verdict: Verdict
     layout: Layout | None = None
     conflict: tuple[Requirement, ...] = ()
+    minimal: bool = True
+    """Whether ``conflict`` is proven minimal (not cut by the time limit)."""
 
 
 def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | None = None,
@@ -1017,7 +1023,8 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
         return Feasibility("solvable", layout)
     if code == cp_model.INFEASIBLE:
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
-        return Feasibility("unsolvable", conflict=explain_infeasible(puzzle, left))
+        conflict, minimal = explain(puzzle, left)
+        return Feasibility("unsolvable", conflict=conflict, minimal=minimal)
     return Feasibility("unknown")
 
 
@@ -1081,51 +1088,112 @@ def count_optimal(puzzle: Puzzle, value: int, time_limit: float | None,
 
 
 EXPLAIN_FLOOR = 0.05
-"""The shortest solve :func:`explain_infeasible` gives CP-SAT (seconds): a limit already spent
-still gets one try at the first core, as CP-SAT needs a positive limit."""
+"""The seconds the explanation of an infeasible puzzle may take in all when its time limit is
+shorter or already spent (CP-SAT needs a positive limit): with :data:`EXPLAIN_PROBING` and
+:data:`EXPLAIN_PRESOLVE` its solves are short enough for ``08-impossible-promise``'s minimal
+conflict within it (about 0.03 s: its first core and the two deletions that prove it
+minimal)."""
+
+EXPLAIN_PROBING = 0
+"""CP-SAT's ``cp_model_probing_level`` for the explanation's solves: presolve probing took
+most of each solve (0.05 of 0.05 s on ``08-impossible-promise``, seconds on 7x7 plots), as
+it does for the optimisation (:attr:`SearchSettings.probing_level`)."""
+
+EXPLAIN_PRESOLVE = 1
+"""CP-SAT's ``max_presolve_iterations`` for the explanation's solves (its default, 3, repeats
+the presolve for nothing on these small satisfaction models)."""
 
 
 def explain_infeasible(puzzle: Puzzle, time_limit: float | None = None
                        ) -> tuple[Requirement, ...]:
-    """A minimal set of the puzzle's requirements that cannot hold together.
+    """A minimal set of the puzzle's requirements that cannot hold together (within
+    ``time_limit``, perhaps not minimal: see :func:`explain`)."""
+    return explain(puzzle, time_limit)[0]
+
+
+def explain(puzzle: Puzzle, time_limit: float | None = None
+            ) -> tuple[tuple[Requirement, ...], bool]:
+    """A set of the puzzle's requirements that cannot hold together, and whether it is proven
+    minimal.
 
     The model is built with one literal per requirement, passed to CP-SAT as assumptions (no
     objective, one worker: what assumptions need); the core CP-SAT returns
     (``sufficient_assumptions_for_infeasibility``) is then shrunk by deletion: a requirement
-    stays only if dropping it makes the rest feasible.  Within ``time_limit`` (counted from
-    the call; at most its end plus one short solve of :data:`EXPLAIN_FLOOR`) the set is shrunk
-    as far as the time allows: it still cannot hold together, but past the limit it may not be
-    minimal; out of time before the first core, every requirement is a suspect.
+    stays only if dropping it makes the rest feasible, so the set is minimal once every
+    requirement of it is tried.  A deletion is first tried without CP-SAT: the greedy layout
+    of the puzzle keeping only the other requirements (:func:`relaxed`), when the park
+    verifier accepts it, shows them feasible together (a few milliseconds against a solve's
+    tens).  Within ``time_limit`` (counted from the call; at least
+    :data:`EXPLAIN_FLOOR` in all) the set is shrunk as far as the time allows: it still cannot
+    hold together, and when a deletion was cut (not tried, or its solve out of time) it is not
+    claimed minimal; out of time before the first core, every requirement is a suspect.
     """
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + max(time_limit, EXPLAIN_FLOOR)
     built = LayoutModel(puzzle, "explain")
     literals = built.requirement_literals
     by_index = {literals[r.key].index: r.key for r in built.requirements}
-    started = time.perf_counter()
 
-    def core_of(keys: list[str]) -> list[str] | None:
-        """The core of ``keys`` when they are infeasible together, else ``None``."""
+    def core_of(keys: list[str]) -> list[str] | bool:
+        """The core of ``keys`` when they are infeasible together, ``True`` when they are
+        feasible, ``False`` when that is unknown (out of time)."""
         built.model.clear_assumptions()
         built.model.add_assumptions([literals[k] for k in keys])
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(
-                EXPLAIN_FLOOR, time_limit - (time.perf_counter() - started))
-        if solver.solve(built.model) != cp_model.INFEASIBLE:
-            return None
+        solver.parameters.cp_model_probing_level = EXPLAIN_PROBING
+        solver.parameters.max_presolve_iterations = EXPLAIN_PRESOLVE
+        if deadline is not None:
+            solver.parameters.max_time_in_seconds = max(1e-3, deadline - time.perf_counter())
+        code = solver.solve(built.model)
+        if code != cp_model.INFEASIBLE:
+            return code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
         core = {by_index[i] for i in solver.sufficient_assumptions_for_infeasibility()
                 if i in by_index}
         return [k for k in keys if k in core] or keys
 
-    needed = core_of([r.key for r in built.requirements])
-    if needed is None:  # out of time: every requirement is a suspect
-        return tuple(built.requirements)
+    first = core_of([r.key for r in built.requirements])
+    if isinstance(first, bool):  # out of time: every requirement is a suspect
+        return tuple(built.requirements), False
+    needed, minimal = first, True
     for key in list(needed):
-        if time_limit is not None and time.perf_counter() - started >= time_limit:
-            break  # out of time: a set that cannot hold together, perhaps not minimal
         if key not in needed:
             continue
-        smaller = core_of([k for k in needed if k != key])
-        if smaller is not None:
+        if deadline is not None and time.perf_counter() >= deadline:
+            minimal = False  # out of time: a set that cannot hold together, perhaps not minimal
+            break
+        rest = [k for k in needed if k != key]
+        greedy_time = None if deadline is None else deadline - time.perf_counter()
+        smaller = True if _feasible_by_greedy(puzzle, rest, greedy_time) else core_of(rest)
+        if isinstance(smaller, list):
             needed = smaller
-    return tuple(r for r in built.requirements if r.key in needed)
+        elif not smaller:  # unknown: the requirement stays, not proven needed
+            minimal = False
+    return tuple(r for r in built.requirements if r.key in needed), minimal
+
+
+def relaxed(puzzle: Puzzle, keep: Sequence[str]) -> Puzzle | None:
+    """``puzzle`` with only the requirements named in ``keep`` (:meth:`Puzzle.requirements`'
+    keys); ``None`` when one left out is a pre-placed tile's (a puzzle cannot say "this tile
+    may go")."""
+    kept = set(keep)
+    if any(r.key.startswith("placed:") and r.key not in kept for r in puzzle.requirements()):
+        return None
+    return replace(puzzle, budget=puzzle.budget if "budget" in kept else None,
+                   no_dead_ends=puzzle.no_dead_ends and "no-dead-ends" in kept,
+                   seat_all=puzzle.seat_all and "seat-all" in kept,
+                   min_reputation=puzzle.min_reputation if "min-reputation" in kept else None,
+                   min_variety=puzzle.min_variety if "min-variety" in kept else None,
+                   required=tuple(t for t in puzzle.required if f"required:{t}" in kept))
+
+
+def _feasible_by_greedy(puzzle: Puzzle, keep: Sequence[str], time_limit: float | None
+                        ) -> bool:
+    """Whether the greedy layout (grown for at most ``time_limit`` seconds) shows the
+    requirements ``keep`` feasible together (``False``: not shown, perhaps feasible all the
+    same)."""
+    easier = relaxed(puzzle, keep)
+    if easier is None:
+        return False
+    grown = greedy_layout(easier, time_limit)
+    return grown.legal and not easier.check(grown.placements)
