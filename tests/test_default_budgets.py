@@ -101,6 +101,20 @@ def test_the_time_left_counts_from_the_command_start() -> None:
     assert left is not None and 1.0 < left <= 1.5
 
 
+def test_the_time_left_can_keep_some_for_what_follows_the_search() -> None:
+    """``time_left(keep)``: what a search may take when the command still has work after it
+    (a picture to draw), never below 0; with no start, the whole limit less ``keep``."""
+    import time
+
+    from partysolver.app.base import Options
+
+    assert Options(time_limit=2.0).time_left(0.5) == 1.5
+    assert Options().time_left(0.5) is None
+    assert Options(time_limit=2.0, started=time.perf_counter() - 1.8).time_left(0.5) == 0.0
+    left = Options(time_limit=2.0, started=time.perf_counter() - 0.5).time_left(0.25)
+    assert left is not None and 0.75 < left <= 1.25
+
+
 def test_the_command_line_starts_the_clock_before_it_reads_the_file(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI passes the start it took before reading the file to the application layer, so

@@ -212,6 +212,19 @@ def test_meeple_party_arrows_start_at_the_meeple_they_move_and_are_numbered() ->
     assert len(badges) == 3 and numbers.count("1") == 1 and numbers.count("2") == 2
 
 
+def test_meeple_party_arrows_see_every_box_they_cross() -> None:
+    """An arrow's route counts the room names and figures it crosses exactly: a box narrower
+    than the old 2 px sampling step, or only its corner clipped, is still crossed."""
+    from partysolver.models.meeple_party.render import _crosses
+
+    line = [(0.0, 0.0), (100.0, 0.0)]
+    assert _crosses(line, (2.5, -1.0, 1.0, 2.0))  # between two 2 px samples
+    assert not _crosses(line, (2.5, 0.5, 1.0, 2.0))  # just beside it
+    diagonal = [(0.0, 0.0), (10.0, 10.0)]
+    assert _crosses(diagonal, (4.9, 4.9, 0.2, 0.2)) and not _crosses(diagonal, (6.0, 0.0, 3.0, 3.0))
+    assert _crosses([(0.0, 0.0), (0.0, 5.0), (5.0, 5.0)], (4.0, 4.0, 2.0, 2.0))  # second leg
+
+
 def _count(content: int, piece: int) -> int:
     from partysolver.models.meeple_party.board import count
 

@@ -218,13 +218,15 @@ class Options:
     web: when the job starts).  ``None`` (options made for one search at a time, such as a
     review's valuations): each search gets the whole limit."""
 
-    def time_left(self) -> float | None:
+    def time_left(self, keep: float = 0.0) -> float | None:
         """The seconds of ``time_limit`` not yet spent (0 when none is left; ``None`` without a
-        limit): what a search may still take.  A search given 0 answers with what it has
-        before searching (its status says the answer is partial)."""
-        if self.time_limit is None or self.started is None:
-            return self.time_limit
-        return max(0.0, self.time_limit - (time.perf_counter() - self.started))
+        limit): what a search may still take, less ``keep`` seconds for the work the command
+        does after it (``render --hint``: the picture drawn after the hint).  A search given 0
+        answers with what it has before searching (its status says the answer is partial)."""
+        if self.time_limit is None:
+            return None
+        spent = 0.0 if self.started is None else time.perf_counter() - self.started
+        return max(0.0, self.time_limit - spent - keep)
 
     def tell(self, text: str) -> None:
         """Pass a one-line notice to the front end (nothing when it takes none)."""

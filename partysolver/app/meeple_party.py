@@ -125,10 +125,18 @@ SCENARIO_SECONDS = 30.0
 """``verify`` of a scenario searches this long for its verdict unless --time-limit says."""
 
 
-def _budget(options: Options) -> Budget:
+def _budget(options: Options, keep: float = 0.0) -> Budget:
+    """The hint's budget: the time left (less ``keep`` seconds for what follows the search:
+    see :meth:`Options.time_left`) and ``--max-nodes``."""
     from ..solvers.budget import Budget
 
-    return Budget(time=options.time_left(), nodes=options.extra.get("max_nodes"))
+    return Budget(time=options.time_left(keep), nodes=options.extra.get("max_nodes"))
+
+
+DRAWING_SECONDS = 0.02
+"""Seconds ``render --hint`` keeps of the time limit for drawing the picture after the hint
+(the house's layout is found before the hint, as it may import a graph library; what is left,
+the SVG and its writing, took 0.006-0.01 s on the shipped positions)."""
 
 
 SOLVE_STATUS: dict[str, SolveStatus] = {"solvable": "solvable", "unsolvable": "unsolvable",
@@ -810,14 +818,18 @@ class MeeplePartyCommands(SimulatingCommands):
     # -- render -------------------------------------------------------------------------------
 
     def render(self, document: Document, options: Options) -> str:
-        from ..models.meeple_party.render import render_svg
+        from ..models.meeple_party.render import render_svg, room_boxes
         from ..solvers.meeple_party.turn import describe_plan, searchable, turn_hint
 
         _, state = _load(document)
         arrows: list[Arrow] = []
         caption = ""
+        boxes = None
         if options.extra.get("hint") and searchable(state) and state.current_player() >= 0:
-            hint = turn_hint(state, _budget(options), top=1)
+            # the picture comes out of the same limit: its costly part first, then the hint
+            # with what is left but for the rest of the drawing
+            boxes = room_boxes(state)
+            hint = turn_hint(state, _budget(options, DRAWING_SECONDS), top=1)
             if hint.options:
                 best = hint.options[0]
                 arrows = _plan_arrows(state, best.plan)
@@ -826,6 +838,9 @@ class MeeplePartyCommands(SimulatingCommands):
                 numbered = [f"{k}. {text}" for k, text in enumerate(steps, 1)] \
                     if len(steps) > 1 else steps
                 caption = "hint: " + "; ".join(numbered) + " — " + reason
+            else:
+                caption = (f"hint: none ({hint.status}: no turn claimed best within the time "
+                           "limit)")
         elif options.extra.get("hint"):
             player = state.current_player()
             caption = ("hint: nothing to decide before the draw (the hint answers each "
@@ -833,7 +848,7 @@ class MeeplePartyCommands(SimulatingCommands):
                        "hint: nothing to decide: the party is over" if player < 0 else
                        "hint: the turn search does not cover this position (the hint "
                        "says why)")
-        return render_svg(state, arrows, caption)
+        return render_svg(state, arrows, caption, boxes)
 
 
 def describe_party(state: MeeplePartyState) -> str:

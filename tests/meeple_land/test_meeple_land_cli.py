@@ -334,3 +334,27 @@ def test_hint_when_chance_acts_first_ranks_nothing_and_says_why(tmp_path: Path) 
     data = report_data("hint", str(after))
     assert data["status"] == "exact" and data["moves"] == []
     assert data["note"].startswith("chance must act first") and data["pending"]
+
+
+def test_render_keeps_time_of_its_limit_for_the_picture(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """render --hint of a puzzle: the layout search gets the time left less DRAWING_SECONDS
+    (the picture is drawn after it, within the same limit); hint gets the whole time left."""
+    from partysolver.app import meeple_land
+    from partysolver.app.base import Options
+
+    kept: list[float] = []
+    real = Options.time_left
+
+    def spy(self: Options, keep: float = 0.0) -> float | None:
+        kept.append(keep)
+        return real(self, keep)
+
+    monkeypatch.setattr(Options, "time_left", spy)
+    out = tmp_path / "p.svg"
+    assert run("render", EXAMPLES["puzzle"], "--hint", "--time-limit", "30", "-o",
+               str(out)).exit_code == 0
+    assert kept == [meeple_land.DRAWING_SECONDS]
+    kept.clear()
+    assert run("hint", EXAMPLES["puzzle"], "--time-limit", "30").exit_code == 0
+    assert kept == [0.0]

@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from reports import data as report_data
 
@@ -273,3 +274,36 @@ def test_review_values_a_clock_decision_the_hint_did_not_list(tmp_path: Path) ->
     [decision] = json.loads(out[out.index("{"):])["decisions"]
     assert decision["at_least"] is False and decision["value"] == worst["value"]
     assert decision["lost"] == round(best["value"] - worst["value"], 6)
+
+
+def test_render_draws_the_house_before_the_hint_and_keeps_time_for_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The picture comes out of the hint's limit: the house's layout (a graph layout, its
+    library imported) is found first, and the hint gets the time still left less
+    DRAWING_SECONDS for drawing and writing the picture."""
+    from partysolver.app import meeple_party
+    from partysolver.models.meeple_party import render
+    from partysolver.solvers.meeple_party import turn
+
+    done: list[str] = []
+    budgets: list[float | None] = []
+    real_boxes, real_hint = render.room_boxes, turn.turn_hint
+
+    def boxes(state: object) -> object:
+        done.append("boxes")
+        return real_boxes(state)  # type: ignore[arg-type]
+
+    def hint(state: object, budget: object, **kwargs: object) -> object:
+        done.append("hint")
+        budgets.append(budget.time)  # type: ignore[attr-defined]
+        return real_hint(state, budget, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(render, "room_boxes", boxes)
+    monkeypatch.setattr(turn, "turn_hint", hint)
+    code, out = run("render", "meeple-party:default", "--hint", "--time-limit", "30",
+                    "-o", str(tmp_path / "p.svg"))
+    assert code == 0, out
+    assert done == ["boxes", "hint"]
+    left = budgets[0]
+    assert left is not None and 10 < left < 30 - meeple_party.DRAWING_SECONDS
+    assert "hint: " in (tmp_path / "p.svg").read_text()

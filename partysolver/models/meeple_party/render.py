@@ -59,8 +59,10 @@ LEGEND_STEP = 24
 """A figure's place in a room (a figure with ``×n`` takes a wider one)."""
 
 
-def _room_boxes(state: MeeplePartyState) -> dict[int, tuple[float, float, float, float]]:
-    """Each room's box (x, y, width, height) in the picture."""
+def room_boxes(state: MeeplePartyState) -> dict[int, Box]:
+    """Each room's box (x, y, width, height) in the picture: the costly part of drawing a
+    house given as pairs (its graph layout), which a render with a hint does before the hint's
+    search (:func:`render_svg` takes them)."""
     house = state.setup.house
     boxes: dict[int, tuple[float, float, float, float]] = {}
     if house.grid is not None:
@@ -156,11 +158,13 @@ class _Places:
         return px, py
 
 
-def render_svg(state: MeeplePartyState, arrows: Sequence[Arrow] = (), caption: str = "") -> str:
-    """The position as a standalone SVG document."""
+def render_svg(state: MeeplePartyState, arrows: Sequence[Arrow] = (), caption: str = "",
+               boxes: dict[int, Box] | None = None) -> str:
+    """The position as a standalone SVG document (``boxes``: :func:`room_boxes` of ``state``,
+    when already found)."""
     setup = state.setup
     house = setup.house
-    boxes = _room_boxes(state)
+    boxes = room_boxes(state) if boxes is None else boxes
     right = max(x + w for x, _, w, _ in boxes.values()) + MARGIN
     title = f"Meeple Party — {house.title or house.name}"
     who = setup.players[state.active]
@@ -316,14 +320,32 @@ def _inside(point: Point, box: Box) -> bool:
 
 
 def _crosses(route: Sequence[Point], box: Box) -> bool:
+    """Whether a segment of ``route`` meets ``box`` (its edges included)."""
+    return any(_meets(a, b, box) for a, b in zip(route, route[1:], strict=False))
+
+
+def _meets(a: Point, b: Point, box: Box) -> bool:
+    """Whether the segment from ``a`` to ``b`` meets ``box``: the part of the segment inside
+    each of the box's four half-planes, narrowed in turn (Liang and Barsky's clipping), is
+    not empty.  Exact, where sampling the segment every 2 px took most of a picture's time
+    (0.05-0.1 s for a turn's arrows)."""
+    (ax, ay), (bx, by) = a, b
     x, y, w, h = box
-    for (ax, ay), (bx, by) in zip(route, route[1:], strict=False):
-        steps = max(1, int(math.dist((ax, ay), (bx, by)) / 2))
-        for k in range(steps + 1):
-            px, py = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
-            if x <= px <= x + w and y <= py <= y + h:
-                return True
-    return False
+    dx, dy = bx - ax, by - ay
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, ax - x), (dx, x + w - ax), (-dy, ay - y), (dy, y + h - ay)):
+        if p == 0:
+            if q < 0:
+                return False  # parallel to this edge and outside it
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
 
 
 def _meeple(piece: int) -> Swatch:
