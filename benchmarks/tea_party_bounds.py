@@ -70,9 +70,15 @@ def exact_one(k: int, seed: int, max_nodes: int, table_gib: float) -> dict[str, 
     state = late_game(k, seed)
     table = Table.within(table_gib)
 
+    def report(search: CompiledExpectimax) -> None:
+        """A line on stderr every half minute (``exact.progress_line``)."""
+        print(f"  {k} heroes seed {seed}: {exact.progress_line(search)}", file=sys.stderr,
+              flush=True)
+
     class Capped(CompiledExpectimax):
         def __init__(self, budget: Budget, transpositions: bool = True) -> None:
             super().__init__(budget, transpositions, table=table)
+            self.progress = report
 
     start = time.perf_counter()
     result = expectimax(state, Budget(nodes=max_nodes), line=False, kind=Capped)

@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from ..models.errors import InputError
 
@@ -190,10 +191,11 @@ def _head(path: Path) -> bytes:
         return b""
 
 
-def write_atomically(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file: a failure leaves ``path`` as it was.
-    The file gets the usual permissions (those of a replaced file, else the umask's); its
-    folder exists (:func:`check_output` said so before any work)."""
+def write_atomically(path: Path, data: str | bytes | Callable[[BinaryIO], None]) -> None:
+    """Write ``data`` to ``path`` through a temporary file: a failure (or Ctrl+C) leaves
+    ``path`` as it was.  ``data`` may be a function that writes to the open file (a big
+    output written in parts).  The file gets the usual permissions (those of a replaced file,
+    else the umask's); its folder exists (:func:`check_output` said so before any work)."""
     if path.exists():
         mode = path.stat().st_mode & 0o777
     else:
@@ -203,7 +205,10 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     handle, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+            if callable(data):
+                data(out)
+            else:
+                out.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..models.errors import InputError
 from ..models.protocol import TERMINAL
 from ..models.tea_party import GAME, INFO
 from .base import (
@@ -73,6 +75,13 @@ TABLE_GIB = OptionSpec("max_table_gib", "float", minimum=0.01, maximum=1024,
                             "grows to, in GiB (default 8; 1.5 times as much while it doubles "
                             "to it). Full, it keeps its biggest subtrees' values and drops the "
                             "others: the value stays exact, the search takes more nodes.")
+
+TABLE_FILE = OptionSpec("table", "text", metavar="FILE",
+                        help="tea-party, two monsters: keep the exact search's table in FILE "
+                             "(a .table file) between runs: loaded first, saved at the end, "
+                             "every 10 minutes and when the search stops early (a limit, "
+                             "Ctrl+C), so a long solve stopped goes on where it was. One "
+                             "table serves any position; the file holds 32 bytes an entry.")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:
@@ -208,6 +217,25 @@ def _compiled(result: SearchResult) -> bool:
         _two_monsters(result)
 
 
+def _table_file(options: Options) -> Path | None:
+    """``--table``'s file, checked before any work: a ``.table`` file that can be written, new
+    or one this search wrote (:mod:`..solvers.tea_party.tablefile`)."""
+    name = options.extra.get("table")
+    if name is None:
+        return None
+    from ..solvers.tea_party import tablefile
+    from . import paths
+
+    path = Path(name)
+    paths.check_output(path, "--table", ".table", replaceable=tablefile.is_table,
+                       forcible=False)
+    try:
+        tablefile.check(path)
+    except (tablefile.TableFileError, OSError) as error:
+        raise InputError.of_option("table", str(error), name) from None
+    return path
+
+
 def _two_monsters(result: SearchResult) -> bool:
     values = result.moves[0].values if result.moves else None
     return values is not None and len(values) == 2
@@ -219,7 +247,7 @@ class TeaPartyCommands(SimulatingCommands):
     options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [EXACT_NODES, ITERATIONS, BOUNDS],
         "render": [EXACT_NODES, ITERATIONS],
-        "solve": [SOLVE_NODES, TABLE_GIB],
+        "solve": [SOLVE_NODES, TABLE_GIB, TABLE_FILE],
     }
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.02, 0.05, 0.15, "of the chance to win", percent=True)
@@ -356,11 +384,19 @@ class TeaPartyCommands(SimulatingCommands):
     def solve(self, document: Document, options: Options) -> Report:
         from ..solvers.budget import Budget
         from ..solvers.tea_party import budgets, exact
+        from ..solvers.tea_party.tablefile import TableFileError
+        from . import paths
 
+        table = _table_file(options)
         _, state = _load(document)
         budget = Budget(time=options.time_left(), nodes=options.extra.get("max_nodes")
                         or budgets.solve_nodes_default(state))
-        solution = exact.solve(state, budget, options.tell, options.extra.get("max_table_gib"))
+        try:
+            solution = exact.solve(state, budget, options.tell,
+                                   options.extra.get("max_table_gib"), table,
+                                   paths.write_atomically)
+        except TableFileError as error:
+            raise InputError.of_option("table", str(error), str(table)) from None
         result = solution.result
         values = _values(state, result.values)
         who = state.name(state.player)

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from ...models.protocol import CHANCE, TERMINAL
 from ...models.tea_party.state import TeaPartyState
@@ -28,6 +29,8 @@ from .budgets import COMPILE_WORTH, EXACT_FRACTIONS, HINT_SLOTS, loose_heroes, s
 from .lean import LeanExpectimax
 
 Notice = Callable[[str], None]
+Writer = Callable[[Path, Callable[[BinaryIO], None]], None]
+"""Writes a file whole or not at all, given its path and what writes its contents."""
 """Told one line before a slow step the caller may want to announce (compiling)."""
 
 
@@ -82,9 +85,12 @@ class Tables:
     """The transposition tables of one hint's exact searches, one per kind of search.  They
     only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
 
-    __slots__ = ("lean", "generic", "_compiled", "seconds", "gib")
+    __slots__ = ("lean", "generic", "_compiled", "seconds", "gib", "path", "write",
+                 "progress", "loaded", "saved_at")
 
-    def __init__(self, seconds: float | None = None, gib: float | None = None) -> None:
+    def __init__(self, seconds: float | None = None, gib: float | None = None,
+                 path: Path | None = None, write: Writer | None = None,
+                 progress: Notice | None = None) -> None:
         self.lean: dict[tuple[int, ...], float] = {}
         self.generic: dict[Hashable, Any] = {}
         self._compiled: Any = None
@@ -93,6 +99,45 @@ class Tables:
         self.gib = gib
         """Without a time limit, the most GiB the compiled table grows to (``None``: the
         kernel's default, ``kernel.MOST_SLOTS``)."""
+        self.path = path
+        """Where the compiled table is kept between runs (``solve --table``): loaded when
+        first made, saved by :meth:`keep` and every :data:`SAVE_EVERY` seconds of a search,
+        through ``write`` (the front end's: it writes the file whole or not at all)."""
+        self.write = write
+        self.progress = progress
+        """Told a line on the compiled search's progress every half minute of a long search."""
+        self.loaded = 0
+        """How many entries came from :attr:`path`."""
+        self.saved_at = time.perf_counter()
+
+    @classmethod
+    def kept(cls, path: Path, write: Writer, gib: float | None = None,
+             progress: Notice | None = None) -> Tables:
+        """The tables kept in ``path``: one per file in a process (the units of a batch
+        share it, loaded once)."""
+        key = str(path.resolve())
+        tables = _KEPT.get(key)
+        if tables is None or tables.gib != gib:
+            tables = _KEPT[key] = cls(gib=gib, path=path, write=write)
+        tables.progress = progress
+        return tables
+
+    def keep(self) -> None:
+        """Save the compiled table to :attr:`path` (if one is given and the table was made)."""
+        if self.path is not None and self.write is not None and self._compiled is not None:
+            if self.progress is not None:
+                self.progress(f"saving the table ({len(self._compiled):,} entries) to "
+                              f"{self.path}")
+            self.write(self.path, self._compiled.write)
+            self.saved_at = time.perf_counter()
+
+    def report(self, search: Any) -> None:
+        """Between two chunks of a long compiled search: a progress line, and the table saved
+        when :data:`SAVE_EVERY` seconds have passed since it last was."""
+        if self.progress is not None:
+            self.progress(progress_line(search))
+        if self.path is not None and time.perf_counter() - self.saved_at >= SAVE_EVERY:
+            self.keep()
 
     @property
     def compiled(self) -> Any:
@@ -105,8 +150,12 @@ class Tables:
             from .kernel import CompiledExpectimax, Table
 
             if self.seconds is None:
-                self._compiled = Table(1 << 18) if self.gib is None else \
+                table = Table(1 << 18) if self.gib is None else \
                     Table.within(self.gib, slots=1 << 18)
+                if self.path is not None and self.path.exists():
+                    # A file that fails to load is left as it is: never saved over.
+                    self.loaded = table.load(self.path)
+                self._compiled = table
             else:
                 rate = CompiledExpectimax.NODES_PER_SECOND
                 self._compiled = Table.for_entries(int(self.seconds * rate / 2), fixed=True,
@@ -114,14 +163,38 @@ class Tables:
         return self._compiled
 
 
-def _sharing(kind: type[Expectimax], table: Any) -> type[Expectimax]:
-    """``kind`` with ``table`` as its transposition table (for :func:`expectimax`)."""
+def _sharing(kind: type[Expectimax], table: Any,
+             progress: Callable[[Any], None] | None = None) -> type[Expectimax]:
+    """``kind`` with ``table`` as its transposition table (for :func:`expectimax`), and the
+    compiled search's ``progress`` hook."""
 
     class Shared(kind):  # type: ignore[valid-type, misc]
         def __init__(self, budget: Budget, transpositions: bool = True) -> None:
             super().__init__(budget, transpositions, table=table)
+            if progress is not None:
+                self.progress = progress
 
     return Shared
+
+
+SAVE_EVERY = 600.0
+"""Seconds between two saves of a kept table during a long search (``solve --table``): a
+run stopped loses at most this much of its search."""
+
+_KEPT: dict[str, Tables] = {}
+
+
+def progress_line(search: Any) -> str:
+    """A long compiled search's progress: its nodes, their rate, its table, and the share done
+    as its stack's odds say (``done_share``: a guide, not a bound), with the time left it
+    implies once that share reaches 1%."""
+    seconds, nodes = max(search.meter.elapsed, 1e-9), search.meter.nodes
+    done, table = search.done_share(), search.kernel_table
+    left = (f"about {seconds * (1 - done) / done / 60:,.0f} min left" if done >= 0.01
+            else "too early to tell the time left")
+    return (f"{seconds:,.0f} s, {nodes / 1e6:,.1f} M nodes ({nodes / seconds / 1e6:.2f} M a "
+            f"second), table {len(table) / 1e6:,.1f} M entries, {table.purges} purges, "
+            f"{100 * done:.3g}% done by the stack's odds, {left}")
 
 
 def exact_search(state: TeaPartyState, budget: Budget, line: bool = False,
@@ -164,7 +237,7 @@ def _compiled(state: TeaPartyState, budget: Budget, line: bool, notice: Notice |
 
     left = None if budget.time is None else budget.time - spent
     result = expectimax(state, replace(budget, time=left), line=line,
-                        kind=_sharing(CompiledExpectimax, tables.compiled))
+                        kind=_sharing(CompiledExpectimax, tables.compiled, tables.report))
     return replace(result, usage=result.usage | {"seconds": round(spent + result.usage["seconds"],
                                                                   4)})
 
@@ -263,15 +336,24 @@ class Solution:
 
 
 def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None,
-          table_gib: float | None = None) -> Solution:
+          table_gib: float | None = None, table_path: Path | None = None,
+          write: Writer | None = None) -> Solution:
     """The exact value of ``state`` and its best line (likeliest outcome at chance nodes);
     ``table_gib``: the most the compiled search's table grows to (:class:`Tables`);
-    ``notice`` is told one line before the compiled search compiles.  Under ``COMPILE_WORTH``
+    ``table_path``: where that table is kept between runs (loaded first; saved through
+    ``write`` at the end, every :data:`SAVE_EVERY` seconds and when the search is stopped, a
+    time limit, a node limit or Ctrl+C).  ``notice`` is told one line before the compiled search compiles, and
+    a line on its progress every half minute of a long search.  Under ``COMPILE_WORTH``
     seconds the compiled search is used only if this process has it loaded (loading it takes
     half a second at best: more than such a limit), as the hint does."""
     quick = budget.time is not None and budget.time < COMPILE_WORTH
-    result = exact_search(state, budget, line=True, notice=notice, compile=not quick,
-                          tables=Tables(gib=table_gib))
+    tables = Tables(gib=table_gib, progress=notice) if table_path is None or write is None \
+        else Tables.kept(table_path, write, table_gib, notice)
+    try:
+        result = exact_search(state, budget, line=True, notice=notice, compile=not quick,
+                              tables=tables)
+    finally:
+        tables.keep()
     return Solution(state, result, describe_line(state, result.line))
 
 

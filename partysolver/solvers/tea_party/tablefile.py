@@ -1,0 +1,76 @@
+"""The compiled exact search's table kept on disk between runs (``solve --table FILE``).
+
+A file is one line :data:`MAGIC`, one JSON line (the search's :func:`stamp`, the number of
+entries, the byte order), then the entries: four native 64-bit integers each, as the table
+keeps them (``kernel.Table.save`` and ``Table.load``).  This module reads and checks the head
+only, without the kernel (so that a command checks its file before any work)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+MAGIC = b"partysolver tea-party exact table 1\n"
+"""The first line of a table file."""
+
+
+class TableFileError(ValueError):
+    """A file that cannot be used as the search's table; the message says what was expected."""
+
+
+@functools.cache
+def stamp() -> str:
+    """What made a table: the SHA-256 of the compiled search's module and of the rules'
+    modules it restates (any change may change the keys or the values)."""
+    from ...models.tea_party import game, state
+
+    digest = hashlib.sha256()
+    for module in (Path(__file__).with_name("kernel.py"), Path(game.__file__),
+                   Path(state.__file__)):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def is_table(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is a table file (one ``--table`` may replace)."""
+    return head.startswith(MAGIC)
+
+
+def header(head: bytes) -> dict[str, Any]:
+    """The header line of a file (given the file's first line, past :data:`MAGIC`), which must be
+    one this version of the search wrote; raises :class:`TableFileError`."""
+    try:
+        data = json.loads(head)
+        entries = int(data["entries"])
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise TableFileError("a table whose second line is a JSON header with its entries"
+                             ) from None
+    if entries < 0:
+        raise TableFileError("a table whose header counts its entries")
+    if data.get("stamp") != stamp() or data.get("byteorder") != sys.byteorder:
+        raise TableFileError("a table made by this version of the exact search (this one was "
+                             "made by another, whose keys may differ: name a new file)")
+    return data
+
+
+def open_table(source: IO[bytes]) -> dict[str, Any]:
+    """Read and check a table file's head from ``source``, which is left at its first entry."""
+    if source.read(len(MAGIC)) != MAGIC:
+        raise TableFileError("a table written by partysolver's Tea Party exact search")
+    return header(source.readline(1 << 16))
+
+
+def check(path: Path) -> None:
+    """Refuse a table file this search cannot load (an absent one is fine: it is made)."""
+    if path.exists():
+        with path.open("rb") as source:
+            open_table(source)
+
+
+def new_header(entries: int) -> bytes:
+    return MAGIC + json.dumps({"stamp": stamp(), "entries": entries,
+                               "byteorder": sys.byteorder}).encode() + b"\n"

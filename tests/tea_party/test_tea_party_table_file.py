@@ -1,0 +1,137 @@
+"""``solve --table FILE``: the exact search's table kept on disk between runs (issue 32), its
+progress lines, and every bad table file refused before any work, the file left as it was."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from partysolver.app import paths
+from partysolver.cli.main import cli
+from partysolver.models.tea_party.position import load_state
+from partysolver.solvers.budget import Budget
+from partysolver.solvers.tea_party import exact, tablefile
+from partysolver.solvers.tea_party.kernel import CompiledExpectimax, Table
+
+# Nine heroes in the bag, two monsters, Green to draw: some 40,000 states.
+POSITION = {
+    "game": "tea-party", "players": ["Blue", "Green"], "current": "Green",
+    "bag": {"fighter": 4, "rogue": 2, "wizard": 1, "ranger": 1, "bard": 1},
+    "cups": {"Blue": {}, "Green": {}},
+    "stomachs": {"Blue": {"fighter": 3, "wizard": 1, "ranger": 2},
+                 "Green": {"fighter": 5, "rogue": 1, "ranger": 1}},
+    "out": {"fighter": 3, "cleric": 9, "rogue": 4, "wizard": 3, "king": 1, "queen": 1},
+}
+
+
+@pytest.fixture
+def position(tmp_path: Path) -> Path:
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(POSITION))
+    return path
+
+
+@pytest.fixture(autouse=True)
+def fresh_tables() -> None:
+    """Each test loads its file anew (a process keeps one table a file, for a batch's units)."""
+    exact._KEPT.clear()
+
+
+def solve(*args: str, expect: int = 0) -> tuple[dict | None, str]:
+    result = CliRunner().invoke(cli, ["solve", *args], catch_exceptions=False)
+    assert result.exit_code == expect, result.output
+    assert "Traceback" not in result.output
+    return (json.loads(result.stdout) if expect == 0 and "--json" in args else None,
+            result.stderr)
+
+
+def test_a_kept_table_answers_the_next_run_without_searching(position: Path,
+                                                             tmp_path: Path) -> None:
+    table = tmp_path / "tea.table"
+    first, _ = solve(str(position), "--json", "--table", str(table))
+    assert first is not None and first["status"] == "optimal"
+    assert table.read_bytes().startswith(tablefile.MAGIC)
+    exact._KEPT.clear()  # a new run: the file, not this process's memory
+    again, _ = solve(str(position), "--json", "--table", str(table))
+    assert again is not None and again["objective"] == first["objective"]
+    assert again["search"]["nodes"] * 100 < first["search"]["nodes"]
+    assert again["search"]["table_size"] >= first["search"]["table_size"]
+
+
+def test_a_search_stopped_by_its_budget_keeps_what_it_finished(position: Path,
+                                                               tmp_path: Path) -> None:
+    table = tmp_path / "tea.table"
+    whole, _ = solve(str(position), "--json")
+    assert whole is not None
+    cut, _ = solve(str(position), "--json", "--table", str(table), "--max-nodes", "5000")
+    assert cut is not None and cut["status"] == "unknown"
+    assert table.stat().st_size > len(tablefile.MAGIC) + 100  # finished values were kept
+    exact._KEPT.clear()
+    resumed, _ = solve(str(position), "--json", "--table", str(table))
+    assert resumed is not None and resumed["objective"] == whole["objective"]
+    assert resumed["search"]["nodes"] < whole["search"]["nodes"]
+
+
+def test_a_long_search_reports_progress_and_saves_its_table_as_it_goes(
+        position: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(CompiledExpectimax, "CHUNK", 2_000)
+    monkeypatch.setattr(CompiledExpectimax, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(exact, "SAVE_EVERY", 0.0)
+    saves: list[int] = []
+    write = paths.write_atomically
+
+    def counted(path: Path, data: object) -> None:
+        saves.append(1)
+        write(path, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(paths, "write_atomically", counted)
+    table = tmp_path / "tea.table"
+    data, stderr = solve(str(position), "--json", "--table", str(table))
+    assert data is not None and data["status"] == "optimal"
+    assert "done by the stack's odds" in stderr and "M nodes" in stderr
+    assert len(saves) >= 3  # during the search, not only at its end
+
+
+def test_written_and_loaded_the_table_is_the_same(tmp_path: Path) -> None:
+    state = load_state(POSITION, "late.json")
+    table = Table()
+    value = CompiledExpectimax(Budget(), table=table).value(state)
+    path = tmp_path / "tea.table"
+    paths.write_atomically(path, table.write)
+    loaded = Table()
+    assert loaded.load(path) == len(table) == len(loaded)
+    assert list(loaded.sizes) == list(table.sizes)
+    again = CompiledExpectimax(Budget(), table=loaded)
+    assert again.value(state) == value
+    assert again.meter.nodes <= 1
+
+
+@pytest.mark.parametrize("case", ["suffix", "other file", "other search", "header", "short"])
+def test_a_bad_table_file_is_refused_and_left_as_it_was(position: Path, tmp_path: Path,
+                                                        case: str) -> None:
+    header = json.dumps({"stamp": tablefile.stamp(), "entries": 10,
+                         "byteorder": sys.byteorder}).encode()
+    name, content, expected = {
+        "suffix": ("tea.txt", None, "ending in .table"),
+        "other file": ("tea.table", b"my notes\n", "a new file or a .table file"),
+        "other search": ("tea.table", tablefile.MAGIC + b'{"stamp": "x", "entries": 1}\n',
+                         "made by this version of the exact search"),
+        "header": ("tea.table", tablefile.MAGIC + b"{not json\n", "JSON header"),
+        "short": ("tea.table", tablefile.MAGIC + header + b"\n" + b"\0" * 64,
+                  "the file ends early"),
+    }[case]
+    table = tmp_path / name
+    if content is not None:
+        table.write_bytes(content)
+    result = CliRunner().invoke(cli, ["solve", str(position), "--table", str(table)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "--table" in result.output and expected in result.output
+    if content is None:
+        assert not table.exists()
+    else:
+        assert table.read_bytes() == content
