@@ -115,6 +115,19 @@ def test_the_meter_counts_and_stops() -> None:
     assert Budget(nodes=10, iterations=7).scaled(0.5) == Budget(None, 5, 3)
 
 
+def test_a_timed_meter_with_no_time_left_stops_at_its_first_node() -> None:
+    """A search given no time answers with what it has before searching: its meter reads the
+    clock at the first node (not after CLOCK_EVERY of them); an untimed one never stops."""
+    with pytest.raises(BudgetExhausted):
+        Budget(time=0.0).start().node()
+    meter = Budget(time=3600.0).start()
+    untimed = Budget().start()
+    for _ in range(10 * meter.CLOCK_EVERY):
+        meter.node()
+        untimed.node()
+    assert meter.nodes == untimed.nodes == 10 * meter.CLOCK_EVERY
+
+
 def test_wilson_interval_known_values() -> None:
     interval = wilson_interval(0.5, 100)
     assert (interval.low, interval.high) == pytest.approx((0.4038, 0.5962), abs=1e-4)
