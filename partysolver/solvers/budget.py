@@ -107,6 +107,11 @@ class Meter:
         self.started += seconds
         self._deadline += seconds
 
+    def out_of_time(self) -> bool:
+        """Whether the budget's time is spent (its nodes and iterations not looked at): for
+        work a search does between its nodes, such as valuing the options it ranks."""
+        return time.perf_counter() > self._deadline
+
     def exhausted(self) -> bool:
         """Whether an anytime search should stop before its next iteration."""
         limit = self.budget.iterations

@@ -291,6 +291,37 @@ def test_options_are_distinct_and_ranked_and_a_small_budget_says_unknown() -> No
     assert cut.status == "unknown"
 
 
+def test_ranking_stops_when_the_time_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Valuing the options to rank them expands no node, so it reads the clock itself: a
+    search whose time runs out between collecting its options and ranking them says unknown
+    (it ran 0.05 s past a short limit), and a hint that ranked in time reads further down
+    the ranking with the caller's budget again."""
+    from partysolver.app.catalog import open_document
+    from partysolver.app.meeple_party import _load
+    from partysolver.solvers.budget import BudgetExhausted
+    from partysolver.solvers.meeple_party import turn
+
+    _, state = _load(open_document("meeple-party:positions/20-hard-party_animal-26"))
+    search = TurnSearch(state, Budget(time=3600.0))
+    ranked = search.options(5)
+    search.meter = Budget(time=0.0).start()  # the time spent once the options are collected
+    with pytest.raises(BudgetExhausted):
+        ranked.rank(5)
+
+    real = turn.RankedOptions.rank
+
+    def late(self: turn.RankedOptions, n: int) -> None:
+        self._search.meter = Budget(time=0.0).start()
+        real(self, n)
+
+    monkeypatch.setattr(turn.RankedOptions, "rank", late)
+    cut = turn_hint(state, Budget(time=3600.0), top=5)
+    assert cut.status == "unknown" and len(cut.options) == 0
+    monkeypatch.undo()
+    hint = turn_hint(state, Budget(time=3600.0), top=1)
+    assert hint.status == "optimal" and len(hint.options[:3]) == 3  # read on: a new budget
+
+
 def test_the_shipped_example_takes_both_photos() -> None:
     from partysolver.models.documents import read_document
     from partysolver.puzzles import examples

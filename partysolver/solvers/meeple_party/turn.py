@@ -1597,13 +1597,19 @@ class RankedOptions(Sequence[TurnOption]):
         return self._count
 
     def rank(self, n: int) -> None:
-        """Rank (and value exactly) the first ``n`` options."""
+        """Rank (and value exactly) the first ``n`` options; :class:`BudgetExhausted` when the
+        search's time runs out first (valuing an option expands no node, so the time is read
+        before each: ranking 5 of 6,627 options valued 668 of them, 0.05 s past a limit that
+        the collecting had just met)."""
         pending, ready = self._pending, self._ready
+        meter = self._search.meter
         while len(self._done) < n and (ready or pending):
             while pending:
                 turned, order, stage, item = pending[0]
                 if ready and (turned, order) > ready[0][:2]:
                     break  # the best valued option beats every bound left
+                if meter.out_of_time():
+                    raise BudgetExhausted
                 heappop(pending)
                 if isinstance(item, KernelSource):
                     # the compiled search's next best end, exact, under its own place in
@@ -1701,8 +1707,11 @@ def turn_hint(state: MeeplePartyState, budget: Budget | None = None, top: int = 
     except BudgetExhausted:
         status = "unknown"
         options, value = [], None
+    seconds = search.meter.elapsed
+    if status == "optimal":
+        search.meter = budget.start()  # reading further down: the caller's budget, as above
     return TurnHint(state, options, value, status, search.examined, len(search.table),
-                    search.meter.elapsed, search.evaluator, search)
+                    seconds, search.evaluator, search)
 
 
 class BestTurn(NamedTuple):
