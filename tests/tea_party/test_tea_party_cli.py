@@ -316,7 +316,8 @@ def test_solve_takes_a_cap_on_its_table(default: Path) -> None:
     capped = report_data("solve", default, max_table_gib=0.01)
     assert capped["status"] == "optimal"
     assert capped["objective"]["value"] == report_data("solve", default)["objective"]["value"]
-    assert Tables(gib=0.01).compiled.most == 1 << 18  # 8 MiB of 32-byte rows: within 0.01 GiB
+    most = Tables(gib=0.01).compiled.most  # 32-byte rows: within 0.01 GiB, and near it
+    assert 0.009 * (1 << 30) < most * 32 <= 0.01 * (1 << 30)
     assert Tables().compiled.most == 1 << 28  # 8 GiB by default
     for bad in ("0", "2000", "lots"):
         result = run("solve", str(default), "--max-table-gib", bad, expect=2)

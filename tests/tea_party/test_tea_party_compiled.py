@@ -15,7 +15,7 @@ from partysolver.models.tea_party.state import THROW_UP
 from partysolver.solvers.budget import Budget, BudgetExhausted
 from partysolver.solvers.expectimax import Expectimax, expectimax
 from partysolver.solvers.tea_party.budgets import loose_heroes
-from partysolver.solvers.tea_party.kernel import CompiledExpectimax, Table
+from partysolver.solvers.tea_party.kernel import MAX_SLOTS, CompiledExpectimax, Table
 
 
 def reached_states(seed: int, count: int, bag: tuple[int, int]) -> list[TeaPartyState]:
@@ -154,7 +154,7 @@ def test_a_table_that_grows_mid_search_gives_the_same_values(monkeypatch: pytest
                      stomachs=[{"fighter": 2, "bard": 1}, {"rogue": 2}])
     expected = CompiledExpectimax(Budget()).value(state)
     monkeypatch.setattr(CompiledExpectimax, "CHUNK", 50)
-    table = Table(2)
+    table = Table(64)
     grown = CompiledExpectimax(Budget(), table=table)
     assert grown.value(state) == pytest.approx(expected, abs=1e-12)
     assert table.slots >= len(table) / 0.75 and table.slots >= 1024
@@ -274,9 +274,10 @@ def test_a_table_capped_far_below_the_search_drops_entries_and_keeps_every_value
     whole = CompiledExpectimax(Budget())
     expected = whole.value(state)
     needed = len(whole.kernel_table)  # some 100,000 entries
-    for most, chunk in ((1 << 10, CompiledExpectimax.CHUNK), (1 << 12, 97)):
+    for most, chunk in ((1 << 10, CompiledExpectimax.CHUNK), (1 << 12, 97), (3 << 10, 97)):
         # A chunk of 97 nodes: the search stops and resumes on its stack, the table grows
-        # from 64 slots to its cap on the way (every slot moves), then purges.
+        # from 64 slots to its cap on the way (every slot moves), then purges.  The cap need
+        # not be a power of two (3,072 slots: the last growth goes from 2,048 to 3,072).
         monkeypatch.setattr(CompiledExpectimax, "CHUNK", chunk)
         table = Table(64, most=most)
         capped = CompiledExpectimax(Budget(), table=table)
@@ -291,6 +292,15 @@ def test_a_table_capped_far_below_the_search_drops_entries_and_keeps_every_value
 
 def test_a_table_within_a_memory_cap() -> None:
     assert Table.within(8).most == 1 << 28  # 32-byte rows: 8 GiB
-    assert Table.within(12).most == 1 << 28  # the most slots a power of two that fits
+    assert Table.within(12).most == 12 << 25  # any whole number of 2^22 slots, not only 2^k
+    assert Table.within(12.1).most == 12 << 25  # rounded down to 128 MiB
     assert Table.within(0.001).most == 1 << 16  # at least 65,536
+    assert Table.within(10_000).most == MAX_SLOTS  # within the hash's reach (64 GiB)
     assert Table().most == 1 << 28  # a growing table stops at 8 GiB by default
+    for gib in (0.01, 0.3, 12, 20, 1024):
+        table = Table.within(gib)
+        slots = table.slots  # it starts small and each growth doubles it, up to the most
+        assert slots <= 1 << 16 or slots % 128  # (halved no further: bitmap words)
+        while slots < table.most:
+            slots *= 2
+        assert slots == table.most

@@ -97,7 +97,7 @@ third of the search's time (measured with ``perf``)."""
 
 # Counters shared with the kernel, in one int64 array.
 (_NODES, _LIMIT, _HITS, _CUT, _USE_TABLE, _ENTRIES, _GROW_AT, _CAPPED, _PURGES, _GEN, _RESUME,
- _MASK, _DEPTH, _PENDING) = range(14)
+ _SLOTS, _DEPTH, _PENDING) = range(14)
 _COUNTERS = _PENDING + 7
 """``_PENDING`` and the six after it: the state a cut search stopped at (:func:`_search`)."""
 
@@ -113,27 +113,35 @@ _MAX_LOAD = 0.75
 
 
 @_jit
-def _home(mask: int, k0: int, k1: int, k2: int) -> int:
-    """Where a key's probe starts in a table of ``mask + 1`` slots."""
+def _home(slots: int, k0: int, k1: int, k2: int) -> int:
+    """Where a key's probe starts in a table of ``slots`` slots (any number below 2^31: the
+    top 32 bits of the key's hash scaled to it, no power of two needed).  The hash's top bits
+    must depend on every bit of the key: without the last multiplication they were the top
+    bits of a sum of products, and linear probing met clusters long enough to stall a
+    9-hero search for minutes."""
     h = k0 * -7046029254386353131 + k1 * -4658895280553007687 + k2 * 7640891576956012809
-    return (h ^ (h >> 31)) & mask
+    h ^= h >> 31  # the high bits into the low ones, then the low ones into the high ones
+    h *= -4265267296055464877
+    return (((h >> 32) & 0xFFFFFFFF) * slots) >> 32
 
 
 @_jit
 def _probe(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int) -> int:
     """The slot of a key in an open-addressing table (linear probing from its home ``i``):
     where it is, or the empty slot where it goes."""
-    mask = rows.shape[0] - 1
+    slots = rows.shape[0]
     while True:
         if not _taken(used, i) or ((rows[i, 0] & _KEY0) == k0 and rows[i, 1] == k1
                                    and rows[i, 2] == k2):
             return i
-        i = (i + 1) & mask
+        i += 1
+        if i == slots:
+            i = 0
 
 
 @_jit
 def _slot(rows: np.ndarray, used: np.ndarray, k0: int, k1: int, k2: int) -> int:
-    return _probe(rows, used, _home(rows.shape[0] - 1, k0, k1, k2), k0, k1, k2)
+    return _probe(rows, used, _home(rows.shape[0], k0, k1, k2), k0, k1, k2)
 
 
 @_jit
@@ -224,20 +232,22 @@ def _purge(rows: np.ndarray, used: np.ndarray, sizes: np.ndarray, grow_at: int) 
             break
         keep += sizes[c]
         lowest = c
-    mask = rows.shape[0] - 1
+    slots = rows.shape[0]
     start = 0
     while _taken(used, start):
         start += 1
     kept = 0
-    for step in range(1, mask + 2):
-        i = (start + step) & mask
+    for step in range(1, slots + 1):
+        i = start + step
+        if i >= slots:
+            i -= slots
         if not _taken(used, i):
             continue
         used[i >> 6] &= ~(1 << (i & 63))
         if (rows[i, 0] >> _SIZE_SHIFT) & (_CLASSES - 1) < lowest:
             continue
         k0, k1, k2 = rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2]
-        j = _probe(rows, used, _home(mask, k0, k1, k2), k0, k1, k2)
+        j = _probe(rows, used, _home(slots, k0, k1, k2), k0, k1, k2)
         if j != i:
             for w in range(4):
                 rows[j, w] = rows[i, w]
@@ -252,13 +262,17 @@ def _slots_for(entries: int, slots: int, most: int) -> int:
     """The fewest slots, doubling from ``slots`` up to ``most``, that hold ``entries`` at most
     75% full."""
     while slots < most and entries >= slots * _MAX_LOAD:
-        slots *= 2
+        slots = min(2 * slots, most)
     return slots
 
 
 _BLOCK = 1 << 22
 """Slots (or entries) written or read at a time by :meth:`Table.save` and :meth:`Table.load`."""
 
+
+MAX_SLOTS = (1 << 31) - (1 << 22)
+"""The most slots a table can have (64 GiB of rows): a key's home is the top 32 bits of its
+hash times the slots, which must fit in 63 bits (:func:`_home`)."""
 
 MOST_SLOTS = 1 << 28
 """The most slots a growing table is given by default: 8 GiB of rows (32 MiB of bitmap), 12
@@ -281,7 +295,8 @@ class Table:
 
     def __init__(self, slots: int = 1 << 16, fixed: bool = False, most: int = MOST_SLOTS
                  ) -> None:
-        assert slots & (slots - 1) == 0 and most & (most - 1) == 0, "a power of two"
+        assert slots % 64 == 0 and most % 64 == 0 and max(slots, most) <= MAX_SLOTS, \
+            "a whole number of bitmap words, within what the hash reaches"
         self.rows = np.zeros((slots, 4), dtype=np.int64)
         self.values = self.rows.view(np.float64)
         self.used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
@@ -314,12 +329,17 @@ class Table:
 
     @classmethod
     def within(cls, gib: float, fixed: bool = False, slots: int = 1 << 16) -> Table:
-        """A table of ``slots`` slots that grows to at most ``gib`` GiB of rows (the most
-        slots a power of two that fits; at least 65,536)."""
-        most = 1 << 16
-        while (2 * most) * 32 <= gib * (1 << 30):
-            most *= 2
-        return cls(min(slots, most), fixed, most)
+        """A table that grows from about ``slots`` slots to at most ``gib`` GiB of rows (at
+        least 65,536 slots, at most :data:`MAX_SLOTS`; past 2^22 slots, a whole number of 2^22,
+        128 MiB).  It starts at the most halved as often as it takes to come down to ``slots``
+        or below, so that each growth doubles it and the last ends exactly at the most (the
+        memory at that growth is 1.5 times the most, both tables alive)."""
+        most = min(max(int(gib * (1 << 30)) // 32, 1 << 16), MAX_SLOTS)
+        most -= most % ((1 << 22) if most > (1 << 22) else 64)
+        start = most
+        while start > slots and start % 128 == 0 and start > (1 << 16):
+            start //= 2
+        return cls(start, fixed, most)
 
     @property
     def capped(self) -> bool:
@@ -377,10 +397,10 @@ class Table:
         return entries
 
     def grow(self, slots: int = 0) -> None:
-        """Move to a table of ``slots`` slots (a power of two; by default twice as many):
+        """Move to a table of ``slots`` slots (by default twice as many, at most ``most``):
         every entry is placed again."""
         slots = min(slots or 2 * self.slots, self.most)
-        assert slots & (slots - 1) == 0 and slots > self.slots
+        assert slots % 64 == 0 and slots > self.slots
         rows = np.zeros((slots, 4), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         _rehash(self.rows, self.used, rows, used)
@@ -675,17 +695,17 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
     entries, grow_at = counters[_ENTRIES], counters[_GROW_AT]
     generation = counters[_GEN]
     full = False  # the table is full and may grow: stop at the next state to push
-    mask = table.shape[0] - 1
+    slots = table.shape[0]
     max_depth = phases.shape[0]
     if counters[_RESUME]:  # where the last call stopped: its stack, and the state it was at
         depth = counters[_DEPTH]
         phase, held, bag, c0, c1, s0, s1 = counters[_PENDING], counters[_PENDING + 1], \
             counters[_PENDING + 2], counters[_PENDING + 3], counters[_PENDING + 4], \
             counters[_PENDING + 5], counters[_PENDING + 6]
-        if use_table and counters[_MASK] != mask:  # the table grew: new homes
+        if use_table and counters[_SLOTS] != slots:  # the table grew: new homes
             for d in range(depth + 1):
                 for i in range(cursor[d], sizes[d]):
-                    _child_key(children, d, i, child_keys, table, used, mask)
+                    _child_key(children, d, i, child_keys, table, used, slots)
     else:
         depth = -1
         phase, held, bag, c0, c1, s0, s1 = root[0], root[1], root[2], root[3], root[4], \
@@ -694,7 +714,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
         k0, k1, k2 = _final_key(c0, c1, s0, s1)
     else:
         k0, k1, k2 = _key(phase, held, bag, c0, c1, s0, s1)
-    home = _home(mask, k0, k1, k2)
+    home = _home(slots, k0, k1, k2)
     while True:
         # Value the state (key ``k0, k1, k2``, probed from ``home``) at once if possible, else
         # push it.
@@ -711,7 +731,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                     phase, held, bag
                 counters[_PENDING + 3], counters[_PENDING + 4] = c0, c1
                 counters[_PENDING + 5], counters[_PENDING + 6] = s0, s1
-                counters[_GEN], counters[_MASK] = generation, mask
+                counters[_GEN], counters[_SLOTS] = generation, slots
                 return _leave(counters, nodes, hits, entries, True)
             nodes += 1
             if phase == _FINAL:
@@ -738,7 +758,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                     sizes[depth] = n
                     if use_table:
                         for i in range(min(n, _AHEAD)):
-                            _child_key(children, depth, i, child_keys, table, used, mask)
+                            _child_key(children, depth, i, child_keys, table, used, slots)
         # Fold finished values into their parents; descend into the next child.
         while True:
             if value >= 0.0:
@@ -764,7 +784,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                 if use_table:
                     if i + _AHEAD < sizes[depth]:
                         _child_key(children, depth, i + _AHEAD, child_keys, table, used,
-                                   mask)
+                                   slots)
                     k0, k1, k2, home = child_keys[depth, i, 0], child_keys[depth, i, 1], \
                         child_keys[depth, i, 2], child_keys[depth, i, 3]
                 cursor[depth] = i + 1
@@ -825,7 +845,7 @@ def _keep(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, classes
 
 @_jit
 def _child_key(children: np.ndarray, d: int, i: int, child_keys: np.ndarray,
-               table: np.ndarray, used: np.ndarray, mask: int) -> None:
+               table: np.ndarray, used: np.ndarray, slots: int) -> None:
     """Write the key of child ``i`` in row ``d`` and its home slot; prefetch that row of the
     table."""
     phase, c0, c1, s0, s1 = children[d, i, 0], children[d, i, 3], children[d, i, 4], \
@@ -837,7 +857,7 @@ def _child_key(children: np.ndarray, d: int, i: int, child_keys: np.ndarray,
         k0, k1, k2 = _final_key(c0, c1, s0, s1)
     else:
         k0, k1, k2 = _key(phase, children[d, i, 1], children[d, i, 2], c0, c1, s0, s1)
-    home = _home(mask, k0, k1, k2)
+    home = _home(slots, k0, k1, k2)
     child_keys[d, i, 0], child_keys[d, i, 1], child_keys[d, i, 2] = k0, k1, k2
     child_keys[d, i, 3] = home
     _prefetch(table, home)
@@ -1118,7 +1138,7 @@ class Playouts(KernelPlayouts):
 def warm_up() -> None:
     """Compile (first run) or load from numba's cache every kernel entry point, now: a
     search's clock should not pay for it.  Cheap once done in this process."""
-    table = Table(2)
+    table = Table(64)
     search = CompiledExpectimax(Budget(), table=table)
     # The smallest decision there is: one hero in hand, an empty bag (entry point ``_search``).
     state = TeaPartyState.from_counts(("A", "B"), (0,) * 8, [(0,) * 8] * 2,
