@@ -62,6 +62,16 @@ def test_a_kept_table_answers_the_next_run_without_searching(position: Path,
     assert again["search"]["table_size"] >= first["search"]["table_size"]
 
 
+def test_a_small_position_is_searched_by_the_compiled_search_to_keep_its_table(
+        tmp_path: Path) -> None:
+    """The shipped endgame is small enough for the interpreted search, whose table is not the
+    one kept: asked to keep a table, solve runs the compiled search."""
+    table = tmp_path / "endgame.table"
+    data, _ = solve("tea-party:default", "--json", "--table", str(table))
+    assert data is not None and data["status"] == "optimal" and data["search"]["compiled"]
+    assert table.read_bytes().startswith(tablefile.MAGIC)
+
+
 def test_a_search_stopped_by_its_budget_keeps_what_it_finished(position: Path,
                                                                tmp_path: Path) -> None:
     table = tmp_path / "tea.table"
