@@ -29,9 +29,10 @@ from .budgets import COMPILE_WORTH, EXACT_FRACTIONS, HINT_SLOTS, loose_heroes, s
 from .lean import LeanExpectimax
 
 Notice = Callable[[str], None]
+"""Told one line before a slow step the caller may want to announce (compiling), and a long
+search's progress."""
 Writer = Callable[[Path, Callable[[BinaryIO], None]], None]
 """Writes a file whole or not at all, given its path and what writes its contents."""
-"""Told one line before a slow step the caller may want to announce (compiling)."""
 
 
 COMPILE_NOTICE = TEA_PARTY_SEARCH.notice
@@ -344,10 +345,11 @@ def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None,
     ``table_gib``: the most the compiled search's table grows to (:class:`Tables`);
     ``table_path``: where that table is kept between runs (loaded first; saved through
     ``write`` at the end, every :data:`SAVE_EVERY` seconds and when the search is stopped, a
-    time limit, a node limit or Ctrl+C).  ``notice`` is told one line before the compiled search compiles, and
-    a line on its progress every half minute of a long search.  Under ``COMPILE_WORTH``
-    seconds the compiled search is used only if this process has it loaded (loading it takes
-    half a second at best: more than such a limit), as the hint does."""
+    time limit, a node limit or Ctrl+C; the compiled search runs even on a small position).
+    ``notice`` is told one line before the compiled search compiles, and a line on its
+    progress every half minute of a long search.  Under ``COMPILE_WORTH`` seconds the
+    compiled search is used only if this process has it loaded (loading it takes half a
+    second at best: more than such a limit), as the hint does."""
     quick = budget.time is not None and budget.time < COMPILE_WORTH
     tables = Tables(gib=table_gib, progress=notice) if table_path is None or write is None \
         else Tables.kept(table_path, write, table_gib, notice)
