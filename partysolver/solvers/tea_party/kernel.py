@@ -267,7 +267,7 @@ def _slots_for(entries: int, slots: int, most: int) -> int:
 
 
 _BLOCK = 1 << 22
-"""Slots (or entries) written or read at a time by :meth:`Table.save` and :meth:`Table.load`."""
+"""Slots (or entries) written or read at a time by :meth:`Table.write` and :meth:`Table.load`."""
 
 
 MAX_SLOTS = (1 << 31) - (1 << 22)
