@@ -264,3 +264,49 @@ def test_a_layout_search_imports_no_graph_library() -> None:
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert found.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_a_limit_too_short_for_cp_sat_answers_the_greedy_layout_without_ortools() -> None:
+    """When the time left after the greedy layout is less than CP-SAT's start costs (OR-Tools'
+    import counted: here made unreachable), ``solve`` and ``hint`` answer the greedy layout,
+    honestly not proven (status feasible / estimate, its bound the puzzle's ceiling), and
+    OR-Tools is never imported; a long limit with the real costs still proves the optimum."""
+    import json
+    import subprocess
+    import sys
+
+    from partysolver.solvers.meeple_land.layout import objective_ceiling
+
+    target = "meeple-land:puzzles/03-service-with-a-smile"
+    code = ("import sys\nfrom partysolver.cli.main import cli\n"
+            "from partysolver.solvers.meeple_land import layout\n"
+            "layout.ORTOOLS_IMPORT_SECONDS = 1e9\n"
+            "for verb in ('solve', 'hint'):\n"
+            "    try:\n"
+            f"        cli([verb, {target!r}, '--json', '--time-limit', '30'])\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "    print('\\x1e')\n"
+            "print(any(name.split('.')[0] == 'ortools' for name in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    solved, hinted, loaded = found.stdout.split("\x1e")
+    assert loaded.strip() == "False"
+    puzzle = load("03")
+    greedy = greedy_layout(puzzle, None)
+    assert greedy.legal and greedy.value is not None and greedy.value < puzzle.answer.objective
+    data = json.loads(solved)
+    assert data["status"] == "feasible" and "not proven optimal" in data["verdict"]
+    assert data["objective"]["value"] == greedy.value
+    assert data["objective"]["bound"] == objective_ceiling(puzzle)
+    assert data["search"]["cp_sat_started"] is False and data["search"]["source"] == "greedy"
+    placed = {(p["tile"], p["at"][0], p["at"][1], p["rotation"])
+              for p in data["solution"]["placements"]}
+    assert placed == {(p.tile, p.at[0], p.at[1], p.rotation) for p in greedy.placements}
+    hint = json.loads(hinted)
+    assert hint["status"] == "estimate" and hint["moves"][0]["value"] == greedy.value
+    assert hint["search"]["cp_sat_started"] is False
+
+    full = solve_layout(puzzle, time_limit=30)
+    assert full.status == "optimal" and full.objective == puzzle.answer.objective
+    assert full.usage["cp_sat_started"] is True

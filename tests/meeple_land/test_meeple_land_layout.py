@@ -235,14 +235,16 @@ def test_an_explanation_proves_its_conflict_minimal_with_one_solve(
     the answer is still the minimal one, and said to be."""
     puzzle = Puzzle(CATALOGUE, Plot(4, 4, (((1, 0), N),)), ("L02", "M19", "S05"),
                     budget=6, required=("L02",), no_dead_ends=True, visitors=(0, 0, 0, 3))
+    from ortools.sat.python import cp_model
+
     solves: list[int] = []
-    real = layouts.cp_model.CpSolver.solve
+    real = cp_model.CpSolver.solve
 
     def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
         solves.append(1)
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(layouts.cp_model.CpSolver, "solve", counted)
+    monkeypatch.setattr(cp_model.CpSolver, "solve", counted)
     conflict, minimal = explain(puzzle)
     assert {r.key for r in conflict} == {"budget", "required:L02"} and minimal
     assert len(solves) == 1

@@ -36,14 +36,13 @@ from __future__ import annotations
 
 import hashlib
 import math
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
-
-from ortools.sat.python import cp_model, cp_model_helper
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...models.meeple_land.game import (
     COLOURS,
@@ -64,6 +63,9 @@ from ...models.meeple_land.puzzle import Puzzle, Requirement
 from ...models.meeple_land.seating import CLASSES, seating_plan
 from ..budget import Status, Verdict
 from .greedy import greedy_layout
+
+if TYPE_CHECKING:  # OR-Tools loads when CP-SAT is to run (ORTOOLS_IMPORT_SECONDS)
+    from ortools.sat.python import cp_model
 
 DEFAULT_COUNT_LIMIT = 1000
 Mode = Literal["optimize", "explain", "count"]
@@ -124,6 +126,8 @@ class LayoutModel:
         self.exact = mode == "count"
         """Counting: every auxiliary variable is a function of the placement literals, so
         each solution of the model is a different layout (but for the seating flows)."""
+        from ortools.sat.python import cp_model
+
         self.model = cp_model.CpModel()
         self.model.name = f"meeple-land layout {puzzle.name or ''}".strip()
         self.cells: list[Cell] = self.plot.sorted_cells()
@@ -708,6 +712,8 @@ class SearchSettings:
         return chosen
 
     def apply(self, params: Any, seed: int | None, time_limit: float | None) -> None:
+        from ortools.sat.python import cp_model_helper
+
         assert self.workers is not None, "settings without workers: call for_model() first"
         params.num_workers = self.workers
         params.interleave_search = self.interleave
@@ -780,15 +786,14 @@ class Progress:
 ProgressCallback = Callable[[Progress], None]
 
 
-class _Tracker(cp_model.CpSolverSolutionCallback):
+class _Tracker:
     """The best value (``best``) and bound (``proven``) of a search; reports each improvement to ``report``.
 
-    CP-SAT calls it from its worker threads (solutions, and bounds through
-    ``best_bound_callback``), hence the lock; values only rise and bounds only fall, so the
-    reports are monotone whatever the order the threads arrive in."""
+    CP-SAT calls it from its worker threads (solutions through :meth:`callback`, and bounds
+    through ``best_bound_callback``), hence the lock; values only rise and bounds only fall,
+    so the reports are monotone whatever the order the threads arrive in."""
 
     def __init__(self, started: float, report: ProgressCallback | None) -> None:
-        super().__init__()
         self.started = started
         self.report = report
         self.best: int | None = None
@@ -807,8 +812,18 @@ class _Tracker(cp_model.CpSolverSolutionCallback):
                 self.report(Progress(self.best, self.proven,
                                      round(time.perf_counter() - self.started, 3), source))
 
-    def on_solution_callback(self) -> None:
-        self.offer(round(self.objective_value), _floor(self.best_objective_bound), "cp-sat")
+    def callback(self) -> cp_model.CpSolverSolutionCallback:
+        """A CP-SAT solution callback offering each layout CP-SAT finds (it imports OR-Tools,
+        which a search that ends at the greedy layout never does)."""
+        from ortools.sat.python import cp_model
+
+        offer = self.offer
+
+        class Solutions(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                offer(round(self.objective_value), _floor(self.best_objective_bound), "cp-sat")
+
+        return Solutions()
 
     def on_bound(self, bound: float) -> None:
         self.offer(None, _floor(bound), "bound")
@@ -842,6 +857,24 @@ MIN_SOLVE = 0.02
 """Seconds that must be left after building the model for CP-SAT to be started at all."""
 BUILD_SECONDS = 0.00015
 """Seconds the model takes to build per placement literal (measured on the 7x7 puzzles)."""
+ORTOOLS_IMPORT_SECONDS = 0.3
+"""Seconds importing OR-Tools' CP-SAT takes when no earlier search loaded it (measured at
+0.29-0.45 s, ``from ortools.sat.python import cp_model`` in a fresh interpreter on the
+2-core machine, issue 27): counted with :data:`MIN_SEARCH` and the model's building
+(:func:`build_estimate`) before CP-SAT is started, so a short time limit ends at the greedy
+layout without loading OR-Tools at all."""
+
+
+def ortools_loaded() -> bool:
+    """Whether OR-Tools' CP-SAT is already imported (then starting CP-SAT costs no import)."""
+    return "ortools.sat.python.cp_model" in sys.modules
+
+
+def search_cost(puzzle: Puzzle) -> float:
+    """Seconds that must be left after the greedy layout for CP-SAT to be worth starting:
+    :data:`MIN_SEARCH`, the model's building and, unless already done, importing OR-Tools."""
+    return MIN_SEARCH + build_estimate(puzzle) + (0.0 if ortools_loaded()
+                                                  else ORTOOLS_IMPORT_SECONDS)
 
 
 def build_estimate(puzzle: Puzzle) -> float:
@@ -863,7 +896,8 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     complete solution hint and, when it meets every requirement, it is the answer if CP-SAT
     finds nothing better in time (status ``feasible``, with the best bound proven so far), so
     a time limit never leaves a puzzle the greedy solves without a layout.  When less than
-    :data:`MIN_SEARCH` seconds remain after the greedy, CP-SAT is not started.  ``progress``
+    :func:`search_cost` seconds remain after the greedy (:data:`MIN_SEARCH`, the model's
+    building and OR-Tools' import), CP-SAT is not started, nor OR-Tools imported.  ``progress``
     is called (from CP-SAT's threads) with each improvement of the best value or bound:
     values never fall, bounds never rise.  With ``seed`` the search uses one worker and is
     reproducible (but for the time limit).  ``start``: a known layout (for instance the best
@@ -894,7 +928,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     usage["greedy_seconds"] = round(time.perf_counter() - started, 3)
     remaining = left()
     if warm is not None and warm.legal and remaining is not None \
-            and remaining < MIN_SEARCH + build_estimate(puzzle):
+            and remaining < search_cost(puzzle):
         tracker.offer(None, objective_ceiling(puzzle), "bound")
         usage["workers"] = 0  # CP-SAT not started
         usage["cp_sat_started"] = False
@@ -902,6 +936,8 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
         return _answer(puzzle, [_verified(puzzle, warm.placements, "greedy")], tracker.proven,
                        False, usage)
     # 2. The model, seeded with the greedy layout; the objective's domain is a first bound.
+    from ortools.sat.python import cp_model
+
     built = LayoutModel(puzzle, strengthen=chosen.strengthen)
     if warm is not None and warm.legal and built.dominance:
         from .relax import respect_dominance
@@ -926,7 +962,7 @@ def solve_layout(puzzle: Puzzle, time_limit: float | None = None, workers: int |
     if (tracker.best is None or tracker.best != tracker.proven) and not out_of_time:
         chosen.apply(solver.parameters, seed, left())  # the limit covers steps 1 and 2 too
         solver.best_bound_callback = tracker.on_bound
-        code, ran = solver.solve(built.model, tracker), True
+        code, ran = solver.solve(built.model, tracker.callback()), True
         usage.update(conflicts=solver.num_conflicts, branches=solver.num_branches,
                      wall_time=round(solver.wall_time, 3),
                      deterministic_time=round(solver.deterministic_time, 3))
@@ -1009,6 +1045,8 @@ def feasibility(puzzle: Puzzle, time_limit: float | None = None, workers: int | 
     warm = greedy_layout(puzzle, None if time_limit is None else time_limit * GREEDY_SHARE)
     if warm.legal:
         return Feasibility("solvable", verify_layout(puzzle, warm.placements)[0])
+    from ortools.sat.python import cp_model
+
     built = LayoutModel(puzzle)
     built.model.clear_objective()
     solver = cp_model.CpSolver()
@@ -1039,24 +1077,6 @@ def verify_layout(puzzle: Puzzle, placements: Sequence[Placement]) -> tuple[Layo
     return layout, puzzle.value(layout.score(puzzle.visitors))
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Collects the distinct layouts (sets of pool placements) of an enumeration."""
-
-    def __init__(self, pool: list[Candidate], limit: int) -> None:
-        super().__init__()
-        self.pool = pool
-        self.limit = limit
-        self.layouts: set[frozenset[Placement]] = set()
-        self.stopped = False
-
-    def on_solution_callback(self) -> None:
-        self.layouts.add(frozenset(c.placement for c in self.pool
-                                   if self.boolean_value(c.literal)))
-        if len(self.layouts) >= self.limit:
-            self.stopped = True
-            self.stop_search()
-
-
 def count_optimal(puzzle: Puzzle, value: int, time_limit: float | None,
                   limit: int = DEFAULT_COUNT_LIMIT) -> tuple[int, bool]:
     """How many distinct layouts (sets of placements) reach ``value``.
@@ -1068,6 +1088,25 @@ def count_optimal(puzzle: Puzzle, value: int, time_limit: float | None,
     sets of placements, so alternative seatings of the same layout count once.  Every layout
     is re-checked by the park verifier.  Returns the count and whether it is complete (not cut
     by the time limit or ``limit``)."""
+    from ortools.sat.python import cp_model
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        """Collects the distinct layouts (sets of pool placements) of an enumeration."""
+
+        def __init__(self, pool: list[Candidate], limit: int) -> None:
+            super().__init__()
+            self.pool = pool
+            self.limit = limit
+            self.layouts: set[frozenset[Placement]] = set()
+            self.stopped = False
+
+        def on_solution_callback(self) -> None:
+            self.layouts.add(frozenset(c.placement for c in self.pool
+                                       if self.boolean_value(c.literal)))
+            if len(self.layouts) >= self.limit:
+                self.stopped = True
+                self.stop_search()
+
     built = LayoutModel(puzzle, "count")
     built.model.add(built.objective_expr() >= value)
     pool = [c for c in built.candidates if c.fixed is None]
@@ -1076,7 +1115,7 @@ def count_optimal(puzzle: Puzzle, value: int, time_limit: float | None,
     solver.parameters.num_workers = 1
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-    collector = _Collector(pool, limit)
+    collector = Collector(pool, limit)
     code = solver.solve(built.model, collector)
     for layout in collector.layouts:
         _, again = verify_layout(puzzle, sorted(layout))
@@ -1128,6 +1167,8 @@ def explain(puzzle: Puzzle, time_limit: float | None = None
     hold together, and when a deletion was cut (not tried, or its solve out of time) it is not
     claimed minimal; out of time before the first core, every requirement is a suspect.
     """
+    from ortools.sat.python import cp_model
+
     started = time.perf_counter()
     deadline = None if time_limit is None else started + max(time_limit, EXPLAIN_FLOOR)
     built = LayoutModel(puzzle, "explain")
