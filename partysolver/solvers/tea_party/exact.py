@@ -200,7 +200,7 @@ def progress_line(search: Any) -> str:
 
 def exact_search(state: TeaPartyState, budget: Budget, line: bool = False,
            notice: Notice | None = None, compile: bool = True,
-           tables: Tables | None = None, lean: bool = True) -> SearchResult:
+           tables: Tables | None = None, interpreted: bool = True) -> SearchResult:
     """The exact search.  Two monsters: the interpreted search first, up to
     ``LEAN_NODES_READY`` or ``LEAN_NODES_COLD`` nodes (when the compiled one is compiled
     already, only on a small position, ``LEAN_LOOSE``, and while it is not loaded in this
@@ -208,16 +208,16 @@ def exact_search(state: TeaPartyState, budget: Budget, line: bool = False,
     announced to ``notice``; not charged to the time limit; without ``compile``, only if this
     process has loaded it already).  Three or four: the generic search (plain
     expectimax with its table: pruning windows cut almost nothing in this game).  ``usage['seconds']`` counts search time only;
-    ``tables`` keeps what was solved, for later searches of the same hint.  Without ``lean``
-    (a table kept on disk: only the compiled search's is), two monsters go to the compiled
-    search at once."""
+    ``tables`` keeps what was solved, for later searches of the same hint.  Without
+    ``interpreted`` (a table kept on disk: only the compiled search's is), two monsters go to
+    the compiled search at once."""
     tables = tables or Tables()
     if state.num_players != 2:
         return expectimax(state, budget, line=line, kind=_sharing(Expectimax, tables.generic))
     # ``compile`` false (a short time limit): not even loading the compiled search, which
     # takes seconds from numba's cache on a busy machine, unless this process has it already
     ready = not needs_compile() and (compile or loaded())
-    if (ready and (loaded() or loose_heroes(state) > LEAN_LOOSE)) or (compile and not lean):
+    if (ready and (loaded() or loose_heroes(state) > LEAN_LOOSE)) or (compile and not interpreted):
         return _compiled(state, budget, line, notice, tables, 0.0)
     lean_nodes = LEAN_NODES_READY if ready else LEAN_NODES_COLD
     if budget.nodes is not None:
@@ -355,7 +355,7 @@ def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None,
         else Tables.kept(table_path, write, table_gib, notice)
     try:
         result = exact_search(state, budget, line=True, notice=notice, compile=not quick,
-                              tables=tables, lean=table_path is None)
+                              tables=tables, interpreted=table_path is None)
     finally:
         tables.keep()
     return Solution(state, result, describe_line(state, result.line))
