@@ -251,19 +251,30 @@ def test_a_layout_search_imports_no_graph_library() -> None:
     """The seating's flow is the project's own: a hint, a solve and a check of a Meeple Land
     puzzle import no graph library (networkx alone took a tenth of a second or more of the
     time limit)."""
+    *_, loaded = fresh_process(("hint", "solve", "verify"), "meeple-land:puzzle", "5",
+                               "networkx")
+    assert loaded.strip() == "False"
+
+
+def fresh_process(verbs: tuple[str, ...], target: str, limit: str, library: str,
+                  before: str = "") -> list[str]:
+    """Run ``verbs`` on ``target`` with ``--json --time-limit limit`` in a new Python process
+    (after the statements ``before``): each command's output, then whether ``library`` was
+    imported, as texts."""
     import subprocess
     import sys
 
-    code = ("import sys\nfrom partysolver.cli.main import cli\n"
-            "for verb in ('hint', 'solve', 'verify'):\n"
+    code = ("import sys\nfrom partysolver.cli.main import cli\n" + before
+            + f"for verb in {verbs!r}:\n"
             "    try:\n"
-            "        cli([verb, 'meeple-land:puzzle', '--json', '--time-limit', '5'])\n"
+            f"        cli([verb, {target!r}, '--json', '--time-limit', {limit!r}])\n"
             "    except SystemExit:\n"
             "        pass\n"
-            "print('networkx' in sys.modules)")
+            "    print('\\x1e')\n"
+            f"print(any(name.split('.')[0] == {library!r} for name in sys.modules))")
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
-    assert found.stdout.strip().splitlines()[-1] == "False"
+    return found.stdout.split("\x1e")
 
 
 def test_a_limit_too_short_for_cp_sat_answers_the_greedy_layout_without_ortools() -> None:
@@ -272,25 +283,13 @@ def test_a_limit_too_short_for_cp_sat_answers_the_greedy_layout_without_ortools(
     honestly not proven (status feasible / estimate, its bound the puzzle's ceiling), and
     OR-Tools is never imported; a long limit with the real costs still proves the optimum."""
     import json
-    import subprocess
-    import sys
 
     from partysolver.solvers.meeple_land.layout import objective_ceiling
 
-    target = "meeple-land:puzzles/03-service-with-a-smile"
-    code = ("import sys\nfrom partysolver.cli.main import cli\n"
-            "from partysolver.solvers.meeple_land import layout\n"
-            "layout.ORTOOLS_IMPORT_SECONDS = 1e9\n"
-            "for verb in ('solve', 'hint'):\n"
-            "    try:\n"
-            f"        cli([verb, {target!r}, '--json', '--time-limit', '30'])\n"
-            "    except SystemExit:\n"
-            "        pass\n"
-            "    print('\\x1e')\n"
-            "print(any(name.split('.')[0] == 'ortools' for name in sys.modules))")
-    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True)
-    solved, hinted, loaded = found.stdout.split("\x1e")
+    solved, hinted, loaded = fresh_process(
+        ("solve", "hint"), "meeple-land:puzzles/03-service-with-a-smile", "30", "ortools",
+        "from partysolver.solvers.meeple_land import layout\n"
+        "layout.ORTOOLS_IMPORT_SECONDS = 1e9\n")
     assert loaded.strip() == "False"
     puzzle = load("03")
     greedy = greedy_layout(puzzle, None)
