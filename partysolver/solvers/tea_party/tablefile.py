@@ -2,7 +2,7 @@
 
 A file is one line :data:`MAGIC`, one JSON line (the search's :func:`stamp`, the number of
 entries, the byte order), then the entries: four native 64-bit integers each, as the table
-keeps them (``kernel.Table.save`` and ``Table.load``).  This module reads and checks the head
+keeps them (``kernel.Table.write`` and ``Table.load``).  This module reads and checks the head
 only, without the kernel (so that a command checks its file before any work)."""
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def is_table(head: bytes) -> bool:
 
 
 def header(head: bytes) -> dict[str, Any]:
-    """The header line of a file (given the file's first line, past :data:`MAGIC`), which must be
-    one this version of the search wrote; raises :class:`TableFileError`."""
+    """The header of a table file (its second line), which must be one this version of the
+    search wrote; raises :class:`TableFileError`."""
     try:
         data = json.loads(head)
         entries = int(data["entries"])
@@ -72,5 +72,6 @@ def check(path: Path) -> None:
 
 
 def new_header(entries: int) -> bytes:
+    """The head of a table file of ``entries`` entries made by this version of the search."""
     return MAGIC + json.dumps({"stamp": stamp(), "entries": entries,
                                "byteorder": sys.byteorder}).encode() + b"\n"
