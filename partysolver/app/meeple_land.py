@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -50,7 +50,7 @@ from .text import plural, problems_text, table, top
 if TYPE_CHECKING:  # the rules engine and the searches load when a verb runs (start-up)
     from ..models.meeple_land.park import Layout, Piece, Score
     from ..models.meeple_land.position import ParkPosition
-    from ..models.meeple_land.puzzle import Answer, Puzzle
+    from ..models.meeple_land.puzzle import Answer, Puzzle, Requirement
     from ..models.meeple_land.state import MeepleLandState
     from ..solvers.meeple_land.layout import Progress
 
@@ -533,9 +533,8 @@ class MeepleLandCommands(SimulatingCommands):
             verdict = feasibility(puzzle, options.time_left(),
                                   options.extra.get("search_workers"), options.seed)
         sentence = {"solvable": "valid and solvable: a layout meets every requirement",
-                    "unsolvable": "valid but unsolvable: " + "; ".join(
-                        r.text for r in verdict.conflict) + " cannot all hold together"
-                        + ("" if verdict.minimal else f" {NOT_MINIMAL}"),
+                    "unsolvable": "valid but unsolvable: "
+                                  + _cannot_hold(verdict.conflict, verdict.minimal),
                     "unknown": "valid; solvable or not is unknown: out of time before a "
                                "layout or a proof"}[verdict.verdict]
         data = verify_data(INFO.key, [], sentence, solvable=verdict.verdict)
@@ -692,6 +691,12 @@ class _Step:
     """How many tiles the best layout found places (the step is the first of them)."""
 
 
+def _cannot_hold(conflict: Sequence[Requirement], minimal: bool) -> str:
+    """An infeasible puzzle's conflict in one sentence, saying when it may not be minimal."""
+    return ("; ".join(r.text for r in conflict) + " cannot all hold together"
+            + ("" if minimal else f" {NOT_MINIMAL}"))
+
+
 def _next_step(puzzle: Puzzle, options: Options, keep: float = 0.0) -> _Step:
     """The first tile, in a legal build order, of the best layout found for ``puzzle`` (within
     the time left less ``keep`` seconds for what follows: see :meth:`Options.time_left`)."""
@@ -707,8 +712,7 @@ def _next_step(puzzle: Puzzle, options: Options, keep: float = 0.0) -> _Step:
     search = {"method": "CP-SAT layout model", **result.usage}
     if result.layout is None:
         note = ("no layout meets every requirement: "
-                + "; ".join(r.text for r in result.conflict) + " cannot all hold together"
-                + ("" if result.conflict_minimal else f" {NOT_MINIMAL}")
+                + _cannot_hold(result.conflict, result.conflict_minimal)
                 if result.status == "infeasible" else
                 "no layout found within the budget: no step to suggest")
         return _Step("exact" if result.status == "infeasible" else "unknown", value_text,
