@@ -119,7 +119,7 @@ class Meter:
             return True
         if self.budget.nodes is not None and self.nodes >= self.budget.nodes:
             return True
-        return time.perf_counter() > self._deadline
+        return self.out_of_time()
 
     def usage(self) -> dict[str, Any]:
         return {"seconds": round(self.elapsed, 4), "nodes": self.nodes,
