@@ -125,7 +125,10 @@ def _move(state: TeaPartyState, move: RankedMove, exact: bool,
 
 
 def _bounds_text(low: float, high: float) -> str:
-    return percent(low) if low == high else f"[{percent(low)}, {percent(high)}]"
+    """A proven interval in percent, rounded outwards to a tenth (a point: rounded)."""
+    if low == high:
+        return percent(low)
+    return f"[{math.floor(low * 1000) / 10:.1f}%, {math.ceil(high * 1000) / 10:.1f}%]"
 
 
 def _proved_best_text(hint: Hint, timings: bool = True) -> str:
@@ -384,6 +387,7 @@ class TeaPartyCommands(SimulatingCommands):
     def solve(self, document: Document, options: Options) -> Report:
         from ..solvers.budget import Budget
         from ..solvers.tea_party import budgets, exact
+        from ..solvers.tea_party.bounds import outward
         from ..solvers.tea_party.tablefile import TableFileError
         from . import paths
 
@@ -420,8 +424,16 @@ class TeaPartyCommands(SimulatingCommands):
         if result.status != "optimal":
             verdict = (f"unknown: the exact search ran out of its budget "
                        f"({_usage_text(result, options.timings)}); no value is claimed")
+            extra = {}
+            low, high = (0.0, 1.0) if result.bounds is None else \
+                outward(*result.bounds[state.player])
+            if (low, high) != (0.0, 1.0):  # what the search finished proves
+                verdict += (f", but what it finished proves {who}'s chance to win within "
+                            f"{_bounds_text(low, high)}")
+                objective = replace(objective, bound=high)
+                extra = {"bounds": {"low": low, "high": high, "proven": True}}
             data = solve_data(INFO.key, "unknown", objective, verdict, None,
-                              search=_search(result))
+                              search=_search(result), **extra)
             return Report(data, verdict)
         assert mine is not None
         verdict = f"{who} wins {percent(mine)} of the time with best play"

@@ -169,6 +169,9 @@ class SearchResult:
     line: tuple[Hashable, ...] = ()
     """The principal line: best actions, and the most likely chance outcome at chance nodes."""
     usage: dict[str, Any] = field(default_factory=dict)
+    bounds: tuple[tuple[float, float], ...] | None = None
+    """When unknown: every player's proven interval for the root's value, if the search could
+    tell how far it got (:meth:`.expectimax.Expectimax.cut_bounds`)."""
 
     @property
     def best(self) -> MoveValue | None:

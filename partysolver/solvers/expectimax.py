@@ -9,7 +9,7 @@ transposition table.
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ..models.protocol import CHANCE, TERMINAL, State
@@ -97,6 +97,12 @@ class Expectimax:
 
     def size(self) -> int:
         return len(self.table or ())
+
+    def cut_bounds(self) -> tuple[tuple[float, float], ...] | None:
+        """Every player's proven interval for the value of the state the last :meth:`value`
+        was searching when it ran out of budget, or ``None``: this search cannot tell (a
+        recursive one unwinds its stack as it stops)."""
+        return None
 
     @staticmethod
     def settled(state: State) -> Values | None:
@@ -256,7 +262,8 @@ def expectimax(state: State, budget: Budget | None = None, transpositions: bool 
     their values are exact.  ``kind`` gives another search with the interface of
     :class:`Expectimax` (a game's own compiled search, say); its :meth:`Expectimax.check`
     refuses a game it cannot solve.  Out of budget, the result is ``unknown`` and lists only the root
-    actions already solved.
+    actions already solved, with every player's proven interval when the search can tell
+    (:meth:`Expectimax.cut_bounds`; two players only).
     """
     require_chance_protocol(state, "expectimax")
     if kind is None:
@@ -266,23 +273,46 @@ def expectimax(state: State, budget: Budget | None = None, transpositions: bool 
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     moves: list[MoveValue] = []
+    actions: Sequence[Hashable] = ()
+    valued = False  # the root's values are known (only the best line is left)
+    bounds = None
     try:
         player = state.current_player()
         if player >= 0:
             search.meter.node()
             root = None
-            for action in state.legal_actions():
+            actions = state.legal_actions()
+            for action in actions:
                 values = search.value(state.apply(action))
                 moves.append(MoveValue(action, values[player], values, exact=True))
                 if root is None or values[player] > root[player] + EPSILON:
                     root = values
         else:
             root = search.value(state)
+        valued = True
         principal = search.principal_line(state) if line else ()
         status: Status = "optimal"
     except BudgetExhausted:
+        if not valued and state.num_players == 2:
+            bounds = _root_bounds(search.cut_bounds(), player, moves, len(actions))
         root, principal, status = None, (), "unknown"
     finally:
         sys.setrecursionlimit(old_limit)
     usage = search.meter.usage() | {"table_hits": search.hits, "table_size": search.size()}
-    return SearchResult(status, search.method, root, rank_moves(moves), principal, usage)
+    return SearchResult(status, search.method, root, rank_moves(moves), principal, usage,
+                        bounds)
+
+
+def _root_bounds(cut: tuple[tuple[float, float], ...] | None, player: int,
+                 moves: list[MoveValue], actions: int) -> tuple[tuple[float, float], ...] | None:
+    """Both players' proven intervals for the root of a two-player search cut short, from
+    the interval of the state it was searching (``cut``): the root itself, or at a decision
+    the action after the ``moves`` solved (their values exact, the actions after it at most
+    1)."""
+    if player < 0 or cut is None:
+        return cut
+    low, high = cut[player]
+    best = max((m.value for m in moves), default=0.0)
+    low, high = max(best, low), 1.0 if len(moves) + 1 < actions else max(best, high)
+    mine = (low, high)
+    return (mine, (1.0 - high, 1.0 - low)) if player == 0 else ((1.0 - high, 1.0 - low), mine)

@@ -111,6 +111,44 @@ def test_solve_out_of_budget_says_unknown(default: Path) -> None:
     assert data["objective"]["value"] is None and data["objective"]["bound"] is None
 
 
+def test_solve_out_of_budget_gives_the_interval_its_finished_part_proves(tmp_path: Path
+                                                                        ) -> None:
+    """The compiled search, cut short, still proves an interval (its stack's finished values):
+    in the verdict, rounded outwards, and in the JSON, and it holds the exact value."""
+    from partysolver.solvers.tea_party import exact
+
+    exact.load_compiled()  # eleven heroes loose: the compiled search, at once
+    path = write(tmp_path, """game = "tea-party"
+players = ["Blue", "Green"]
+current = "Green"
+[bag]
+fighter = 7
+cleric = 1
+rogue = 1
+ranger = 1
+wizard = 1
+[stomachs.Blue]
+fighter = 3
+cleric = 1
+[stomachs.Green]
+rogue = 1
+""")
+    solved = report_data("solve", path)
+    value = solved["objective"]["value"]
+    nodes = solved["search"]["nodes"]
+    assert solved["status"] == "optimal" and solved["search"]["compiled"] is True
+    cut = report_data("solve", path, max_nodes=int(nodes * 0.99))
+    assert cut["status"] == "unknown" and cut["objective"]["value"] is None
+    bounds = cut["bounds"]
+    assert bounds["proven"] is True and bounds["low"] <= value <= bounds["high"] < 1
+    assert cut["objective"]["bound"] == bounds["high"]
+    assert "proves Green's chance to win within [" in cut["verdict"]
+    text = run("solve", str(path), "--max-nodes", str(int(nodes * 0.99))).stdout
+    assert "what it finished proves Green's chance to win within" in text
+    shown = text.split("within [")[1].split("]")[0].replace("%", "").split(", ")
+    assert float(shown[0]) <= 100 * bounds["low"] and float(shown[1]) >= 100 * bounds["high"]
+
+
 def test_verify_lists_every_problem_at_once(tmp_path: Path) -> None:
     path = write(tmp_path, """game = "tea-party"
 players = ["Blue", "Green"]

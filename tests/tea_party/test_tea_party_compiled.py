@@ -142,6 +142,38 @@ def test_out_of_budget_the_exact_result_claims_nothing() -> None:
     assert result.usage["nodes"] <= 1_000
 
 
+@pytest.mark.parametrize("state", [
+    position({"fighter": 7, "cleric": 1, "rogue": 1, "wizard": 1, "ranger": 1},
+             stomachs=[{"fighter": 3, "cleric": 1}, {"rogue": 1}], current=1),
+    position({"fighter": 5, "cleric": 1, "rogue": 1, "wizard": 1, "ranger": 1},
+             cups=[{"ranger": 1}, {"fighter": 2}], stomachs=[{"fighter": 3}, {"rogue": 1}],
+             held="queen")], ids=["Green's draw", "Blue holds the Queen"])
+def test_a_search_cut_short_proves_an_interval_that_holds_the_value(state: TeaPartyState
+                                                                     ) -> None:
+    """Out of budget, the result carries both monsters' proven intervals, read from the
+    compiled search's stack: each holds the exact value, at a draw and at a decision, from
+    either seat, and a later cut only narrows it (every node after the same, in the same
+    order)."""
+    whole = expectimax(state, line=False, kind=CompiledExpectimax)
+    assert whole.status == "optimal" and whole.values is not None and whole.bounds is None
+    nodes = whole.usage["nodes"]
+    assert nodes > 10_000
+    before = (0.0, 1.0)
+    widths = []
+    for share in (0.01, 0.3, 0.7, 0.95, 0.999):
+        cut = expectimax(state, Budget(nodes=int(nodes * share)), kind=CompiledExpectimax)
+        assert cut.status == "unknown" and cut.values is None and cut.bounds is not None
+        for seat in (0, 1):
+            low, high = cut.bounds[seat]
+            assert low - 1e-12 <= whole.values[seat] <= high + 1e-12
+        (low0, high0), (low1, high1) = cut.bounds
+        assert low1 == pytest.approx(1 - high0) and high1 == pytest.approx(1 - low0)
+        assert before[0] - 1e-12 <= low0 <= high0 <= before[1] + 1e-12
+        before = (low0, high0)
+        widths.append(high0 - low0)
+    assert widths[-1] < 0.5 * widths[0]
+
+
 def test_the_compiled_search_refuses_more_than_two_monsters() -> None:
     with pytest.raises(ValueError, match="two monsters"):
         CompiledExpectimax(Budget()).value(position({"fighter": 1}, players=3))

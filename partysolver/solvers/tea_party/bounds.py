@@ -428,7 +428,7 @@ class Bounds:
         return self.intervals[self.actions.index(action)]
 
 
-def _outward(lo: float, hi: float) -> tuple[float, float]:
+def outward(lo: float, hi: float) -> tuple[float, float]:
     """Six decimals, rounded outwards (down and up, past a rounding error of the sums)."""
     return (max(0.0, math.floor(lo * 1e6 + 1e-6) / 1e6 if lo * 1e6 % 1 > 1 - 1e-6 else
                 math.floor(lo * 1e6) / 1e6),
@@ -524,7 +524,7 @@ def prove(state: TeaPartyState, seconds: float | None = None, nodes: int | None 
             intervals[i] = (max(old[0], lo), min(old[1], hi))
     if exact is not None:
         exact.nodes = base
-    return Bounds(actions, tuple(_outward(lo, min(max(hi, lo), 1.0)) for lo, hi in intervals),
+    return Bounds(actions, tuple(outward(lo, min(max(hi, lo), 1.0)) for lo, hi in intervals),
                   finished, search.nodes, round(time.perf_counter() - started, 4), complete,
                   search.leaf_nodes)
 
@@ -546,7 +546,7 @@ def from_exact(state: TeaPartyState, moves: tuple[MoveValue, ...], seconds: floa
     """The bounds an exact search proves: every option's interval is its value."""
     actions = tuple(state.legal_actions())
     values = {m.action: m.value for m in moves}
-    return Bounds(actions, tuple(_outward(values[a], values[a]) for a in actions), 0, 0,
+    return Bounds(actions, tuple(outward(values[a], values[a]) for a in actions), 0, 0,
                   seconds, True)
 
 
@@ -576,5 +576,5 @@ def for_hint(state: TeaPartyState, result: SearchResult, seconds: float | None,
     intervals = tuple((min(max(lo, proved[a]), hi), max(min(hi, proved[a]), lo))
                       if a in proved else (lo, hi)
                       for a, (lo, hi) in zip(found.actions, found.intervals, strict=True))
-    intervals = tuple(_outward(lo, hi) for lo, hi in intervals)
+    intervals = tuple(outward(lo, hi) for lo, hi in intervals)
     return replace(found, intervals=intervals)

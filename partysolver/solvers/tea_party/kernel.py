@@ -913,6 +913,7 @@ class CompiledExpectimax(Expectimax):
         self.kernel_table = Table() if table is None else table
         self.counters = np.zeros(_COUNTERS, dtype=np.int64)
         self.counters[_USE_TABLE] = int(transpositions)
+        self._cut_bounds: tuple[tuple[float, float], ...] | None = None
         self.progress: Callable[[CompiledExpectimax], None] | None = None
         """Called between chunks, at most every :attr:`PROGRESS_EVERY` seconds, while a search
         runs (a long search's report: :meth:`done_share`, the meter, the table)."""
@@ -972,6 +973,39 @@ class CompiledExpectimax(Expectimax):
             reach *= shares[current]
         return done
 
+    def _cut(self, state: TeaPartyState) -> None:
+        """Keep the bounds a search of ``state`` cut short proved (:meth:`cut_bounds`)."""
+        low, high = self.stack_bounds()
+        if state.player == 1:
+            low, high = 1.0 - high, 1.0 - low
+        self._cut_bounds = ((low, high), (1.0 - high, 1.0 - low))
+
+    def cut_bounds(self) -> tuple[tuple[float, float], ...] | None:
+        return self._cut_bounds
+
+    def stack_bounds(self) -> tuple[float, float]:
+        """Proven bounds on seat 0's value of the root of a search cut short (the kernel's
+        root: the monster to act in seat 0), read from the stack it left: every finished child's
+        value is exact, and every other counts as [0, 1].  From the state the search stopped
+        at ([0, 1]) up to the root: a chance frame adds its finished outcomes' weighted values,
+        the one in progress at its interval's weight, and those not yet searched at 0 or 1; a
+        decision frame takes the best finished option or the one in progress as its low, and as
+        its high 1 while options are left, else the greater of the two.  Sound whatever the
+        table dropped: the stack's values never depend on it."""
+        phases, _, totals, cursor, sizes, _, weights, flips = self.work[:8]
+        low, high = 0.0, 1.0
+        for d in range(int(self.counters[_DEPTH]), -1, -1):
+            i, n = int(cursor[d]) - 1, int(sizes[d])  # the child in progress
+            if flips[d, i]:
+                low, high = 1.0 - high, 1.0 - low
+            done = float(totals[d])
+            if phases[d] == CHOOSE:  # ``done``: the best finished option, -1 if none
+                low, high = max(done, low), 1.0 if i + 1 < n else max(done, high)
+            else:
+                weight, rest = float(weights[d, i]), float(weights[d, i + 1:n].sum())
+                low, high = done + weight * low, done + weight * high + rest
+        return max(low, 0.0), min(high, 1.0)
+
     def principal_line(self, state: State, limit: int = 200) -> tuple[Hashable, ...]:
         """The best line, read from the table.  Only draws and ends of the game are stored
         (:func:`_stored`), so each choice along the line is searched again, down to the stored
@@ -987,6 +1021,7 @@ class CompiledExpectimax(Expectimax):
     def value(self, state: State) -> Values:
         self.check(state)
         assert isinstance(state, TeaPartyState)
+        self._cut_bounds = None
         if state.phase == OVER or (state.phase == THROW_UP and state.final):
             # The end-of-game drinking, mid-way: a few throw-ups left (the generic search).
             small = Expectimax(Budget())
@@ -1032,6 +1067,7 @@ class CompiledExpectimax(Expectimax):
             if not counters[_CUT]:
                 return 1.0 - value if state.player == 1 else value
             if self.meter.exhausted():
+                self._cut(state)
                 raise BudgetExhausted
             resume = True
             if self.progress is not None and time.perf_counter() >= self._next_report:
@@ -1040,6 +1076,7 @@ class CompiledExpectimax(Expectimax):
             if table.entries >= table.grow_at:
                 if table.fixed:  # values from earlier searches go; this one starts afresh
                     if cleared:
+                        self._cut(state)
                         raise BudgetExhausted  # too small for this search alone
                     table.clear()
                     cleared = True
