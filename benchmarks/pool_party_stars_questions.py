@@ -71,8 +71,9 @@ def free(players: int, rules: list[Attribute]) -> None:
 
 
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
-          worst: bool, tables: Path) -> None:
-    task = DealTask(players, worst, str(tables))
+          worst: bool, tables: Path, optimal: bool = True, depth: int = 0,
+          hint: bool = True) -> None:
+    task = DealTask(players, worst, str(tables), optimal, depth, hint)
     search_for(players, tables)
     started = time.perf_counter()
 
@@ -86,9 +87,13 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
     def outcome(o: Outcome) -> None:
         if o.ok:
             r = o.result
-            print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: optimal "
-                  f"{r['optimal']:.4f} (first: {r['options'][0][0]}), hint {r['hint']:.4f}, "
-                  f"entropy {r['entropy']:.4f}, worst {r['worst']}", file=sys.stderr,
+            known = (f"optimal {r['optimal']:.4f} (first: {r['options'][0][0]})"
+                     if r["optimal"] is not None else
+                     f"optimal within [{_low(r)}, {r['lookahead']:.4f}]")
+            hint_text = "" if r["hint"] is None else f", hint {r['hint']:.4f}"
+            print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: {known}, "
+                  f"lookahead {r['lookahead']:.4f}, entropy {r['entropy']:.4f}{hint_text}, "
+                  f"worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU", file=sys.stderr,
                   flush=True)
         else:
             print(f"  deal {o.index} failed: {o.error}", file=sys.stderr, flush=True)
@@ -107,17 +112,37 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
     summarize(players, rows)
 
 
+def _low(row: dict[str, Any]) -> str:
+    """The deal's proven lower bound of the optimum: the deeper bound if computed."""
+    if row.get("lower") is not None:
+        return f"{row['lower']:.4f} (depth {row['depth']})"
+    return "free variant"
+
+
 def summarize(players: int, rows: list[dict[str, Any]]) -> None:
-    """The averages over the deals, and how often the policies' first proposals are optimal."""
-    for name in ("optimal", "hint", "entropy"):
+    """The averages over the deals (of what every deal has), the policies against the optimum
+    or, where it is out of reach, against the lookahead policy, and how often the policies'
+    first proposals are optimal."""
+    names = [n for n in ("optimal", "lower", "lookahead", "entropy", "hint")
+             if rows and all(r.get(n) is not None for r in rows)]
+    for name in names:
         values = [r[name] for r in rows]
         mean, low, high = _interval(values)
-        print(f"  {name:8s} mean {mean:.4f} [{low:.4f}, {high:.4f}], min {min(values):.4f}, "
+        print(f"  {name:9s} mean {mean:.4f} [{low:.4f}, {high:.4f}], min {min(values):.4f}, "
               f"max {max(values):.4f}")
-    for name in ("hint", "entropy"):
-        gaps = [r[name] - r["optimal"] for r in rows]
-        mean, low, high = _interval(gaps)
-        print(f"  {name} - optimal: {mean:.4f} [{low:.4f}, {high:.4f}]")
+    base = "optimal" if "optimal" in names else "lookahead"
+    for name in ("hint", "entropy", "lookahead"):
+        if name in names and name != base:
+            gaps = [r[name] - r[base] for r in rows]
+            mean, low, high = _interval(gaps)
+            print(f"  {name} - {base}: {mean:.4f} [{low:.4f}, {high:.4f}]")
+    if "lower" in names:
+        gaps = [r["lookahead"] - r["lower"] for r in rows]
+        print(f"  the optimum's proven interval, lookahead - lower: mean "
+              f"{statistics.mean(gaps):.4f}, max {max(gaps):.4f}")
+    if "optimal" not in names:
+        print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
+        return
     worsts = [r["worst"] for r in rows if r["worst"] is not None]
     if worsts:
         print(f"  worst case (rules and draws): min {min(worsts)}, mean "
@@ -130,6 +155,8 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
         best = r["options"][0][1]
         value = {g: v for g, v in r["options"]}
         for name, choose in (("hint", choose_hint), ("entropy", choose_entropy)):
+            if r.get(name) is None:
+                continue
             split = choose(state)
             guest = next(g for g in problem.hand
                          if problem.split(g, problem.belief) == split)
@@ -163,6 +190,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=0, help="part 2: how many deals")
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--no-worst", action="store_true", help="part 2: skip the worst case")
+    parser.add_argument("--no-optimal", action="store_true",
+                        help="part 2: skip the optimum (out of reach for 3 or 4 players): "
+                             "bracket it between --depth's lower bound and the lookahead policy")
+    parser.add_argument("--depth", type=int, default=0,
+                        help="part 2: the lower bound's depth (the hand game for so many "
+                             "proposals, then the free variant; 0: none)")
+    parser.add_argument("--no-hint", action="store_true",
+                        help="part 2: skip the hint's policy (labelled states: slow past 2 "
+                             "players)")
     parser.add_argument("--out", type=Path, default=None, help="journal of the deals")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--so-far", type=Path, default=None, metavar="FILE",
@@ -178,7 +214,8 @@ def main() -> None:
         free(args.players, [Attribute[n.strip().upper()] for n in names])
     if args.deals:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
-              args.tables or table_path(args.players, "benchmark"))
+              args.tables or table_path(args.players, "benchmark"), not args.no_optimal,
+              args.depth, not args.no_hint)
 
 
 if __name__ == "__main__":

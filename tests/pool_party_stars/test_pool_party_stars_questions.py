@@ -32,6 +32,7 @@ from partysolver.solvers.pool_party_stars.questions import (
     choose_hint,
     depth_sums,
     first_proposals,
+    partition,
     random_deal,
 )
 
@@ -150,6 +151,43 @@ def test_no_greedy_policy_beats_the_optimum(seed: int) -> None:
     def optimal(state):  # noqa: ANN001, ANN202
         return min(search._distinct(state), key=lambda s: search.after(state, s, search.expected))
     assert search.policy_expected(labelled, optimal, "optimal") == pytest.approx(best)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_lower_bounds_and_the_lookahead_policy_bracket_the_optimum(seed: int) -> None:
+    """The lower bound never exceeds the optimum and only rises with its depth (depth 0: the
+    free variant's value); the lookahead policy is never worse than the entropy policy nor
+    better than the optimum, and its value is the one its choices get as a fixed policy."""
+    problem, (expected, _) = finishable(300 + seed, 2 + seed % 2, 5, 10)
+    search = Search(problem.players, len(problem.assignments))
+    state = problem.start()
+    best = search.expected(state)
+    assert best == pytest.approx(expected, abs=1e-9)
+    free = FreeSearch(problem.players, problem.mine, problem.hand + problem.unseen)
+    lows = [search.lower_bound(state, depth, free) for depth in range(6)]
+    assert lows[0] == pytest.approx(free.expected(problem.belief))
+    assert all(a <= b + 1e-12 for a, b in zip(lows, lows[1:], strict=False))
+    assert lows[-1] <= best + 1e-9
+    entropy = search.policy_expected(state, choose_entropy, "entropy")
+    lookahead = search.lookahead_expected(state)
+    assert best - 1e-9 <= lookahead <= entropy + 1e-9
+
+    def choose(s):  # noqa: ANN001, ANN202 - the lookahead's choice, played as a fixed policy
+        def then(split):  # noqa: ANN001, ANN202
+            return search.after(s, split, lambda t: search.policy_expected(
+                t, choose_entropy, "entropy"))
+        return min(search._distinct(s), key=lambda split: (then(split), partition(split)))
+    assert search.policy_expected(state, choose, "lookahead, fixed") == pytest.approx(lookahead)
+
+
+def test_the_entropy_policy_is_the_same_on_labelled_splits() -> None:
+    """Its ties go by partition, so it proposes the same guests whether the state keeps which
+    part is let in or not (the benchmark values it on the cheaper, unlabelled states)."""
+    problem = random_deal(2, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
+    search = Search(2, len(problem.assignments))
+    plain = search.policy_expected(problem.start(), choose_entropy, "entropy")
+    labelled = search.policy_expected(problem.start(labelled=True), choose_entropy, "entropy")
+    assert plain == pytest.approx(labelled, abs=1e-12)
 
 
 def test_a_house_deal_for_two_players() -> None:

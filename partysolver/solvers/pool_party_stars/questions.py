@@ -14,8 +14,12 @@ guesses.  How many proposals until exactly one assignment is left?
 * :meth:`Search.policy_expected` -- the same average for a fixed policy: the hint's (the
   proposal most likely to be let in, then the most informative) or the entropy policy (the
   most informative);
-* :func:`free_search` -- the *free* variant, any guest of the deck at every turn (the
-  Mastermind and Wordle form); its values are proven lower bounds of the hand game's.
+* :meth:`Search.lookahead_expected` -- the same for the *lookahead* policy (the proposal
+  that is best if the entropy policy plays on after it): an upper bound of the optimum;
+* :class:`FreeSearch` (:func:`free_search`) -- the *free* variant, any guest of the deck at
+  every turn (the Mastermind and Wordle form); its values are proven lower bounds of the hand
+  game's, and :meth:`Search.lower_bound` raises them by playing the hand game for the first
+  few proposals.
 
 **Belief states.**  A state is the set ``C`` of assignments still consistent (a bit mask over
 all the assignments), the hand and the guests it may draw, and the draws left.  Guests are
@@ -45,7 +49,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from itertools import permutations
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -425,6 +429,47 @@ class Search:
         self.memo_p[key] = value
         return value
 
+    def lookahead_expected(self, state: State) -> float:
+        """The expected number of proposals of the *lookahead* policy: at every state, the
+        proposal whose expected number is least if the entropy policy plays every proposal
+        after it (one step of policy improvement over the entropy policy, so never worse
+        than it; exact, an upper bound of the optimum)."""
+        if state.belief & (state.belief - 1) == 0:
+            return 0.0
+        key = ("lookahead", *state.key)
+        found = self.memo_p.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if not state.hand:
+            value = INF
+        else:
+            entropy = partial(self.policy_expected, choose=choose_entropy, name="entropy")
+            best = min(self._distinct(state),
+                       key=lambda split: (self.after(state, split, entropy), partition(split)))
+            value = self.after(state, best, self.lookahead_expected)
+        self.memo_p[key] = value
+        return value
+
+    def lower_bound(self, state: State, depth: int, free: FreeSearch) -> float:
+        """A proven lower bound of the optimum (:meth:`expected`) that rises with ``depth``:
+        the hand game for ``depth`` proposals, then the free variant (``free``, the seat's rule
+        and deck: any guest of the deck, which a hand policy cannot beat).  ``depth`` 0 is the
+        free variant's value."""
+        if state.belief & (state.belief - 1) == 0:
+            return 0.0
+        if depth == 0 or not state.hand:
+            return free.expected(state.belief)
+        key = ("lower", depth, *state.key)
+        found = self.memo_p.get(key)
+        if found is not None:
+            return found
+        self._tick()
+        below = partial(self.lower_bound, depth=depth - 1, free=free)
+        value = min(self.after(state, split, below) for split in self._distinct(state))
+        self.memo_p[key] = value
+        return value
+
     # keeping tables ------------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
@@ -540,6 +585,13 @@ class FreeSearch:
         return best
 
 
+@cache
+def free_search(players: int, mine: Attribute) -> FreeSearch:
+    """The free variant of the house deck for a seat holding ``mine`` (one per process: its
+    table is shared by the deals of that rule)."""
+    return FreeSearch(players, mine, HOUSE_DECK)
+
+
 # -- the two greedy policies ----------------------------------------------------------------------
 
 
@@ -556,8 +608,9 @@ def let_in(split: Split) -> float:
 
 
 def choose_entropy(state: State) -> Split:
-    """The most informative proposal (exact ties: the smallest split, see the docs)."""
-    return min(state.hand, key=lambda s: (-round(entropy_of(s), 12), s))
+    """The most informative proposal (exact ties: the smallest partition, see the docs; so
+    the same guests whether the state's splits are labelled or not)."""
+    return min(state.hand, key=lambda s: (-round(entropy_of(s), 12), partition(s), s))
 
 
 def choose_hint(state: State) -> Split:
@@ -594,13 +647,19 @@ def random_deal(players: int, deck: Sequence[Guest], rng: random.Random) -> Prob
 
 @dataclass(frozen=True)
 class DealTask:
-    """One unit: deal ``index`` (drawn from ``(seed, index)``), its optimal expected number of
-    proposals and its first proposals, the hint's and the entropy policy's expected numbers
-    on the same deal, and (``worst``) the optimal worst case."""
+    """One unit: deal ``index`` (drawn from ``(seed, index)``) and, on it, the exact expected
+    numbers of proposals of the entropy policy and of the lookahead policy (upper bounds of the
+    optimum), of the hint's policy (``hint``), the optimum and its first proposals
+    (``optimal``), its worst case (``worst``), and the lower bound of ``depth`` proposals
+    (:meth:`Search.lower_bound`; 0: none).  Where the optimum is out of reach (three or four
+    players), ``lower`` and ``lookahead`` bracket it."""
 
     players: int
     worst: bool = True
     tables: str | None = None
+    optimal: bool = True
+    depth: int = 0
+    hint: bool = True
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
         rng = random.Random(f"pool-party-stars questions {seed} {index}")
@@ -608,16 +667,20 @@ class DealTask:
         search = search_for(self.players, Path(self.tables) if self.tables else None)
         started = time.process_time()
         state = problem.start()
-        best = search.expected(state)
-        options = first_proposals(problem, search)
-        labelled = problem.start(labelled=True)
-        hint_value = search.policy_expected(labelled, choose_hint, "hint")
-        entropy_value = search.policy_expected(labelled, choose_entropy, "entropy")
+        best = search.expected(state) if self.optimal else None
+        options = first_proposals(problem, search) if self.optimal else []
+        entropy_value = search.policy_expected(state, choose_entropy, "entropy")
+        lookahead = search.lookahead_expected(state)
+        hint_value = search.policy_expected(problem.start(labelled=True), choose_hint, "hint") \
+            if self.hint else None
+        lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine)) \
+            if self.depth else None
         search.memo_p.clear()  # a policy's table is rarely shared between deals
-        worst = search.worst(state) if self.worst else None
+        worst = search.worst(state) if self.worst and self.optimal else None
         return {"mine": problem.mine.label, "hand": [str(g) for g in problem.hand],
                 "optimal": best, "worst": worst, "hint": hint_value,
-                "entropy": entropy_value,
+                "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
+                "depth": self.depth or None,
                 "options": [[str(g), v] for g, v in options],
                 "cpu_seconds": round(time.process_time() - started, 3)}
 
@@ -713,5 +776,5 @@ def first_proposals(problem: Problem, search: Search) -> list[tuple[Guest, float
 
 __all__ = ["LOCK", "DealTask", "FreeSearch", "INF", "Problem", "Search", "State", "TimeUp",
            "choose_entropy", "choose_hint", "depth_sums", "entropy_of", "first_proposals",
-           "free_first_guests", "keep_tables", "let_in", "partition", "problem_of", "random_deal",
+           "free_first_guests", "free_search", "keep_tables", "let_in", "partition", "problem_of", "random_deal",
            "search_for", "table_path"]
