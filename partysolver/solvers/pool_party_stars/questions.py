@@ -498,7 +498,9 @@ class Search:
         return True
 
 
-TABLE_VERSION = 1
+TABLE_VERSION = 2
+"""Tables of another version are not loaded (2: the entropy policy's ties go by partition, so
+its values kept by version 1 may differ)."""
 LOAD_LIMIT = 256 * 2 ** 20
 """The largest table file loaded (bytes)."""
 
