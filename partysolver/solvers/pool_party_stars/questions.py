@@ -430,26 +430,17 @@ class Search:
         return value
 
     def lookahead_expected(self, state: State) -> float:
-        """The expected number of proposals of the *lookahead* policy: at every state, the
-        proposal whose expected number is least if the entropy policy plays every proposal
-        after it (one step of policy improvement over the entropy policy, so never worse
-        than it; exact, an upper bound of the optimum)."""
-        if state.belief & (state.belief - 1) == 0:
-            return 0.0
-        key = ("lookahead", *state.key)
-        found = self.memo_p.get(key)
-        if found is not None:
-            return found
-        self.nodes += 1
-        if not state.hand:
-            value = INF
-        else:
-            entropy = partial(self.policy_expected, choose=choose_entropy, name="entropy")
-            best = min(self._distinct(state),
-                       key=lambda split: (self.after(state, split, entropy), partition(split)))
-            value = self.after(state, best, self.lookahead_expected)
-        self.memo_p[key] = value
-        return value
+        """The expected number of proposals of the *lookahead* policy (:meth:`lookahead`):
+        exact, an upper bound of the optimum never above the entropy policy's."""
+        return self.policy_expected(state, self.lookahead, "lookahead")
+
+    def lookahead(self, state: State) -> Split:
+        """The lookahead policy's proposal: the one whose expected number is least if the
+        entropy policy plays every proposal after it (one step of policy improvement over the
+        entropy policy, so never worse than it; ties: the smallest partition)."""
+        entropy = partial(self.policy_expected, choose=choose_entropy, name="entropy")
+        return min(self._distinct(state),
+                   key=lambda split: (self.after(state, split, entropy), partition(split)))
 
     def lower_bound(self, state: State, depth: int, free: FreeSearch) -> float:
         """A proven lower bound of the optimum (:meth:`expected`) that rises with ``depth``:
