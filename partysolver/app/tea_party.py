@@ -125,10 +125,13 @@ def _move(state: TeaPartyState, move: RankedMove, exact: bool,
 
 
 def _bounds_text(low: float, high: float) -> str:
-    """A proven interval in percent, rounded outwards to a tenth (a point: rounded)."""
+    """A proven interval in percent, rounded outwards to a tenth (a point: rounded); the
+    bounds come rounded outwards to six decimals, so products' last bits are rounded off
+    first (0.57 is 57.0%, not 57.1%)."""
     if low == high:
         return percent(low)
-    return f"[{math.floor(low * 1000) / 10:.1f}%, {math.ceil(high * 1000) / 10:.1f}%]"
+    return (f"[{math.floor(round(low * 1000, 6)) / 10:.1f}%, "
+            f"{math.ceil(round(high * 1000, 6)) / 10:.1f}%]")
 
 
 def _proved_best_text(hint: Hint, timings: bool = True) -> str:

@@ -361,3 +361,14 @@ def test_solve_takes_a_cap_on_its_table(default: Path) -> None:
         result = run("solve", str(default), "--max-table-gib", bad, expect=2)
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and "--max-table-gib" in lines[0], result.output
+
+
+def test_proven_intervals_are_printed_rounded_outwards() -> None:
+    """A tenth of a percent, down for the low and up for the high (never inward), and no
+    tenth added by a product's last bits."""
+    from partysolver.app.tea_party import _bounds_text
+
+    assert _bounds_text(0.12345, 0.12351) == "[12.3%, 12.4%]"
+    assert _bounds_text(0.447809, 0.447841) == "[44.7%, 44.8%]"
+    assert _bounds_text(0.29, 0.57) == "[29.0%, 57.0%]"
+    assert _bounds_text(0.5, 0.5) == "50.0%"
