@@ -9,8 +9,12 @@ every other seat's rule (the model: ``docs/rules.md``, "The questions solitaire"
 2. ``--deals N``: N seeded deals (the seat's rule and hand), each a unit of work on the
    runner: the exact optimum of the hand game (expected, and worst case over the rules and
    the draws), its first proposals, and on the same deal the exact expected number of the
-   hint's policy and of the entropy policy.  Printed: the averages over the deals (95%
-   intervals of the mean over deals; every deal's own value is exact).
+   hint's policy, of the entropy policy and of the lookahead policy (one step of improvement
+   over the entropy policy); with ``--depth D``, the lower bound of depth D.  Printed: the
+   averages over the deals (95% intervals of the mean over deals; every deal's own value is
+   exact).  Where the optimum is out of reach (three players), ``--no-optimal --no-hint
+   --no-worst --depth 4`` brackets it on each deal between the lower bound and the lookahead
+   policy, both proven.
 
 With ``--out FILE`` the finished deals are journaled; after a kill, the same command with
 ``--resume`` continues.  The search's tables are kept on disk between runs (``--tables``,
@@ -19,6 +23,8 @@ default under the user cache directory).
     nice -n 10 python benchmarks/pool_party_stars_questions.py --players 2 --free
     nice -n 10 python benchmarks/pool_party_stars_questions.py --players 2 --deals 60 \\
         --out /tmp/pps2.jsonl --resume
+    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 3 --deals 6 \\
+        --no-optimal --no-hint --no-worst --depth 4 --out /tmp/pps3.jsonl --resume
 """
 
 from __future__ import annotations
