@@ -298,11 +298,13 @@ def test_half_a_second_answers_every_shipped_example(tmp_path: Path, name: str) 
 def test_a_compile_starts_in_the_background_and_the_hint_answers(tmp_path: Path,
                                                                  monkeypatch) -> None:
     from partysolver.solvers import compiled
-    from partysolver.solvers.tea_party import exact
+    from partysolver.solvers.tea_party import exact, native
 
     started: list[str] = []
     monkeypatch.setattr(exact, "needs_compile", lambda: True)
     monkeypatch.setattr(exact, "loaded", lambda: False)
+    # A fresh process: no compiled playouts loaded by an earlier test in this worker.
+    monkeypatch.setattr(native, "running", lambda: False)
     monkeypatch.setattr(compiled, "compile_in_background",
                         lambda kernel: started.append(kernel.key) or True)
     path = write(tmp_path, """game = "tea-party"
