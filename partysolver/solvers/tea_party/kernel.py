@@ -913,7 +913,8 @@ class CompiledExpectimax(Expectimax):
         self.kernel_table = Table() if table is None else table
         self.counters = np.zeros(_COUNTERS, dtype=np.int64)
         self.counters[_USE_TABLE] = int(transpositions)
-        self._cut_bounds: tuple[tuple[float, float], ...] | None = None
+        self._cut_seat: int | None = None
+        """The seat to act in the state the last :meth:`value` was cut short on, if it was."""
         self.progress: Callable[[CompiledExpectimax], None] | None = None
         """Called between chunks, at most every :attr:`PROGRESS_EVERY` seconds, while a search
         runs (a long search's report: :meth:`done_share`, the meter, the table)."""
@@ -974,14 +975,17 @@ class CompiledExpectimax(Expectimax):
         return done
 
     def _cut(self, state: TeaPartyState) -> None:
-        """Keep the bounds a search of ``state`` cut short proved (:meth:`cut_bounds`)."""
-        low, high = self.stack_bounds()
-        if state.player == 1:
-            low, high = 1.0 - high, 1.0 - low
-        self._cut_bounds = ((low, high), (1.0 - high, 1.0 - low))
+        """Remember that the search of ``state`` was cut short, for :meth:`cut_bounds` to read
+        its stack (only when asked: MCTS's subtree searches are cut thousands of times)."""
+        self._cut_seat = state.player
 
     def cut_bounds(self) -> tuple[tuple[float, float], ...] | None:
-        return self._cut_bounds
+        if self._cut_seat is None:
+            return None
+        low, high = self.stack_bounds()
+        if self._cut_seat == 1:
+            low, high = 1.0 - high, 1.0 - low
+        return ((low, high), (1.0 - high, 1.0 - low))
 
     def stack_bounds(self) -> tuple[float, float]:
         """Proven bounds on seat 0's value of the root of a search cut short (the kernel's
@@ -1021,7 +1025,7 @@ class CompiledExpectimax(Expectimax):
     def value(self, state: State) -> Values:
         self.check(state)
         assert isinstance(state, TeaPartyState)
-        self._cut_bounds = None
+        self._cut_seat = None
         if state.phase == OVER or (state.phase == THROW_UP and state.final):
             # The end-of-game drinking, mid-way: a few throw-ups left (the generic search).
             small = Expectimax(Budget())
