@@ -145,3 +145,13 @@ def test_a_bad_table_file_is_refused_and_left_as_it_was(position: Path, tmp_path
         assert not table.exists()
     else:
         assert table.read_bytes() == content
+
+
+def test_the_stamp_is_that_of_the_code_the_process_imported(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """A long search stamps its table with the code it runs: files changed on disk after the
+    import (a new checkout while it searches) do not change what it writes."""
+    before = tablefile.stamp()
+    monkeypatch.setattr(tablefile, "_digest", lambda: "the files as they are now")
+    assert tablefile.stamp() == before
+    assert json.loads(tablefile.new_header(3)[len(tablefile.MAGIC):])["stamp"] == before

@@ -7,7 +7,6 @@ only, without the kernel (so that a command checks its file before any work)."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import sys
@@ -22,10 +21,7 @@ class TableFileError(ValueError):
     """A file that cannot be used as the search's table; the message says what was expected."""
 
 
-@functools.cache
-def stamp() -> str:
-    """What made a table: the SHA-256 of the compiled search's module and of the rules'
-    modules it restates (any change may change the keys or the values)."""
+def _digest() -> str:
     from ...models.tea_party import game, state
 
     digest = hashlib.sha256()
@@ -33,6 +29,17 @@ def stamp() -> str:
                    Path(state.__file__)):
         digest.update(module.read_bytes())
     return digest.hexdigest()
+
+
+_STAMP = _digest()
+"""Read when this module is first imported (the kernel imports it), so that a long search
+stamps its table with the code it runs, even if the files change before it saves."""
+
+
+def stamp() -> str:
+    """What made a table: the SHA-256 of the compiled search's module and of the rules'
+    modules it restates (any change may change the keys or the values)."""
+    return _STAMP
 
 
 def is_table(head: bytes) -> bool:
