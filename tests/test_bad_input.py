@@ -336,3 +336,26 @@ def test_a_file_a_field_names_as_dash_is_a_file_name_not_standard_input(tmp_path
     refused("solve", str(path), says=("catalogue: expected an existing catalogue file",))
     refused("simulate", "party-time", "--games", "1", "--party-rules", "-",
             says=("--party-rules",))
+
+
+@pytest.mark.parametrize(("where", "field"), [((), "buses_gone"), ((), "pending"),
+                                              (("market",), "under")])
+def test_a_meeple_land_list_of_lists_where_ids_belong_names_the_field(
+        where: tuple[str, ...], field: str, tmp_path: Path) -> None:
+    """An id list holding a list (the fuzzer's mutation) is bad input naming the field, not a
+    crash on an unhashable value."""
+    document = example("meeple-land")
+    table = document
+    for key in where:
+        table = table[key]
+    table[field] = [["B07"]]
+    path = write(tmp_path, "game.toml", document)
+    for verb in ("hint", "verify"):
+        refused(verb, str(path), says=(field,), folder=tmp_path)
+
+
+def test_an_option_value_too_long_for_a_file_name_is_one_line(tmp_path: Path) -> None:
+    """Before the parse, the command looks for its document among its arguments: a value no
+    file system can name (too long) is skipped there, and the option's own check answers."""
+    refused("generate", "nope", "--first", "9" * 5000, says=("--first",),
+            folder=tmp_path)

@@ -319,9 +319,13 @@ class GameVerb(click.Command):
             if arg == "-":
                 return None  # standard input is read once, by the parse
             path = Path(arg)
-            if not path.exists() and ":" not in arg and is_game(arg):
+            try:
+                exists, folder = path.exists(), path.is_dir()
+            except (OSError, ValueError):  # a name too long, a NUL: not a file, and no game
+                continue
+            if not exists and ":" not in arg and is_game(arg):
                 return arg, arg
-            if path.is_dir():
+            if folder:
                 return None  # a folder may hold every game's files
             try:
                 if path.is_file():

@@ -402,12 +402,12 @@ def load_state(document: Mapping[str, Any], source: str) -> MeepleLandState:
     passed = frozenset(_seat_of(root, "passed", names, n) for n in root.array("passed", []))
     pending = tuple(root.array("pending", []))
     for event in pending:
-        if event not in PENDING:
+        if not isinstance(event, str) or event not in PENDING:
             raise root.error("pending", "chance events among " + ", ".join(PENDING), event)
     finished = root.flag("finished", False)
     gone = root.array("buses_gone", [])
     for bus in gone:
-        if bus not in catalogue.buses:
+        if not isinstance(bus, str) or bus not in catalogue.buses:
             raise root.error("buses_gone", "bus ids of the catalogue", bus)
     market_fields = root.table("market")
     market, advert, under = _load_market(market_fields, catalogue)
@@ -457,7 +457,7 @@ def _load_market(fields: Fields, catalogue: Catalogue
                            + ", ".join(catalogue.adverts), advert)
     under = tuple(fields.array("under", []))
     for item in under:
-        if item not in catalogue.adverts:
+        if not isinstance(item, str) or item not in catalogue.adverts:
             raise fields.error("under", "advert ids of the catalogue", item)
     fields.done()
     return Market(sizes["small"], sizes["medium"], sizes["large"], extensions,
