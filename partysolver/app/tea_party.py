@@ -430,9 +430,9 @@ class TeaPartyCommands(SimulatingCommands):
             extra = {}
             low, high = (0.0, 1.0) if result.bounds is None else \
                 outward(*result.bounds[state.player])
-            if (low, high) != (0.0, 1.0):  # what the search finished proves
-                verdict += (f", but what it finished proves {who}'s chance to win within "
-                            f"{_bounds_text(low, high)}")
+            shown = _bounds_text(low, high)
+            if shown != "[0.0%, 100.0%]":  # what the search finished proves, if anything
+                verdict += f", but what it finished proves {who}'s chance to win within {shown}"
                 objective = replace(objective, bound=high)
                 extra = {"bounds": {"low": low, "high": high, "proven": True}}
             data = solve_data(INFO.key, "unknown", objective, verdict, None,

@@ -305,7 +305,8 @@ def expectimax(state: State, budget: Budget | None = None, transpositions: bool 
 
 def _root_bounds(cut: tuple[tuple[float, float], ...] | None, player: int,
                  moves: list[MoveValue], actions: int) -> tuple[tuple[float, float], ...] | None:
-    """Both players' proven intervals for the root of a two-player search cut short, from
+    """Both players' proven intervals for the root of a two-player search cut short (whose
+    values add up to 1, as Tea Party's win shares do), from
     the interval of the state it was searching (``cut``): the root itself, or at a decision
     the action after the ``moves`` solved (their values exact, the actions after it at most
     1)."""
