@@ -446,20 +446,25 @@ class Search:
         """A proven lower bound of the optimum (:meth:`expected`) that rises with ``depth``:
         the hand game for ``depth`` proposals, then the free variant (``free``, the seat's rule
         and deck: any guest of the deck, which a hand policy cannot beat).  ``depth`` 0 is the
-        free variant's value."""
-        if state.belief & (state.belief - 1) == 0:
-            return 0.0
-        if depth == 0 or not state.hand:
-            return free.expected(state.belief)
-        key = ("lower", depth, *state.key)
-        found = self.memo_p.get(key)
-        if found is not None:
+        free variant's value.  Its table lives for one call: the values depend on ``free``,
+        which the states' keys do not name (two rules may share a key, not a free value)."""
+        memo: dict[tuple[object, ...], float] = {}
+
+        def bound(state: State, depth: int) -> float:
+            if state.belief & (state.belief - 1) == 0:
+                return 0.0
+            if depth == 0 or not state.hand:
+                return free.expected(state.belief)
+            key = (depth, *state.key)
+            found = memo.get(key)
+            if found is None:
+                self._tick()
+                below = partial(bound, depth=depth - 1)
+                found = memo[key] = min(self.after(state, split, below)
+                                        for split in self._distinct(state))
             return found
-        self._tick()
-        below = partial(self.lower_bound, depth=depth - 1, free=free)
-        value = min(self.after(state, split, below) for split in self._distinct(state))
-        self.memo_p[key] = value
-        return value
+
+        return bound(state, depth)
 
     # keeping tables ------------------------------------------------------------------------
 
