@@ -124,14 +124,19 @@ def _move(state: TeaPartyState, move: RankedMove, exact: bool,
                 move.reason, figures, text=move.text, extra=extra)
 
 
+def _tenths(low: float, high: float) -> tuple[float, float]:
+    """A proven interval in percent, rounded outwards to a tenth; the bounds come rounded
+    outwards to six decimals, so products' last bits are rounded off first (0.57 is 57.0%,
+    not 57.1%)."""
+    return math.floor(round(low * 1000, 6)) / 10, math.ceil(round(high * 1000, 6)) / 10
+
+
 def _bounds_text(low: float, high: float) -> str:
-    """A proven interval in percent, rounded outwards to a tenth (a point: rounded); the
-    bounds come rounded outwards to six decimals, so products' last bits are rounded off
-    first (0.57 is 57.0%, not 57.1%)."""
+    """A proven interval in percent, rounded outwards to a tenth (a point: rounded)."""
     if low == high:
         return percent(low)
-    return (f"[{math.floor(round(low * 1000, 6)) / 10:.1f}%, "
-            f"{math.ceil(round(high * 1000, 6)) / 10:.1f}%]")
+    shown = _tenths(low, high)
+    return f"[{shown[0]:.1f}%, {shown[1]:.1f}%]"
 
 
 def _proved_best_text(hint: Hint, timings: bool = True) -> str:
@@ -430,9 +435,9 @@ class TeaPartyCommands(SimulatingCommands):
             extra = {}
             low, high = (0.0, 1.0) if result.bounds is None else \
                 outward(*result.bounds[state.player])
-            shown = _bounds_text(low, high)
-            if shown != "[0.0%, 100.0%]":  # what the search finished proves, if anything
-                verdict += f", but what it finished proves {who}'s chance to win within {shown}"
+            if _tenths(low, high) != (0.0, 100.0):  # what the search finished proves, if any
+                verdict += (f", but what it finished proves {who}'s chance to win within "
+                            f"{_bounds_text(low, high)}")
                 objective = replace(objective, bound=high)
                 extra = {"bounds": {"low": low, "high": high, "proven": True}}
             data = solve_data(INFO.key, "unknown", objective, verdict, None,
