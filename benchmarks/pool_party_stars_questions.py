@@ -14,7 +14,10 @@ every other seat's rule (the model: ``docs/rules.md``, "The questions solitaire"
    averages over the deals (95% intervals of the mean over deals; every deal's own value is
    exact).  Where the optimum is out of reach (three players), ``--no-optimal --no-hint
    --no-worst --depth 4`` brackets it on each deal between the lower bound and the lookahead
-   policy, both proven.
+   policy, both proven.  For four players, where the free variant is out of reach too,
+   ``--free --free-depth D`` gives its lower bounds of depth 0 to D, and ``--deals N
+   --no-optimal --no-hint --no-worst --no-policies --depth D --free-depth F`` the hand game's
+   (its leaves the free variant's bound of depth F).
 
 With ``--out FILE`` the finished deals are journaled; after a kill, the same command with
 ``--resume`` continues.  The search's tables are kept on disk between runs (``--tables``,
@@ -25,6 +28,8 @@ default under the user cache directory).
         --out /tmp/pps2.jsonl --resume
     nice -n 10 python benchmarks/pool_party_stars_questions.py --players 3 --deals 6 \\
         --no-optimal --no-hint --no-worst --depth 4 --out /tmp/pps3.jsonl --resume
+    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 4 --free \
+        --free-depth 5
 """
 
 from __future__ import annotations
@@ -61,10 +66,18 @@ def peak_mb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
-def free(players: int, rules: list[Attribute]) -> None:
+def free(players: int, rules: list[Attribute], depth: int | None = None) -> None:
     for mine in rules:
         started = time.perf_counter()
         search = FreeSearch(players, mine, HOUSE_DECK)
+        if depth is not None:  # out of reach: its lower bounds, deeper and deeper
+            for d in range(depth + 1):
+                low = search.lower(search.start, d)
+                print(f"free, {players} players, seat holds {mine.label}: at least {low:.4f} "
+                      f"(depth {d}); {search.nodes:,} states, "
+                      f"{time.perf_counter() - started:.1f} s, peak {peak_mb():,} MB",
+                      flush=True)
+            continue
         expected = search.expected(search.start)
         worst = search.worst(search.start)
         best = free_first_guests(search)
@@ -78,8 +91,8 @@ def free(players: int, rules: list[Attribute]) -> None:
 
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
           worst: bool, tables: Path, optimal: bool = True, depth: int = 0,
-          hint: bool = True) -> None:
-    task = DealTask(players, worst, str(tables), optimal, depth, hint)
+          hint: bool = True, free_depth: int | None = None, policies: bool = True) -> None:
+    task = DealTask(players, worst, str(tables), optimal, depth, hint, free_depth, policies)
     search_for(players, tables)
     started = time.perf_counter()
 
@@ -93,14 +106,15 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
     def outcome(o: Outcome) -> None:
         if o.ok:
             r = o.result
+            high = "not computed" if r["lookahead"] is None else f"{r['lookahead']:.4f}"
             known = (f"optimal {r['optimal']:.4f} (first: {r['options'][0][0]})"
-                     if r["optimal"] is not None else
-                     f"optimal within [{_low(r)}, {r['lookahead']:.4f}]")
+                     if r["optimal"] is not None else f"optimal within [{_low(r)}, {high}]")
+            policies = "" if r["entropy"] is None else \
+                f", lookahead {r['lookahead']:.4f}, entropy {r['entropy']:.4f}"
             hint_text = "" if r["hint"] is None else f", hint {r['hint']:.4f}"
-            print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: {known}, "
-                  f"lookahead {r['lookahead']:.4f}, entropy {r['entropy']:.4f}{hint_text}, "
-                  f"worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU", file=sys.stderr,
-                  flush=True)
+            print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: {known}"
+                  f"{policies}{hint_text}, worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU",
+                  file=sys.stderr, flush=True)
         else:
             print(f"  deal {o.index} failed: {o.error}", file=sys.stderr, flush=True)
 
@@ -121,7 +135,9 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
 def _low(row: dict[str, Any]) -> str:
     """The deal's proven lower bound of the optimum: the deeper bound if computed."""
     if row.get("lower") is not None:
-        return f"{row['lower']:.4f} (depth {row['depth']})"
+        leaves = "" if row.get("free_depth") is None else \
+            f", then the free variant's bound of depth {row['free_depth']}"
+        return f"{row['lower']:.4f} (depth {row['depth']}{leaves})"
     return "free variant"
 
 
@@ -138,11 +154,11 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
               f"max {max(values):.4f}")
     base = "optimal" if "optimal" in names else "lookahead"
     for name in ("hint", "entropy", "lookahead"):
-        if name in names and name != base:
+        if name in names and name != base and base in names:
             gaps = [r[name] - r[base] for r in rows]
             mean, low, high = _interval(gaps)
             print(f"  {name} - {base}: {mean:.4f} [{low:.4f}, {high:.4f}]")
-    if "lower" in names:
+    if "lower" in names and "lookahead" in names:
         gaps = [r["lookahead"] - r["lower"] for r in rows]
         print(f"  the optimum's proven interval, lookahead - lower: mean "
               f"{statistics.mean(gaps):.4f}, max {max(gaps):.4f}")
@@ -202,6 +218,12 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=0,
                         help="part 2: the lower bound's depth (the hand game for so many "
                              "proposals, then the free variant; 0: none)")
+    parser.add_argument("--free-depth", type=int, default=None,
+                        help="--free: the free variant's lower bounds of depth 0 to this, "
+                             "not its value (four players); part 2: the lower bound's leaves "
+                             "are the free variant's bound of this depth, not its value")
+    parser.add_argument("--no-policies", action="store_true",
+                        help="part 2: skip the entropy and lookahead policies (four players)")
     parser.add_argument("--no-hint", action="store_true",
                         help="part 2: skip the hint's policy (labelled states: slow past 2 "
                              "players)")
@@ -217,11 +239,11 @@ def main() -> None:
         so_far(args.so_far)
     if args.free:
         names = [a.label for a in Attribute] if args.rules == "all" else args.rules.split(",")
-        free(args.players, [Attribute[n.strip().upper()] for n in names])
+        free(args.players, [Attribute[n.strip().upper()] for n in names], args.free_depth)
     if args.deals:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
               args.tables or table_path(args.players, "benchmark"), not args.no_optimal,
-              args.depth, not args.no_hint)
+              args.depth, not args.no_hint, args.free_depth, not args.no_policies)
 
 
 if __name__ == "__main__":

@@ -178,6 +178,16 @@ def test_the_lower_bounds_and_the_lookahead_policy_bracket_the_optimum(seed: int
                 t, choose_entropy, "entropy"))
         return min(search._distinct(s), key=lambda split: (then(split), partition(split)))
     assert search.policy_expected(state, choose, "lookahead, fixed") == pytest.approx(lookahead)
+    # The free variant bounded from below (for four players, where it is out of reach): it
+    # rises with its depth to the free variant's value, and so does the hand game's bound.
+    frees = [free.lower(problem.belief, depth) for depth in range(12)]
+    assert frees[0] == pytest.approx(search.expected_bound(problem.belief))
+    assert all(a <= b + 1e-12 for a, b in zip(frees, frees[1:], strict=False))
+    assert frees[-1] == pytest.approx(free.expected(problem.belief), abs=1e-12)
+    for depth in range(4):
+        shallow = [search.lower_bound(state, depth, free, free_depth) for free_depth in range(4)]
+        assert all(a <= b + 1e-12 for a, b in zip(shallow, shallow[1:], strict=False))
+        assert shallow[-1] <= lows[depth] + 1e-12
 
 
 def test_the_entropy_policy_is_the_same_on_labelled_splits() -> None:

@@ -230,8 +230,11 @@ def children(state: State, split: Split) -> list[tuple[int, float, list[tuple[fl
             pool = tuple(sorted(counts.items()))
             total = sum(counts.values())
             after = []
-            for drawn, count in pool:
-                rest = tuple((s, c - (s == drawn)) for s, c in pool if c - (s == drawn))
+            for index, (drawn, count) in enumerate(pool):
+                # The pool less the guest drawn: slices keep it sorted and share its entries
+                # with the siblings' pools (the memo keys hold them).
+                rest = pool[:index] + pool[index + 1:] if count == 1 else \
+                    (*pool[:index], (drawn, count - 1), *pool[index + 1:])
                 after.append((count / total, State(part, tuple(sorted([*kept, drawn])), rest,
                                                    state.draws - 1, labelled)))
             found.append((part, weight, after))
@@ -442,19 +445,26 @@ class Search:
         return min(self._distinct(state),
                    key=lambda split: (self.after(state, split, entropy), partition(split)))
 
-    def lower_bound(self, state: State, depth: int, free: FreeSearch) -> float:
+    def lower_bound(self, state: State, depth: int, free: FreeSearch,
+                    free_depth: int | None = None) -> float:
         """A proven lower bound of the optimum (:meth:`expected`) that rises with ``depth``:
         the hand game for ``depth`` proposals, then the free variant (``free``, the seat's rule
         and deck: any guest of the deck, which a hand policy cannot beat).  ``depth`` 0 is the
-        free variant's value.  Its table lives for one call: the values depend on ``free``,
-        which the states' keys do not name (two rules may share a key, not a free value)."""
+        free variant's value.  With ``free_depth`` the free variant itself is bounded from
+        below (:meth:`FreeSearch.lower`, for four players, where it is out of reach).  Its
+        table lives for one call: the values depend on ``free``, which the states' keys do not
+        name (two rules may share a key, not a free value)."""
         memo: dict[tuple[object, ...], float] = {}
+
+        def leaf(belief: int) -> float:
+            return free.expected(belief) if free_depth is None else \
+                free.lower(belief, free_depth)
 
         def bound(state: State, depth: int) -> float:
             if state.belief & (state.belief - 1) == 0:
                 return 0.0
             if depth == 0 or not state.hand:
-                return free.expected(state.belief)
+                return leaf(state.belief)
             key = (depth, *state.key)
             found = memo.get(key)
             if found is None:
@@ -522,6 +532,7 @@ class FreeSearch:
         self.bounds = Search(players, len(self.problem.assignments))
         self.memo_e: dict[int, float] = {}
         self.memo_w: dict[int, float] = {}
+        self.memo_l: dict[tuple[int, int], float] = {}
         self.nodes = 0
 
     def splits(self, belief: int) -> list[Split]:
@@ -549,6 +560,31 @@ class FreeSearch:
             if best <= floor + 1e-12:
                 break
         self.memo_e[belief] = best
+        return best
+
+    def lower(self, belief: int, depth: int) -> float:
+        """A proven lower bound of :meth:`expected` that rises with ``depth``: the free
+        variant played exactly for ``depth`` proposals, then the information bound
+        (``Search.expected_bound``).  Where the free variant is out of reach (four players) it
+        still bounds the hand game from below."""
+        if belief & (belief - 1) == 0:
+            return 0.0
+        if depth == 0:
+            return self.bounds.expected_bound(belief)
+        found = self.memo_l.get((belief, depth))
+        if found is not None:
+            return found
+        self.nodes += 1
+        size = popcount(belief)
+        scored = sorted((sum(popcount(p) * self.bounds.expected_bound(p) for p in split) / size,
+                         split) for split in self.splits(belief))
+        best = INF
+        for bound, split in scored:
+            if 1 + bound >= best - 1e-12:
+                break  # the bound of depth 0 is the lowest of every depth
+            best = min(best, 1 + sum(popcount(p) * self.lower(p, depth - 1) for p in split)
+                       / size)
+        self.memo_l[belief, depth] = best
         return best
 
     def options(self, belief: int) -> list[tuple[Split, float]]:
@@ -649,8 +685,10 @@ class DealTask:
     numbers of proposals of the entropy policy and of the lookahead policy (upper bounds of the
     optimum), of the hint's policy (``hint``), the optimum and its first proposals
     (``optimal``), its worst case (``worst``), and the lower bound of ``depth`` proposals
-    (:meth:`Search.lower_bound`; 0: none).  Where the optimum is out of reach (three or four
-    players), ``lower`` and ``lookahead`` bracket it."""
+    (:meth:`Search.lower_bound`; 0: none), its leaves the free variant's value or, with
+    ``free_depth``, its lower bound of that depth (four players).  Where the optimum is out of
+    reach (three or four players), ``lower`` and ``lookahead`` bracket it; ``policies`` False
+    skips the entropy and lookahead policies (four players: out of reach)."""
 
     players: int
     worst: bool = True
@@ -658,6 +696,8 @@ class DealTask:
     optimal: bool = True
     depth: int = 0
     hint: bool = True
+    free_depth: int | None = None
+    policies: bool = True
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
         rng = random.Random(f"pool-party-stars questions {seed} {index}")
@@ -667,18 +707,19 @@ class DealTask:
         state = problem.start()
         best = search.expected(state) if self.optimal else None
         options = first_proposals(problem, search) if self.optimal else []
-        entropy_value = search.policy_expected(state, choose_entropy, "entropy")
-        lookahead = search.lookahead_expected(state)
+        entropy_value = search.policy_expected(state, choose_entropy, "entropy") \
+            if self.policies else None
+        lookahead = search.lookahead_expected(state) if self.policies else None
         hint_value = search.policy_expected(problem.start(labelled=True), choose_hint, "hint") \
             if self.hint else None
-        lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine)) \
-            if self.depth else None
+        lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine),
+                                   self.free_depth) if self.depth else None
         search.memo_p.clear()  # a policy's table is rarely shared between deals
         worst = search.worst(state) if self.worst and self.optimal else None
         return {"mine": problem.mine.label, "hand": [str(g) for g in problem.hand],
                 "optimal": best, "worst": worst, "hint": hint_value,
                 "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
-                "depth": self.depth or None,
+                "depth": self.depth or None, "free_depth": self.free_depth,
                 "options": [[str(g), v] for g, v in options],
                 "cpu_seconds": round(time.process_time() - started, 3)}
 
