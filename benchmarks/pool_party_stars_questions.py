@@ -72,11 +72,14 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
         search = FreeSearch(players, mine, HOUSE_DECK)
         if depth is not None:  # out of reach: its lower bounds, deeper and deeper
             for d in range(depth + 1):
-                low = search.lower(search.start, d)
-                print(f"free, {players} players, seat holds {mine.label}: at least {low:.4f} "
+                low, exact = search.lower_complete(search.start, d)
+                said = f"exactly {low:.4f}" if exact else f"at least {low:.4f}"
+                print(f"free, {players} players, seat holds {mine.label}: {said} "
                       f"(depth {d}); {search.nodes:,} states, "
                       f"{time.perf_counter() - started:.1f} s, peak {peak_mb():,} MB",
                       flush=True)
+                if exact:
+                    break
             continue
         expected = search.expected(search.start)
         worst = search.worst(search.start)

@@ -184,6 +184,14 @@ def test_the_lower_bounds_and_the_lookahead_policy_bracket_the_optimum(seed: int
     assert frees[0] == pytest.approx(search.expected_bound(problem.belief))
     assert all(a <= b + 1e-12 for a, b in zip(frees, frees[1:], strict=False))
     assert frees[-1] == pytest.approx(free.expected(problem.belief), abs=1e-12)
+    # Once no leaf of its best proposals is cut short, the bound is the free variant's value.
+    complete = [free.lower_complete(problem.belief, depth) for depth in range(12)]
+    assert complete[-1] == (pytest.approx(frees[-1]), True)
+    for (value, whole), exact in zip(complete, frees, strict=True):
+        assert value == exact
+        if whole:
+            assert value == pytest.approx(free.expected(problem.belief), abs=1e-12)
+    assert not complete[0][1]
     for depth in range(4):
         shallow = [search.lower_bound(state, depth, free, free_depth) for free_depth in range(4)]
         assert all(a <= b + 1e-12 for a, b in zip(shallow, shallow[1:], strict=False))
@@ -368,3 +376,22 @@ def test_hint_optimal_past_its_time_limit_says_so(tmp_path: Path,
     assert data["optimal_questions"]["status"] == "unfinished"
     assert data["optimal_questions"]["consistent_assignments"] == 11
     assert data["moves"]  # the usual ranking is still there
+
+
+def test_the_free_variants_bound_of_a_depth_is_exact_once_no_leaf_is_cut() -> None:
+    """The free variant's lower bound of a depth (four players' only bound of it) on the house
+    deck, 3 players and 40 of the 110 assignments: it rises from the information bound to the
+    exact value, and says it is exact from the first depth whose best proposals identify every
+    assignment, not before."""
+    free = FreeSearch(3, Attribute.ANIMAL, HOUSE_DECK)
+    belief = sum(1 << i for i in random.Random(5).sample(range(110), 40))
+    exact = free.expected(belief)
+    rows = [free.lower_complete(belief, depth) for depth in range(7)]
+    values = [value for value, _ in rows]
+    assert values[0] == pytest.approx(free.bounds.expected_bound(belief)) and values[0] < exact
+    assert all(a <= b + 1e-12 for a, b in zip(values, values[1:], strict=False))
+    assert all(value <= exact + 1e-12 for value in values)
+    first = next(depth for depth, (_, whole) in enumerate(rows) if whole)
+    assert values[first - 1] < exact - 1e-9  # the depth before still cut a leaf, and fell short
+    assert all(whole and value == pytest.approx(exact, abs=1e-12)
+               for value, whole in rows[first:])

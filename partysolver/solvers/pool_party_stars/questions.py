@@ -532,7 +532,7 @@ class FreeSearch:
         self.bounds = Search(players, len(self.problem.assignments))
         self.memo_e: dict[int, float] = {}
         self.memo_w: dict[int, float] = {}
-        self.memo_l: dict[tuple[int, int], float] = {}
+        self.memo_l: dict[tuple[int, int], tuple[float, bool]] = {}
         self.nodes = 0
 
     def splits(self, belief: int) -> list[Split]:
@@ -567,10 +567,16 @@ class FreeSearch:
         variant played exactly for ``depth`` proposals, then the information bound
         (``Search.expected_bound``).  Where the free variant is out of reach (four players) it
         still bounds the hand game from below."""
+        return self.lower_complete(belief, depth)[0]
+
+    def lower_complete(self, belief: int, depth: int) -> tuple[float, bool]:
+        """:meth:`lower`, and whether it is :meth:`expected` itself: True when the proposals
+        that reach it identify every assignment within ``depth`` (no leaf was cut short), for
+        then a free policy achieves the bound (up to 1e-12), and none does better."""
         if belief & (belief - 1) == 0:
-            return 0.0
+            return 0.0, True
         if depth == 0:
-            return self.bounds.expected_bound(belief)
+            return self.bounds.expected_bound(belief), False
         found = self.memo_l.get((belief, depth))
         if found is not None:
             return found
@@ -578,14 +584,23 @@ class FreeSearch:
         size = popcount(belief)
         scored = sorted((sum(popcount(p) * self.bounds.expected_bound(p) for p in split) / size,
                          split) for split in self.splits(belief))
-        best = INF
+        best, complete = INF, False
         for bound, split in scored:
-            if 1 + bound >= best - 1e-12:
-                break  # the bound of depth 0 is the lowest of every depth
-            best = min(best, 1 + sum(popcount(p) * self.lower(p, depth - 1) for p in split)
-                       / size)
-        self.memo_l[belief, depth] = best
-        return best
+            # The bound of depth 0 is the lowest of every depth: a proposal whose bound cannot
+            # beat the best (or, for a best not yet complete, tie it) is not expanded.
+            if 1 + bound > best + 1e-12 or (complete and 1 + bound >= best - 1e-12):
+                break
+            total, whole = 0.0, True
+            for p in split:
+                value, done = self.lower_complete(p, depth - 1)
+                total += popcount(p) * value
+                whole = whole and done
+            value = 1 + total / size
+            if value < best - 1e-12 or (whole and not complete and value <= best + 1e-12):
+                complete = whole
+            best = min(best, value)
+        self.memo_l[belief, depth] = best, complete
+        return best, complete
 
     def options(self, belief: int) -> list[tuple[Split, float]]:
         size = popcount(belief)
