@@ -16,8 +16,9 @@ every other seat's rule (the model: ``docs/rules.md``, "The questions solitaire"
    --no-worst --depth 4`` brackets it on each deal between the lower bound and the lookahead
    policy, both proven.  For four players, where the free variant is out of reach too,
    ``--free --free-depth D`` gives its lower bounds of depth 0 to D, and ``--deals N
-   --no-optimal --no-hint --no-worst --no-policies --depth D --free-depth F`` the hand game's
-   (its leaves the free variant's bound of depth F).
+   --no-optimal --no-hint --no-worst --policies entropy --depth D --free-depth F`` brackets
+   the hand game between its lower bound (its leaves the free variant's bound of depth F) and
+   the entropy policy.
 
 With ``--out FILE`` the finished deals are journaled; after a kill, the same command with
 ``--resume`` continues.  The search's tables are kept on disk between runs (``--tables``,
@@ -94,7 +95,7 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
 
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
           worst: bool, tables: Path, optimal: bool = True, depth: int = 0,
-          hint: bool = True, free_depth: int | None = None, policies: bool = True) -> None:
+          hint: bool = True, free_depth: int | None = None, policies: str = "both") -> None:
     task = DealTask(players, worst, str(tables), optimal, depth, hint, free_depth, policies)
     search_for(players, tables)
     started = time.perf_counter()
@@ -109,11 +110,12 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
     def outcome(o: Outcome) -> None:
         if o.ok:
             r = o.result
-            high = "not computed" if r["lookahead"] is None else f"{r['lookahead']:.4f}"
+            above = r["lookahead"] if r["lookahead"] is not None else r["entropy"]
+            high = "not computed" if above is None else f"{above:.4f}"
             known = (f"optimal {r['optimal']:.4f} (first: {r['options'][0][0]})"
                      if r["optimal"] is not None else f"optimal within [{_low(r)}, {high}]")
-            policies = "" if r["entropy"] is None else \
-                f", lookahead {r['lookahead']:.4f}, entropy {r['entropy']:.4f}"
+            policies = "".join(f", {name} {r[name]:.4f}" for name in ("lookahead", "entropy")
+                               if r[name] is not None)
             hint_text = "" if r["hint"] is None else f", hint {r['hint']:.4f}"
             print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: {known}"
                   f"{policies}{hint_text}, worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU",
@@ -155,15 +157,15 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
         mean, low, high = _interval(values)
         print(f"  {name:9s} mean {mean:.4f} [{low:.4f}, {high:.4f}], min {min(values):.4f}, "
               f"max {max(values):.4f}")
-    base = "optimal" if "optimal" in names else "lookahead"
+    base = next((n for n in ("optimal", "lookahead", "entropy") if n in names), None)
     for name in ("hint", "entropy", "lookahead"):
-        if name in names and name != base and base in names:
+        if name in names and base is not None and name != base:
             gaps = [r[name] - r[base] for r in rows]
             mean, low, high = _interval(gaps)
             print(f"  {name} - {base}: {mean:.4f} [{low:.4f}, {high:.4f}]")
-    if "lower" in names and "lookahead" in names:
-        gaps = [r["lookahead"] - r["lower"] for r in rows]
-        print(f"  the optimum's proven interval, lookahead - lower: mean "
+    if "lower" in names and base in ("lookahead", "entropy"):
+        gaps = [r[base] - r["lower"] for r in rows]
+        print(f"  the optimum's proven interval, {base} - lower: mean "
               f"{statistics.mean(gaps):.4f}, max {max(gaps):.4f}")
     if "optimal" not in names:
         print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
@@ -225,8 +227,9 @@ def main() -> None:
                         help="--free: the free variant's lower bounds of depth 0 to this, "
                              "not its value (four players); part 2: the lower bound's leaves "
                              "are the free variant's bound of this depth, not its value")
-    parser.add_argument("--no-policies", action="store_true",
-                        help="part 2: skip the entropy and lookahead policies (four players)")
+    parser.add_argument("--policies", choices=("both", "entropy", "none"), default="both",
+                        help="part 2: the policies valued (four players: the lookahead is out "
+                             "of reach; the entropy policy alone bounds the optimum above)")
     parser.add_argument("--no-hint", action="store_true",
                         help="part 2: skip the hint's policy (labelled states: slow past 2 "
                              "players)")
@@ -246,7 +249,7 @@ def main() -> None:
     if args.deals:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
               args.tables or table_path(args.players, "benchmark"), not args.no_optimal,
-              args.depth, not args.no_hint, args.free_depth, not args.no_policies)
+              args.depth, not args.no_hint, args.free_depth, args.policies)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from partysolver.models.pool_party_stars.game import (
 )
 from partysolver.solvers.pool_party_stars.deduction import posterior
 from partysolver.solvers.pool_party_stars.questions import (
+    DealTask,
     FreeSearch,
     Problem,
     Search,
@@ -395,3 +396,20 @@ def test_the_free_variants_bound_of_a_depth_is_exact_once_no_leaf_is_cut() -> No
     assert values[first - 1] < exact - 1e-9  # the depth before still cut a leaf, and fell short
     assert all(whole and value == pytest.approx(exact, abs=1e-12)
                for value, whole in rows[first:])
+
+
+def test_a_deal_unit_brackets_the_optimum_with_what_it_is_asked(tmp_path: Path) -> None:
+    """The benchmark's unit of work on a 2-player house deal: the optimum between the lower
+    bound (its leaves the free variant's value, or its bound of a depth) and the policies;
+    the policies asked for are valued, the others are not."""
+    both = DealTask(2, worst=False, tables=str(tmp_path), depth=2, hint=False)(32, 0)
+    assert both["lower"] <= both["optimal"] <= both["lookahead"] <= both["entropy"]
+    assert both["free_depth"] is None and both["hint"] is None and both["worst"] is None
+    shallow = DealTask(2, worst=False, tables=str(tmp_path), optimal=False, depth=2,
+                       hint=False, free_depth=0, policies="entropy")(32, 0)
+    assert shallow["optimal"] is None and shallow["lookahead"] is None
+    assert shallow["entropy"] == pytest.approx(both["entropy"])
+    assert shallow["lower"] <= both["lower"] and shallow["free_depth"] == 0
+    none = DealTask(2, worst=False, tables=str(tmp_path), optimal=False, hint=False,
+                    policies="none")(32, 0)
+    assert none["entropy"] is None and none["lookahead"] is None and none["lower"] is None

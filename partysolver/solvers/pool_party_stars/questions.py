@@ -702,8 +702,9 @@ class DealTask:
     (``optimal``), its worst case (``worst``), and the lower bound of ``depth`` proposals
     (:meth:`Search.lower_bound`; 0: none), its leaves the free variant's value or, with
     ``free_depth``, its lower bound of that depth (four players).  Where the optimum is out of
-    reach (three or four players), ``lower`` and ``lookahead`` bracket it; ``policies`` False
-    skips the entropy and lookahead policies (four players: out of reach)."""
+    reach (three or four players), ``lower`` and ``lookahead`` bracket it; ``policies`` says
+    which policies are valued: ``"both"``, ``"entropy"`` (four players: the lookahead is out
+    of reach, the entropy policy is the upper bound) or ``"none"``."""
 
     players: int
     worst: bool = True
@@ -712,7 +713,7 @@ class DealTask:
     depth: int = 0
     hint: bool = True
     free_depth: int | None = None
-    policies: bool = True
+    policies: str = "both"
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
         rng = random.Random(f"pool-party-stars questions {seed} {index}")
@@ -723,8 +724,8 @@ class DealTask:
         best = search.expected(state) if self.optimal else None
         options = first_proposals(problem, search) if self.optimal else []
         entropy_value = search.policy_expected(state, choose_entropy, "entropy") \
-            if self.policies else None
-        lookahead = search.lookahead_expected(state) if self.policies else None
+            if self.policies != "none" else None
+        lookahead = search.lookahead_expected(state) if self.policies == "both" else None
         hint_value = search.policy_expected(problem.start(labelled=True), choose_hint, "hint") \
             if self.hint else None
         lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine),
