@@ -74,7 +74,9 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
         if depth is not None:  # out of reach: its lower bounds, deeper and deeper
             for d in range(depth + 1):
                 low, exact = search.lower_complete(search.start, d)
-                said = f"exactly {low:.4f}" if exact else f"at least {low:.4f}"
+                count = len(search.problem.assignments)
+                said = f"exactly {low:.4f} ({low * count:.0f}/{count})" if exact else \
+                    f"at least {low:.4f}"
                 print(f"free, {players} players, seat holds {mine.label}: {said} "
                       f"(depth {d}); {search.nodes:,} states, "
                       f"{time.perf_counter() - started:.1f} s, peak {peak_mb():,} MB",
