@@ -83,6 +83,10 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
                       flush=True)
                 if exact:
                     break
+            worst = search.worst(search.start)
+            print(f"free, {players} players, seat holds {mine.label}: worst {worst:.0f}; "
+                  f"{search.nodes:,} states, {time.perf_counter() - started:.1f} s, "
+                  f"peak {peak_mb():,} MB", flush=True)
             continue
         expected = search.expected(search.start)
         worst = search.worst(search.start)
