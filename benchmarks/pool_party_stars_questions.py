@@ -43,6 +43,7 @@ import statistics
 import sys
 import time
 from datetime import date
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,11 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
             policies = "".join(f", {name} {r[name]:.4f}" for name in ("lookahead", "entropy")
                                if r[name] is not None)
             hint_text = "" if r["hint"] is None else f", hint {r['hint']:.4f}"
+            never = Fraction(r.get("unidentifiable", "0"))
+            if never:  # every policy's expected number is infinite, the optimum's too
+                known = (f"never done with chance {never} = {float(never):.3e} (no guest it "
+                         "will see tells the rules apart), so every expected number is "
+                         "infinite")
             print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: {known}"
                   f"{policies}{hint_text}, worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU",
                   file=sys.stderr, flush=True)
@@ -156,6 +162,13 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
     """The averages over the deals (of what every deal has), the policies against the optimum
     or, where it is out of reach, against the lookahead policy, and how often the policies'
     first proposals are optimal."""
+    chances = [Fraction(r.get("unidentifiable", "0")) for r in rows]
+    if any(chances):
+        mean, low, high = _interval([float(c) for c in chances])
+        print(f"  never done (no guest the seat will see tells the rules apart) with a chance "
+              f"above 0 on {sum(c > 0 for c in chances)} of {len(rows)} deals: every expected "
+              f"number is infinite there; the chance: mean {mean:.3e} [{low:.3e}, "
+              f"{high:.3e}], max {float(max(chances)):.3e}")
     names = [n for n in ("optimal", "lower", "lookahead", "entropy", "hint")
              if rows and all(r.get(n) is not None for r in rows)]
     for name in names:

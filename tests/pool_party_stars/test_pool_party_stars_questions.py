@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import math
 import random
+from fractions import Fraction
 from functools import cache
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -413,3 +415,35 @@ def test_a_deal_unit_brackets_the_optimum_with_what_it_is_asked(tmp_path: Path) 
     none = DealTask(2, worst=False, tables=str(tmp_path), optimal=False, hint=False,
                     policies="none")(32, 0)
     assert none["entropy"] is None and none["lookahead"] is None and none["lower"] is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_chance_no_policy_is_done_is_the_brute_forces(seed: int) -> None:
+    """The chance that the guests the seat will ever see cannot tell the true assignment from
+    another, against every subset of guests never drawn counted one by one; above 0 exactly
+    where the search says every policy's expected number is infinite."""
+    rng = random.Random(f"unidentifiable {seed}")
+    players = 2 + seed % 2
+    problem, consistent = small_problem(rng, players, 3 + seed % 4, 9 + seed % 3)
+    never = len(problem.unseen) - problem.draws
+    failing = 0
+    subsets = list(combinations(range(len(problem.unseen)), never))
+    for hidden in subsets:
+        seen = problem.hand + tuple(g for k, g in enumerate(problem.unseen) if k not in hidden)
+        answers = [tuple(first_bar(a, g) for g in seen) for a in consistent]
+        failing += sum(answers.count(mine) > 1 for mine in answers)
+    chance = problem.unidentifiable()
+    assert chance == Fraction(failing, len(subsets) * len(consistent))
+    search = Search(players, len(problem.assignments))
+    assert (search.expected(problem.start()) == math.inf) == (chance > 0)
+
+
+def test_four_players_are_never_done_for_certain() -> None:
+    """With four players a seat draws 28 of the 37 guests it has not seen; on the house deal
+    of seed 32 the 9 never drawn hold, with a chance of about one in a hundred thousand,
+    every guest that tells the true assignment from another (no policy is then done, so every
+    expected number is infinite); with three players the 6 never drawn never do."""
+    four = random_deal(4, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
+    assert 0 < four.unidentifiable() < Fraction(1, 50_000)
+    three = random_deal(3, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
+    assert three.unidentifiable() == 0

@@ -49,10 +49,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache, partial
 from itertools import permutations
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ...models.pool_party_stars.game import (
     HAND_SIZE,
@@ -148,6 +152,47 @@ class Problem:
     def split(self, guest: Guest, belief: int) -> Split:
         return _restrict(self.parts(guest), belief)
 
+    def unidentifiable(self) -> Fraction:
+        """The exact chance that the guests the seat will ever see (its hand, then its draws)
+        cannot tell the true assignment from another one.  It does not depend on the
+        proposals: the seat proposes every guest it holds until it is done, and which guests
+        it draws does not depend on what it proposed.  So when it is above 0 no policy is
+        ever done there, and every expected number of proposals is infinite.
+
+        The guests never drawn are a uniform subset of ``unseen`` (all but ``draws`` of
+        them); the assignment is uniform among the consistent ones.  For each, the sets of
+        unseen guests that alone tell it from another (no hand guest does) are kept where
+        they fit among the never drawn; the chance that one of them is never drawn is
+        counted by inclusion and exclusion over their unions (each union that still fits
+        counts the subsets holding it)."""
+        never = max(0, len(self.unseen) - self.draws)
+        belief = self.belief
+        members = [i for i in range(len(self.assignments)) if belief >> i & 1]
+        if len(members) < 2:
+            return Fraction(0)
+        guests = (*self.hand, *self.unseen)
+        answers = np.zeros((len(members), len(guests)), dtype=np.int8)
+        for column, guest in enumerate(guests):
+            for answer, part in enumerate(self.parts(guest)):
+                for row, i in enumerate(members):
+                    if part >> i & 1:
+                        answers[row, column] = answer
+        hand, unseen = answers[:, :len(self.hand)], answers[:, len(self.hand):]
+        weights = 1 << np.arange(len(self.unseen), dtype=object)
+        count = 0
+        for row in range(len(members)):
+            same = np.flatnonzero((hand == hand[row]).all(axis=1))
+            same = same[same != row]  # the others the hand cannot tell it from
+            differ = unseen[same] != unseen[row]
+            small = differ.sum(axis=1) <= never
+            # Each other's set of telling guests, where all of them may be never drawn (an
+            # empty set: no guest tells them apart, never drawn for certain); only the
+            # minimal sets matter: a set holding another is never drawn only if that one is.
+            sets = sorted({int(weights[d].sum()) for d in differ[small]}, key=popcount)
+            sets = [a for n, a in enumerate(sets) if not any(b & a == b for b in sets[:n])]
+            count += _subsets_holding_one(sets, len(self.unseen), never)
+        return Fraction(count, len(members) * comb(len(self.unseen), never))
+
     def start(self, labelled: bool = False) -> State:
         """The first state.  Guests are kept by their partition (the optimal searches), or
         ``labelled`` by answer (a fixed policy)."""
@@ -156,6 +201,24 @@ class Problem:
         hand = tuple(sorted(shape(self.parts(g), c) for g in self.hand))
         return State(c, hand, _pool((shape(self.parts(g), c) for g in self.unseen), c),
                      self.draws, labelled)
+
+
+def _subsets_holding_one(sets: Sequence[int], size: int, never: int) -> int:
+    """How many ``never``-subsets of ``size`` items hold at least one of ``sets`` (bit masks,
+    each of at most ``never`` items): inclusion and exclusion over the unions that fit."""
+    total = 0
+
+    def walk(start: int, union: int, sign: int) -> None:
+        nonlocal total
+        for k in range(start, len(sets)):
+            joined = union | sets[k]
+            bits = popcount(joined)
+            if bits <= never:
+                total += sign * comb(size - bits, never - bits)
+                walk(k + 1, joined, -sign)
+
+    walk(0, 0, 1)
+    return total
 
 
 @cache
@@ -704,7 +767,9 @@ class DealTask:
     ``free_depth``, its lower bound of that depth (four players).  Where the optimum is out of
     reach (three or four players), ``lower`` and ``lookahead`` bracket it; ``policies`` says
     which policies are valued: ``"both"``, ``"entropy"`` (four players: the lookahead is out
-    of reach, the entropy policy is the upper bound) or ``"none"``."""
+    of reach, the entropy policy is the upper bound) or ``"none"``.  ``unidentifiable``: the
+    exact chance that no policy is ever done (:meth:`Problem.unidentifiable`; above 0, every
+    expected number is infinite)."""
 
     players: int
     worst: bool = True
@@ -732,8 +797,9 @@ class DealTask:
                                    self.free_depth) if self.depth else None
         search.memo_p.clear()  # a policy's table is rarely shared between deals
         worst = search.worst(state) if self.worst and self.optimal else None
+        never = problem.unidentifiable()
         return {"mine": problem.mine.label, "hand": [str(g) for g in problem.hand],
-                "optimal": best, "worst": worst, "hint": hint_value,
+                "unidentifiable": str(never), "optimal": best, "worst": worst, "hint": hint_value,
                 "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
                 "depth": self.depth or None, "free_depth": self.free_depth,
                 "options": [[str(g), v] for g, v in options],
