@@ -102,8 +102,10 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
 
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
           worst: bool, tables: Path, optimal: bool = True, depth: int = 0,
-          hint: bool = True, free_depth: int | None = None, policies: str = "both") -> None:
-    task = DealTask(players, worst, str(tables), optimal, depth, hint, free_depth, policies)
+          hint: bool = True, free_depth: int | None = None, policies: str = "both",
+          spent: bool = False) -> None:
+    task = DealTask(players, worst, str(tables), optimal, depth, hint, free_depth, policies,
+                    spent)
     search_for(players, tables)
     started = time.perf_counter()
 
@@ -125,7 +127,10 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
                                if r[name] is not None)
             hint_text = "" if r["hint"] is None else f", hint {r['hint']:.4f}"
             never = Fraction(r.get("unidentifiable", "0"))
-            if never:  # every policy's expected number is infinite, the optimum's too
+            if never and r["entropy"] is not None and r.get("spent"):
+                known = (f"never done with chance {never} = {float(never):.3e}; a spent hand "
+                         f"done with its proposals: entropy policy {r['entropy']:.6f}")
+            elif never:  # every policy's expected number is infinite, the optimum's too
                 known = (f"never done with chance {never} = {float(never):.3e} (no guest it "
                          "will see tells the rules apart), so every expected number is "
                          "infinite")
@@ -249,6 +254,10 @@ def main() -> None:
     parser.add_argument("--policies", choices=("both", "entropy", "none"), default="both",
                         help="part 2: the policies valued (four players: the lookahead is out "
                              "of reach; the entropy policy alone bounds the optimum above)")
+    parser.add_argument("--spent", action="store_true",
+                        help="part 2: the policies count a hand spent before every rule is "
+                             "certain as done with all its proposals (four players, where "
+                             "every policy has a small chance of never being done)")
     parser.add_argument("--no-hint", action="store_true",
                         help="part 2: skip the hint's policy (labelled states: slow past 2 "
                              "players)")
@@ -268,7 +277,7 @@ def main() -> None:
     if args.deals:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
               args.tables or table_path(args.players, "benchmark"), not args.no_optimal,
-              args.depth, not args.no_hint, args.free_depth, args.policies)
+              args.depth, not args.no_hint, args.free_depth, args.policies, args.spent)
 
 
 if __name__ == "__main__":

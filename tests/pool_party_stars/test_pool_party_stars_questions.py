@@ -436,6 +436,16 @@ def test_the_chance_no_policy_is_done_is_the_brute_forces(seed: int) -> None:
     assert chance == Fraction(failing, len(subsets) * len(consistent))
     search = Search(players, len(problem.assignments))
     assert (search.expected(problem.start()) == math.inf) == (chance > 0)
+    # A spent hand done with its proposals (all of its guests): finite, and the same as
+    # before where every policy is done for certain.
+    never = search.policy_expected(problem.start(), choose_entropy, "entropy")
+    spent = search.policy_expected(problem.start(), choose_entropy, "entropy", spent=0.0)
+    everything = len(problem.hand) + problem.draws
+    assert search.lookahead_expected(problem.start(), spent=0.0) <= spent + 1e-12
+    if chance:
+        assert never == math.inf and everything * chance <= spent <= everything
+    else:
+        assert spent == never < math.inf
 
 
 def test_four_players_are_never_done_for_certain() -> None:

@@ -477,34 +477,41 @@ class Search:
 
     # a fixed policy ------------------------------------------------------------------------
 
-    def policy_expected(self, state: State, choose: Callable[[State], Split], name: str
-                        ) -> float:
-        """The expected number of proposals when ``choose`` picks every proposal."""
+    def policy_expected(self, state: State, choose: Callable[[State], Split], name: str,
+                        spent: float = INF) -> float:
+        """The expected number of proposals when ``choose`` picks every proposal.  A hand
+        spent before every rule is certain is never done (``spent`` infinite), or, with
+        ``spent`` 0, done with the proposals it made: all of its guests, whatever the policy
+        (four players, where every policy has a chance of never being done:
+        :meth:`Problem.unidentifiable`)."""
         if state.belief & (state.belief - 1) == 0:
             return 0.0
-        key = (name, *state.key)
+        key = (name, *state.key) if spent == INF else (name, spent, *state.key)
         found = self.memo_p.get(key)
         if found is not None:
             return found
         self.nodes += 1
         if not state.hand:
-            value = INF
+            value = spent
         else:
             value = self.after(state, choose(state),
-                               lambda s: self.policy_expected(s, choose, name))
+                               lambda s: self.policy_expected(s, choose, name, spent))
         self.memo_p[key] = value
         return value
 
-    def lookahead_expected(self, state: State) -> float:
+    def lookahead_expected(self, state: State, spent: float = INF) -> float:
         """The expected number of proposals of the *lookahead* policy (:meth:`lookahead`):
-        exact, an upper bound of the optimum never above the entropy policy's."""
-        return self.policy_expected(state, self.lookahead, "lookahead")
+        exact, an upper bound of the optimum never above the entropy policy's (``spent``: as
+        :meth:`policy_expected`'s)."""
+        return self.policy_expected(state, partial(self.lookahead, spent=spent), "lookahead",
+                                    spent)
 
-    def lookahead(self, state: State) -> Split:
+    def lookahead(self, state: State, spent: float = INF) -> Split:
         """The lookahead policy's proposal: the one whose expected number is least if the
         entropy policy plays every proposal after it (one step of policy improvement over the
         entropy policy, so never worse than it; ties: the smallest partition)."""
-        entropy = partial(self.policy_expected, choose=choose_entropy, name="entropy")
+        entropy = partial(self.policy_expected, choose=choose_entropy, name="entropy",
+                          spent=spent)
         return min(self._distinct(state),
                    key=lambda split: (self.after(state, split, entropy), partition(split)))
 
@@ -769,7 +776,8 @@ class DealTask:
     which policies are valued: ``"both"``, ``"entropy"`` (four players: the lookahead is out
     of reach, the entropy policy is the upper bound) or ``"none"``.  ``unidentifiable``: the
     exact chance that no policy is ever done (:meth:`Problem.unidentifiable`; above 0, every
-    expected number is infinite)."""
+    expected number is infinite).  With ``spent`` the policies count a hand spent before
+    every rule is certain as done with all its proposals (:meth:`Search.policy_expected`)."""
 
     players: int
     worst: bool = True
@@ -779,6 +787,7 @@ class DealTask:
     hint: bool = True
     free_depth: int | None = None
     policies: str = "both"
+    spent: bool = False
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
         rng = random.Random(f"pool-party-stars questions {seed} {index}")
@@ -788,9 +797,11 @@ class DealTask:
         state = problem.start()
         best = search.expected(state) if self.optimal else None
         options = first_proposals(problem, search) if self.optimal else []
-        entropy_value = search.policy_expected(state, choose_entropy, "entropy") \
+        spent = 0.0 if self.spent else INF
+        entropy_value = search.policy_expected(state, choose_entropy, "entropy", spent) \
             if self.policies != "none" else None
-        lookahead = search.lookahead_expected(state) if self.policies == "both" else None
+        lookahead = search.lookahead_expected(state, spent) if self.policies == "both" \
+            else None
         hint_value = search.policy_expected(problem.start(labelled=True), choose_hint, "hint") \
             if self.hint else None
         lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine),
@@ -802,6 +813,7 @@ class DealTask:
                 "unidentifiable": str(never), "optimal": best, "worst": worst, "hint": hint_value,
                 "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
                 "depth": self.depth or None, "free_depth": self.free_depth,
+                "spent": self.spent,
                 "options": [[str(g), v] for g, v in options],
                 "cpu_seconds": round(time.process_time() - started, 3)}
 
