@@ -14,11 +14,14 @@ every other seat's rule (the model: ``docs/rules.md``, "The questions solitaire"
    averages over the deals (95% intervals of the mean over deals; every deal's own value is
    exact).  Where the optimum is out of reach (three players), ``--no-optimal --no-hint
    --no-worst --depth 4`` brackets it on each deal between the lower bound and the lookahead
-   policy, both proven.  For four players, where the free variant is out of reach too,
-   ``--free --free-depth D`` gives its lower bounds of depth 0 to D, and ``--deals N
-   --no-optimal --no-hint --no-worst --policies entropy --depth D --free-depth F`` brackets
-   the hand game between its lower bound (its leaves the free variant's bound of depth F) and
-   the entropy policy.
+   policy, both proven.  For four players the plain search of the free variant is out of
+   reach: ``--free --free-depth D`` gives its lower bounds of depth 0 to D, the last exact
+   when no leaf of its best proposals was cut short.  Every 4-player deal has a small chance
+   that no policy is ever done (printed), so every expected number is infinite; with
+   ``--spent`` a spent hand is done with its proposals, and ``--deals N --no-optimal
+   --no-hint --no-worst --policies entropy --spent --depth D --free-depth F`` brackets the
+   hand game between its lower bound (its leaves the free variant's bound of depth F, less
+   the guests never drawn times that chance) and the entropy policy.
 
 With ``--out FILE`` the finished deals are journaled; after a kill, the same command with
 ``--resume`` continues.  The search's tables are kept on disk between runs (``--tables``,
@@ -29,8 +32,10 @@ default under the user cache directory).
         --out /tmp/pps2.jsonl --resume
     nice -n 10 python benchmarks/pool_party_stars_questions.py --players 3 --deals 6 \\
         --no-optimal --no-hint --no-worst --depth 4 --out /tmp/pps3.jsonl --resume
-    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 4 --free \
-        --free-depth 5
+    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 4 --free \\
+        --rules Animal,Book,Swimsuit,Drink --free-depth 12
+    nice -n 10 python benchmarks/pool_party_stars_questions.py --players 4 --deals 1 \\
+        --no-optimal --no-hint --no-worst --policies entropy --spent --out /tmp/pps4.jsonl
 """
 
 from __future__ import annotations

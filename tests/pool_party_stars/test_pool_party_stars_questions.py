@@ -37,6 +37,7 @@ from partysolver.solvers.pool_party_stars.questions import (
     first_proposals,
     partition,
     random_deal,
+    spent_lower,
 )
 
 # -- a plain brute force, sharing nothing with the search -----------------------------------------
@@ -442,6 +443,10 @@ def test_the_chance_no_policy_is_done_is_the_brute_forces(seed: int) -> None:
     spent = search.policy_expected(problem.start(), choose_entropy, "entropy", spent=0.0)
     everything = len(problem.hand) + problem.draws
     assert search.lookahead_expected(problem.start(), spent=0.0) <= spent + 1e-12
+    free = FreeSearch(players, problem.mine, problem.hand + problem.unseen)
+    for depth in range(3):
+        low = spent_lower(problem, search.lower_bound(problem.start(), depth, free), chance)
+        assert low is None or low <= spent + 1e-12
     if chance:
         assert never == math.inf and everything * chance <= spent <= everything
     else:

@@ -777,7 +777,8 @@ class DealTask:
     of reach, the entropy policy is the upper bound) or ``"none"``.  ``unidentifiable``: the
     exact chance that no policy is ever done (:meth:`Problem.unidentifiable`; above 0, every
     expected number is infinite).  With ``spent`` the policies count a hand spent before
-    every rule is certain as done with all its proposals (:meth:`Search.policy_expected`)."""
+    every rule is certain as done with all its proposals (:meth:`Search.policy_expected`),
+    and the lower bound gives up the guests never drawn times that chance."""
 
     players: int
     worst: bool = True
@@ -809,6 +810,8 @@ class DealTask:
         search.memo_p.clear()  # a policy's table is rarely shared between deals
         worst = search.worst(state) if self.worst and self.optimal else None
         never = problem.unidentifiable()
+        if self.spent and lower is not None and never:
+            lower = spent_lower(problem, lower, never)
         return {"mine": problem.mine.label, "hand": [str(g) for g in problem.hand],
                 "unidentifiable": str(never), "optimal": best, "worst": worst, "hint": hint_value,
                 "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
@@ -816,6 +819,17 @@ class DealTask:
                 "spent": self.spent,
                 "options": [[str(g), v] for g, v in options],
                 "cpu_seconds": round(time.process_time() - started, 3)}
+
+
+def spent_lower(problem: Problem, lower: float, never: Fraction) -> float | None:
+    """A lower bound of the hand game where a spent hand is done with its proposals, from
+    ``lower`` (:meth:`Search.lower_bound`) and ``never`` (:meth:`Problem.unidentifiable`):
+    a spent hand not done, then its guests never drawn proposed, is a free game that is done
+    (when the whole deck tells every assignment apart, as ``lower`` finite says), with at most
+    that many more proposals, and only when never done.  None when ``lower`` is infinite."""
+    if not math.isfinite(lower):
+        return None
+    return lower - (len(problem.unseen) - problem.draws) * float(never)
 
 
 def problem_of(knowledge: Knowledge) -> Problem:
@@ -910,4 +924,4 @@ def first_proposals(problem: Problem, search: Search) -> list[tuple[Guest, float
 __all__ = ["LOCK", "DealTask", "FreeSearch", "INF", "Problem", "Search", "State", "TimeUp",
            "choose_entropy", "choose_hint", "depth_sums", "entropy_of", "first_proposals",
            "free_first_guests", "free_search", "keep_tables", "let_in", "partition", "problem_of", "random_deal",
-           "search_for", "table_path"]
+           "search_for", "spent_lower", "table_path"]
