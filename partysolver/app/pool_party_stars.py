@@ -627,6 +627,12 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
     if not problem.hand:
         return ({"status": "no guest", "consistent_assignments": left, "proposals": []},
                 f"{head}: you have no guest to propose")
+    # The chance that no order of proposals makes every rule certain (4 players: above 0 at
+    # the deal), told before the search, which may not finish
+    never = problem.unidentifiable()
+    never_line = (f"\n  with a chance of {float(never):.2g} the guests you will still see cannot "
+                  "tell every rule apart: then no order of proposals makes them certain, so "
+                  "every expected number is infinite" if never else "")
     path = questions.table_path(problem.players)
     limit = options.time_left()
     limit = OPTIMAL_TIME if limit is None else limit
@@ -638,10 +644,10 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
             ranked = questions.first_proposals(problem, search)
         except questions.TimeUp:
             return ({"status": "unfinished", "consistent_assignments": left,
-                     "seconds": limit, "proposals": []},
+                     "seconds": limit, "never_certain": float(never), "proposals": []},
                     f"{head}: not finished within {limit:.1f} s (a 2-player deal takes about "
                     "5 s; larger tables early in a game take far longer: --time-limit gives "
-                    "more)")
+                    f"more){never_line}")
         finally:
             search.deadline = None
             if len(search.memo_e) > kept:
@@ -653,8 +659,9 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
              if p["expected_proposals"] is not None else
              f"  propose {p['guest']}: some answers leave rules no guest you may still hold "
              "can tell apart (never certain by proposals alone)" for p in proposals]
-    return ({"status": "exact", "consistent_assignments": left, "proposals": proposals},
-            "\n".join([head + ":", *lines]))
+    return ({"status": "exact", "consistent_assignments": left, "never_certain": float(never),
+             "proposals": proposals},
+            "\n".join([head + ":", *lines]) + never_line)
 
 
 def _cited_events(knowledge: Knowledge, advice: hints.Hint) -> dict[int, str]:

@@ -379,7 +379,27 @@ def test_hint_optimal_past_its_time_limit_says_so(tmp_path: Path,
     data = json.loads(result.stdout)
     assert data["optimal_questions"]["status"] == "unfinished"
     assert data["optimal_questions"]["consistent_assignments"] == 11
+    assert data["optimal_questions"]["never_certain"] == 0  # 2 players: every rule, in time
     assert data["moves"]  # the usual ranking is still there
+
+
+def test_hint_optimal_tells_four_players_they_may_never_be_certain(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a 4-player deal the guests a seat will see may not tell every rule apart (a small
+    chance, the same whatever it proposes): the optimal questions say so, with the chance,
+    even when their search does not finish."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    hand = HOUSE_DECK[:3]
+    path = seat_log(tmp_path, ("Ana", "Ben", "Cy", "Dee"), [], [str(g) for g in hand])
+    args = ["hint", str(path), "--optimal", "--time-limit", "0.5"]
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["optimal_questions"]
+    problem = Problem.deal(4, Attribute.GIFT, hand, HOUSE_DECK)
+    assert found["never_certain"] == pytest.approx(float(problem.unidentifiable()))
+    assert 0 < found["never_certain"] < 1e-4
+    text = CliRunner().invoke(cli, args).output
+    assert "cannot tell every rule apart" in text and "every expected number is infinite" in text
 
 
 def test_the_free_variants_bound_of_a_depth_is_exact_once_no_leaf_is_cut() -> None:
