@@ -108,9 +108,9 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
           worst: bool, tables: Path, optimal: bool = True, depth: int = 0,
           hint: bool = True, free_depth: int | None = None, policies: str = "both",
-          spent: bool = False) -> None:
+          spent: bool = False, first: int = 0) -> None:
     task = DealTask(players, worst, str(tables), optimal, depth, hint, free_depth, policies,
-                    spent)
+                    spent, first)
     search_for(players, tables)
     started = time.perf_counter()
 
@@ -132,22 +132,25 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
                                if r[name] is not None)
             hint_text = "" if r["hint"] is None else f", hint {r['hint']:.4f}"
             never = Fraction(r.get("unidentifiable", "0"))
-            if never and r["entropy"] is not None and r.get("spent"):
+            if never and r.get("spent"):
+                low = "" if r["lower"] is None else f"{_low(r)}"
                 known = (f"never done with chance {never} = {float(never):.3e}; a spent hand "
-                         f"done with its proposals: entropy policy {r['entropy']:.6f}")
+                         f"done with its proposals: optimal within [{low or 'not computed'}, "
+                         f"{high}]")
             elif never:  # every policy's expected number is infinite, the optimum's too
                 known = (f"never done with chance {never} = {float(never):.3e} (no guest it "
                          "will see tells the rules apart), so every expected number is "
                          "infinite")
-            print(f"  deal {o.index}: {r['mine']} {', '.join(r['hand'])}: {known}"
+            print(f"  deal {first + o.index}: {r['mine']} {', '.join(r['hand'])}: {known}"
                   f"{policies}{hint_text}, worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU",
                   file=sys.stderr, flush=True)
         else:
-            print(f"  deal {o.index} failed: {o.error}", file=sys.stderr, flush=True)
+            print(f"  deal {first + o.index} failed: {o.error}", file=sys.stderr, flush=True)
 
     plan = RunPlan(InProcess(), out, resume,
                    {"benchmark": "pool party stars questions", "players": players,
-                    "worst": worst}, outcome, progress)
+                    "worst": worst, **({"first": first} if first else {})}, outcome,
+                   progress)
     try:
         result = run(task, count, seed, plan)
     finally:
@@ -245,6 +248,8 @@ def main() -> None:
                         help="part 1: the seat's rules, comma separated, or all")
     parser.add_argument("--deals", type=int, default=0, help="part 2: how many deals")
     parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--first", type=int, default=0,
+                        help="part 2: the first deal's number (deals FIRST to FIRST+N-1)")
     parser.add_argument("--no-worst", action="store_true", help="part 2: skip the worst case")
     parser.add_argument("--no-optimal", action="store_true",
                         help="part 2: skip the optimum (out of reach for 3 or 4 players): "
@@ -282,7 +287,8 @@ def main() -> None:
     if args.deals:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
               args.tables or table_path(args.players, "benchmark"), not args.no_optimal,
-              args.depth, not args.no_hint, args.free_depth, args.policies, args.spent)
+              args.depth, not args.no_hint, args.free_depth, args.policies, args.spent,
+              args.first)
 
 
 if __name__ == "__main__":

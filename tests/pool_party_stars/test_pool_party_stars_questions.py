@@ -436,6 +436,12 @@ def test_a_deal_unit_brackets_the_optimum_with_what_it_is_asked(tmp_path: Path) 
     none = DealTask(2, worst=False, tables=str(tmp_path), optimal=False, hint=False,
                     policies="none")(32, 0)
     assert none["entropy"] is None and none["lookahead"] is None and none["lower"] is None
+    # A run that starts past the deals another run did: its unit 0 is deal ``first``.
+    later = DealTask(2, worst=False, tables=str(tmp_path), optimal=False, hint=False,
+                     policies="entropy", first=3)
+    alone = DealTask(2, worst=False, tables=str(tmp_path), optimal=False, hint=False,
+                     policies="entropy")
+    assert later(32, 0)["hand"] == alone(32, 3)["hand"] != alone(32, 0)["hand"]
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -789,9 +789,12 @@ class DealTask:
     free_depth: int | None = None
     policies: str = "both"
     spent: bool = False
+    first: int = 0
+    """The deal of unit 0 (unit ``i`` is deal ``first + i``): a run can start past the deals
+    another run did."""
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
-        rng = random.Random(f"pool-party-stars questions {seed} {index}")
+        rng = random.Random(f"pool-party-stars questions {seed} {self.first + index}")
         problem = random_deal(self.players, HOUSE_DECK, rng)
         search = search_for(self.players, Path(self.tables) if self.tables else None)
         started = time.process_time()
