@@ -67,6 +67,9 @@ OPTIMAL = OptionSpec("optimal", "flag", default=False,
 OPTIMAL_TIME = 20.0
 """The time an optimal-questions search gets without --time-limit (a 2-player deal needs
 about 5 s of CPU; kept tables make a repeated position instant)."""
+NEVER_CERTAIN_MOST = 5_000
+"""``hint --optimal`` counts the chance that no order of proposals makes every rule certain
+only up to so many consistent assignments (5 and 6 players start with 7,920 and 55,440)."""
 GUEST_DECK = OptionSpec("guest_deck", "text", metavar="FILE",
                         help="pool-party-stars: a deck file (default: the house deck).")
 
@@ -628,11 +631,13 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
         return ({"status": "no guest", "consistent_assignments": left, "proposals": []},
                 f"{head}: you have no guest to propose")
     # The chance that no order of proposals makes every rule certain (4 players: above 0 at
-    # the deal), told before the search, which may not finish
-    never = problem.unidentifiable()
+    # the deal), told before the search, which may not finish; its cost grows with the square
+    # of the assignments (some 0.1 s for 990), so past NEVER_CERTAIN_MOST it is not counted
+    never = problem.unidentifiable() if left <= NEVER_CERTAIN_MOST else None
     never_line = (f"\n  with a chance of {float(never):.2g} the guests you will still see cannot "
                   "tell every rule apart: then no order of proposals makes them certain, so "
                   "every expected number is infinite" if never else "")
+    never_value = None if never is None else float(never)
     path = questions.table_path(problem.players)
     limit = options.time_left()
     limit = OPTIMAL_TIME if limit is None else limit
@@ -644,7 +649,7 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
             ranked = questions.first_proposals(problem, search)
         except questions.TimeUp:
             return ({"status": "unfinished", "consistent_assignments": left,
-                     "seconds": limit, "never_certain": float(never), "proposals": []},
+                     "seconds": limit, "never_certain": never_value, "proposals": []},
                     f"{head}: not finished within {limit:.1f} s (a 2-player deal takes about "
                     "5 s; larger tables early in a game take far longer: --time-limit gives "
                     f"more){never_line}")
@@ -659,7 +664,7 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
              if p["expected_proposals"] is not None else
              f"  propose {p['guest']}: some answers leave rules no guest you may still hold "
              "can tell apart (never certain by proposals alone)" for p in proposals]
-    return ({"status": "exact", "consistent_assignments": left, "never_certain": float(never),
+    return ({"status": "exact", "consistent_assignments": left, "never_certain": never_value,
              "proposals": proposals},
             "\n".join([head + ":", *lines]) + never_line)
 

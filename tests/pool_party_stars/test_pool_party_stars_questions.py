@@ -400,6 +400,13 @@ def test_hint_optimal_tells_four_players_they_may_never_be_certain(
     assert 0 < found["never_certain"] < 1e-4
     text = CliRunner().invoke(cli, args).output
     assert "cannot tell every rule apart" in text and "every expected number is infinite" in text
+    # Five players start with 7,920 assignments: the chance is not counted (its cost grows with
+    # their square), and the answer says so with null.
+    path = seat_log(tmp_path, ("Ana", "Ben", "Cy", "Dee", "Eve"), [], [str(g) for g in hand])
+    result = CliRunner().invoke(cli, ["hint", str(path), "--optimal", "--time-limit", "0.5",
+                                      "--json"])
+    found = json.loads(result.stdout)["optimal_questions"]
+    assert found["consistent_assignments"] == 7920 and found["never_certain"] is None
 
 
 def test_the_free_variants_bound_of_a_depth_is_exact_once_no_leaf_is_cut() -> None:
