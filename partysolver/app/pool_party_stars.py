@@ -67,9 +67,11 @@ OPTIMAL = OptionSpec("optimal", "flag", default=False,
 OPTIMAL_TIME = 20.0
 """The time an optimal-questions search gets without --time-limit (a 2-player deal needs
 about 5 s of CPU; kept tables make a repeated position instant)."""
-NEVER_CERTAIN_MOST = 5_000
+NEVER_CERTAIN_PLAYERS = 4
 """``hint --optimal`` counts the chance that no order of proposals makes every rule certain
-only up to so many consistent assignments (5 and 6 players start with 7,920 and 55,440)."""
+at tables of at most so many players: some 0.1 s for 4 (990 assignments, 9 guests never
+drawn); its cost grows with the square of the assignments and, through the guests never
+drawn (12 and 15 for 5 and 6 players), exponentially."""
 GUEST_DECK = OptionSpec("guest_deck", "text", metavar="FILE",
                         help="pool-party-stars: a deck file (default: the house deck).")
 
@@ -624,20 +626,20 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
     left = len(problem.consistent or ())
     head = (f"optimal questions ({left:,} consistent assignments; your own proposals until "
             "every other rule is certain, others' turns not counted, exact)")
-    if left == 1:
-        return ({"status": "done", "consistent_assignments": 1, "proposals": []},
-                f"{head}: every other rule is already certain")
-    if not problem.hand:
-        return ({"status": "no guest", "consistent_assignments": left, "proposals": []},
-                f"{head}: you have no guest to propose")
     # The chance that no order of proposals makes every rule certain (4 players: above 0 at
-    # the deal), told before the search, which may not finish; its cost grows with the square
-    # of the assignments (some 0.1 s for 990), so past NEVER_CERTAIN_MOST it is not counted
-    never = problem.unidentifiable() if left <= NEVER_CERTAIN_MOST else None
+    # the deal), told before the search, which may not finish (NEVER_CERTAIN_PLAYERS)
+    never = problem.unidentifiable() if problem.players <= NEVER_CERTAIN_PLAYERS else None
     never_line = (f"\n  with a chance of {float(never):.2g} the guests you will still see cannot "
                   "tell every rule apart: then no order of proposals makes them certain, so "
                   "every expected number is infinite" if never else "")
     never_value = None if never is None else float(never)
+    if left == 1:
+        return ({"status": "done", "consistent_assignments": 1, "never_certain": 0.0,
+                 "proposals": []}, f"{head}: every other rule is already certain")
+    if not problem.hand:
+        return ({"status": "no guest", "consistent_assignments": left,
+                 "never_certain": never_value, "proposals": []},
+                f"{head}: you have no guest to propose{never_line}")
     path = questions.table_path(problem.players)
     limit = options.time_left()
     limit = OPTIMAL_TIME if limit is None else limit

@@ -400,8 +400,8 @@ def test_hint_optimal_tells_four_players_they_may_never_be_certain(
     assert 0 < found["never_certain"] < 1e-4
     text = CliRunner().invoke(cli, args).output
     assert "cannot tell every rule apart" in text and "every expected number is infinite" in text
-    # Five players start with 7,920 assignments: the chance is not counted (its cost grows with
-    # their square), and the answer says so with null.
+    # Five players start with 7,920 assignments and 12 guests never drawn: the chance is not
+    # counted (its cost grows too fast), and the answer says so with null.
     path = seat_log(tmp_path, ("Ana", "Ben", "Cy", "Dee", "Eve"), [], [str(g) for g in hand])
     result = CliRunner().invoke(cli, ["hint", str(path), "--optimal", "--time-limit", "0.5",
                                       "--json"])
