@@ -12,12 +12,14 @@ from functools import cache
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from partysolver.cli.main import cli
 from partysolver.models.pool_party_stars.evidence import Knowledge
 from partysolver.models.pool_party_stars.game import (
+    HAND_SIZE,
     HOUSE_DECK,
     Attribute,
     Guest,
@@ -36,6 +38,7 @@ from partysolver.solvers.pool_party_stars.questions import (
     depth_sums,
     first_proposals,
     partition,
+    popcount,
     random_deal,
     spent_lower,
 )
@@ -495,3 +498,34 @@ def test_four_players_are_never_done_for_certain() -> None:
     assert 0 < four.unidentifiable() < Fraction(1, 50_000)
     three = random_deal(3, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
     assert three.unidentifiable() == 0
+
+
+def test_every_four_player_deal_of_the_house_deck_may_never_be_done() -> None:
+    """Whatever the seat's rule and its hand of 3, some two assignments are told apart only by
+    at most 9 guests, none in the hand: all of them may be among the 9 guests the seat never
+    draws, so every 4-player deal has a chance above 0 that no policy is done (and every
+    expected number is infinite).  Checked on every rule and every hand; and the chance the
+    sets give agrees with Problem.unidentifiable on a deal."""
+    # the unseen guests less the draws (the deck's stock after the deal): the other hands
+    never = len(HOUSE_DECK) - HAND_SIZE - (len(HOUSE_DECK) - HAND_SIZE * 4)
+    assert never == 9
+    weights = 1 << np.arange(len(HOUSE_DECK), dtype=np.int64)
+    for mine in Attribute:
+        problem = Problem(4, mine, (), HOUSE_DECK, 0)
+        answers = np.array([[next(k for k, part in enumerate(problem.parts(g)) if part >> i & 1)
+                             for g in HOUSE_DECK] for i in range(len(problem.assignments))])
+        small: set[int] = set()
+        for i in range(len(answers)):
+            differ = answers[i + 1:] != answers[i]
+            small.update((differ[differ.sum(axis=1) <= never].astype(np.int64) @ weights)
+                         .tolist())
+        assert small and 0 not in small  # the whole deck tells every pair apart
+        minimal: list[int] = []
+        for mask in sorted(small, key=popcount):
+            if not any(m & mask == m for m in minimal):
+                minimal.append(mask)
+        for hand in combinations(range(len(HOUSE_DECK)), HAND_SIZE):
+            held = sum(1 << k for k in hand)
+            assert any(not m & held for m in minimal), (mine, hand)
+    deal = Problem.deal(4, Attribute.BOOK, HOUSE_DECK[:3], HOUSE_DECK)
+    assert deal.unidentifiable() > 0
