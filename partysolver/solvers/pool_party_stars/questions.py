@@ -168,35 +168,34 @@ class Problem:
         assignments and, through the guests never drawn, exponentially: some 0.1 s at a
         4-player deal (990 assignments, 9 never drawn); far more with 5 or 6 players."""
         never = max(0, len(self.unseen) - self.draws)
-        belief = self.belief
-        members = [i for i in range(len(self.assignments)) if belief >> i & 1]
+        members = _bits(self.belief, len(self.assignments)).nonzero()[0]
         if len(members) < 2:
             return Fraction(0)
-        guests = (*self.hand, *self.unseen)
-        answers = np.zeros((len(members), len(guests)), dtype=np.int8)
-        for column, guest in enumerate(guests):
-            for answer, part in enumerate(self.parts(guest)):
-                for row, i in enumerate(members):
-                    if part >> i & 1:
-                        answers[row, column] = answer
+        # every consistent assignment's answer to every guest (a row each)
+        answers = np.array([sum(k * _bits(part, len(self.assignments))[members]
+                                for k, part in enumerate(self.parts(guest)))
+                            for guest in (*self.hand, *self.unseen)], dtype=np.int8).T
         hand, unseen = answers[:, :len(self.hand)], answers[:, len(self.hand):]
         # a set of unseen guests as a bit mask: in 64-bit integers while they fit
         wide = len(self.unseen) > 62
         weights = 1 << np.arange(len(self.unseen), dtype=object if wide else np.int64)
         count = 0
-        for row in range(len(members)):
-            same = np.flatnonzero((hand == hand[row]).all(axis=1))
-            same = same[same != row]  # the others the hand cannot tell it from
-            differ = unseen[same] != unseen[row]
-            small = differ[differ.sum(axis=1) <= never]
-            # Each other's set of telling guests, where all of them may be never drawn (an
-            # empty set: no guest tells them apart, never drawn for certain); only the
-            # minimal sets matter: a set holding another is never drawn only if that one is.
-            masks = [int(weights[d].sum()) for d in small] if wide else \
-                np.unique(small.astype(np.int64) @ weights).tolist()
-            sets = sorted(set(masks), key=popcount)
-            sets = [a for n, a in enumerate(sets) if not any(b & a == b for b in sets[:n])]
-            count += _subsets_holding_one(sets, len(self.unseen), never)
+        # only the assignments the hand cannot tell apart need its draws
+        _, group = np.unique(hand, axis=0, return_inverse=True)
+        for rows in (np.flatnonzero(group.ravel() == g) for g in range(group.max() + 1)):
+            together = unseen[rows]
+            for row in range(len(rows)):
+                differ = np.delete(together, row, axis=0) != together[row]
+                small = differ[differ.sum(axis=1) <= never]
+                # Each other's set of telling guests, where all of them may be never drawn
+                # (an empty set: no guest tells them apart, never drawn for certain); only
+                # the minimal sets matter: a set holding another is never drawn only if that
+                # one is.
+                masks = [int(weights[d].sum()) for d in small] if wide else \
+                    np.unique(small.astype(np.int64) @ weights).tolist()
+                sets = sorted(set(masks), key=popcount)
+                sets = [a for n, a in enumerate(sets) if not any(b & a == b for b in sets[:n])]
+                count += _subsets_holding_one(sets, len(self.unseen), never)
         return Fraction(count, len(members) * comb(len(self.unseen), never))
 
     def start(self, labelled: bool = False) -> State:
@@ -207,6 +206,12 @@ class Problem:
         hand = tuple(sorted(shape(self.parts(g), c) for g in self.hand))
         return State(c, hand, _pool((shape(self.parts(g), c) for g in self.unseen), c),
                      self.draws, labelled)
+
+
+def _bits(mask: int, size: int) -> np.ndarray:
+    """The ``size`` low bits of ``mask`` as an array of 0 and 1 (bit ``i`` at ``[i]``)."""
+    raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:size]
 
 
 def _subsets_holding_one(sets: Sequence[int], size: int, never: int) -> int:
