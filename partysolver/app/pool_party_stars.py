@@ -626,6 +626,9 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
     left = len(problem.consistent or ())
     head = (f"optimal questions ({left:,} consistent assignments; your own proposals until "
             "every other rule is certain, others' turns not counted, exact)")
+    if left == 1:
+        return ({"status": "done", "consistent_assignments": 1, "never_certain": 0.0,
+                 "proposals": []}, f"{head}: every other rule is already certain")
     # The chance that no order of proposals makes every rule certain (4 players: above 0 at
     # the deal), told before the search, which may not finish (NEVER_CERTAIN_PLAYERS)
     never = problem.unidentifiable() if problem.players <= NEVER_CERTAIN_PLAYERS else None
@@ -633,9 +636,6 @@ def _optimal_questions(knowledge: Knowledge, options: Options, source: str
                   "tell every rule apart: then no order of proposals makes them certain, so "
                   "every expected number is infinite" if never else "")
     never_value = None if never is None else float(never)
-    if left == 1:
-        return ({"status": "done", "consistent_assignments": 1, "never_certain": 0.0,
-                 "proposals": []}, f"{head}: every other rule is already certain")
     if not problem.hand:
         return ({"status": "no guest", "consistent_assignments": left,
                  "never_certain": never_value, "proposals": []},
