@@ -49,6 +49,7 @@ import sys
 import time
 from datetime import date
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -73,36 +74,34 @@ def peak_mb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
+def _say_free(search: FreeSearch, started: float, what: str) -> None:
+    """One line of the free variant: its table, the seat's rule, what was found, the cost."""
+    print(f"free, {search.players} players, seat holds {search.problem.mine.label}: {what}; "
+          f"{search.nodes:,} states, {time.perf_counter() - started:.1f} s, "
+          f"peak {peak_mb():,} MB", flush=True)
+
+
 def free(players: int, rules: list[Attribute], depth: int | None = None) -> None:
     for mine in rules:
         started = time.perf_counter()
         search = FreeSearch(players, mine, HOUSE_DECK)
+        count = len(search.problem.assignments)
+        say = partial(_say_free, search, started)
         if depth is not None:  # out of reach: its lower bounds, deeper and deeper
             for d in range(depth + 1):
                 low, exact = search.lower_complete(search.start, d)
-                count = len(search.problem.assignments)
-                said = f"exactly {low:.4f} ({low * count:.0f}/{count})" if exact else \
-                    f"at least {low:.4f}"
-                print(f"free, {players} players, seat holds {mine.label}: {said} "
-                      f"(depth {d}); {search.nodes:,} states, "
-                      f"{time.perf_counter() - started:.1f} s, peak {peak_mb():,} MB",
-                      flush=True)
+                say((f"exactly {low:.4f} ({low * count:.0f}/{count})" if exact else
+                     f"at least {low:.4f}") + f" (depth {d})")
                 if exact:
                     break
-            worst = search.worst(search.start)
-            print(f"free, {players} players, seat holds {mine.label}: worst {worst:.0f}; "
-                  f"{search.nodes:,} states, {time.perf_counter() - started:.1f} s, "
-                  f"peak {peak_mb():,} MB", flush=True)
+            say(f"worst {search.worst(search.start):.0f}")
             continue
         expected = search.expected(search.start)
         worst = search.worst(search.start)
         best = free_first_guests(search)
-        print(f"free, {players} players, seat holds {mine.label}: expected {expected:.4f} "
-              f"({expected * len(search.problem.assignments):.0f}/"
-              f"{len(search.problem.assignments)}), worst {worst:.0f}; best first guests "
-              f"({len(best)}): {', '.join(best[:6])}{' ...' if len(best) > 6 else ''}; "
-              f"{search.nodes:,} states, {time.perf_counter() - started:.1f} s, "
-              f"peak {peak_mb():,} MB", flush=True)
+        say(f"expected {expected:.4f} ({expected * count:.0f}/{count}), worst {worst:.0f}; best "
+            f"first guests ({len(best)}): {', '.join(best[:6])}"
+            f"{' ...' if len(best) > 6 else ''}")
 
 
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
