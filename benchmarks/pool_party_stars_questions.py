@@ -176,24 +176,21 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
     first proposals are optimal."""
     chances = [Fraction(r.get("unidentifiable", "0")) for r in rows]
     if any(chances):
-        mean, low, high = _interval([float(c) for c in chances])
         print(f"  never done (no guest the seat will see tells the rules apart) with a chance "
               f"above 0 on {sum(c > 0 for c in chances)} of {len(rows)} deals: every expected "
-              f"number is infinite there; the chance: mean {mean:.3e} [{low:.3e}, "
-              f"{high:.3e}], max {float(max(chances)):.3e}")
+              f"number is infinite there; the chance: mean "
+              f"{_mean([float(c) for c in chances], '.3e')}, max {float(max(chances)):.3e}")
     names = [n for n in ("optimal", "lower", "lookahead", "entropy", "hint")
              if rows and all(r.get(n) is not None for r in rows)]
     for name in names:
         values = [r[name] for r in rows]
-        mean, low, high = _interval(values)
-        print(f"  {name:9s} mean {mean:.4f} [{low:.4f}, {high:.4f}], min {min(values):.4f}, "
+        print(f"  {name:9s} mean {_mean(values)}, min {min(values):.4f}, "
               f"max {max(values):.4f}")
     base = next((n for n in ("optimal", "lookahead", "entropy") if n in names), None)
     for name in ("hint", "entropy", "lookahead"):
         if name in names and base is not None and name != base:
             gaps = [r[name] - r[base] for r in rows]
-            mean, low, high = _interval(gaps)
-            print(f"  {name} - {base}: {mean:.4f} [{low:.4f}, {high:.4f}]")
+            print(f"  {name} - {base}: {_mean(gaps)}")
     if "lower" in names and base in ("lookahead", "entropy"):
         gaps = [r[base] - r["lower"] for r in rows]
         print(f"  the optimum's proven interval, {base} - lower: mean "
@@ -224,19 +221,52 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
     print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
 
 
-def so_far(path: Path) -> None:
-    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    header = next((x for x in lines if "result" not in x), {})
-    rows = [x["result"] for x in lines if x.get("result")]
-    players = int(header.get("parameters", header).get("players", 2))
-    print(f"{players} players, {len(rows)} deals so far in {path}")
-    summarize(players, rows)
+def so_far(paths: list[Path]) -> None:
+    """The figures of the deals journaled so far in one or more journals.  A deal is known by
+    its seed and number (the journal's ``--first`` plus its place), so runs that computed
+    different figures of the same deals (the entropy policy in one, the lower bound in
+    another) merge into one row a deal; a figure two journals both hold must agree."""
+    merged: dict[tuple[int, int], dict[str, Any]] = {}
+    counts = set()
+    for path in paths:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        header = next((x for x in lines if "result" not in x), {})
+        parameters = header.get("parameters", header)
+        counts.add(int(parameters.get("players", 2)))
+        for x in lines:
+            if x.get("result"):
+                deal = (int(x.get("seed", parameters.get("seed", 0))),
+                        int(parameters.get("first", 0)) + int(x.get("index", 0)))
+                _merge(merged.setdefault(deal, {}), x["result"], f"{path}: deal {deal[1]}")
+    if len(counts) > 1:
+        raise SystemExit(f"the journals are of {sorted(counts)} players: give one count's")
+    players = counts.pop() if counts else 2
+    print(f"{players} players, {len(merged)} deals so far in {', '.join(map(str, paths))} "
+          f"(deals {', '.join(str(n) for _, n in sorted(merged))})")
+    summarize(players, [merged[deal] for deal in sorted(merged)])
 
 
-def _interval(values: list[float]) -> tuple[float, float, float]:
+def _merge(row: dict[str, Any], result: dict[str, Any], where: str) -> None:
+    """Adds one journal's figures of a deal to what others gave: CPU seconds add up, a figure
+    only one of them has is taken, and one both have must be the same."""
+    for name, value in result.items():
+        known = row.get(name)
+        if name == "cpu_seconds":
+            row[name] = (known or 0.0) + value
+        elif known in (None, []):
+            row[name] = value
+        elif value not in (None, []) and value != known and not (
+                isinstance(value, float) and abs(value - known) <= 1e-9):
+            raise SystemExit(f"{where}: {name} is {value} here and {known} in another journal")
+
+
+def _mean(values: list[float], form: str = ".4f") -> str:
+    """The mean and its 95% interval over the deals (none from a single deal)."""
     mean = statistics.mean(values)
+    if len(values) < 2:
+        return f"{mean:{form}} (one deal: no interval)"
     interval = mean_interval(sum(values), sum(v * v for v in values), len(values))
-    return mean, interval.low, interval.high
+    return f"{mean:{form}} [{interval.low:{form}}, {interval.high:{form}}]"
 
 
 def main() -> None:
@@ -272,8 +302,9 @@ def main() -> None:
                              "players)")
     parser.add_argument("--out", type=Path, default=None, help="journal of the deals")
     parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--so-far", type=Path, default=None, metavar="FILE",
-                        help="print the figures of the deals journaled in FILE so far")
+    parser.add_argument("--so-far", type=Path, nargs="+", default=None, metavar="FILE",
+                        help="print the figures of the deals journaled so far in FILE (several "
+                             "journals: their figures of the same deal are merged)")
     parser.add_argument("--tables", type=Path, default=None,
                         help="the kept tables (default: under the user cache directory)")
     args = parser.parse_args()
