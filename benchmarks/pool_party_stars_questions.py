@@ -116,9 +116,10 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
     def progress(p: Progress) -> None:
         new = p.done - p.resumed
         left = p.total - p.done
-        eta = p.elapsed / new * left if new else float("nan")
-        print(f"  {p.done}/{p.total} deals ({p.resumed} resumed), {p.elapsed:.0f} s, "
-              f"about {eta:.0f} s left, peak {peak_mb():,} MB", file=sys.stderr, flush=True)
+        eta = f"about {p.elapsed / new * left:.0f} s left" if new else \
+            "the time left known after the first deal"
+        print(f"  {p.done}/{p.total} deals ({p.resumed} resumed), {p.elapsed:.0f} s, {eta}, "
+              f"peak {peak_mb():,} MB", file=sys.stderr, flush=True)
 
     def outcome(o: Outcome) -> None:
         if o.ok:
