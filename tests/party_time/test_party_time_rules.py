@@ -206,3 +206,33 @@ def test_random_games_keep_every_card_and_every_count_in_range() -> None:
                 state = state.apply(sample_chance(state, rng) if player == CHANCE
                                     else rng.choice(state.legal_actions()))
             assert sorted(state.strips)[0] == 0 and sorted(state.strips)[1] > 0
+
+
+def test_in_the_reverse_variant_a_question_mark_goes_the_way_of_play() -> None:
+    """The rulebook's "left-hand neighbour" is the next player of clockwise play; once the
+    reverse R has turned play around, the duty goes to the next player the other way (Cat's
+    left-hand neighbour, Ann, would then hand the turn back to Cat)."""
+    start = state_of(hands={"Ann": ["R", "1", "1"], "Ben": ["1", "1", "1"],
+                            "Cat": ["?", "2", "2"]}, rules={"r_card": "reverse"})
+    cat = start.apply(Play(Card.R)).apply(Draw(Card.ONE))
+    assert cat.turn == CAT and cat.direction == -1
+    asked = cat.apply(Play(Card.QUESTION))
+    assert asked.phase == REVEAL and asked.turn == BEN and asked.refill == CAT
+    moved = asked.apply(Reveal(Card.ONE))
+    assert moved.phase == DRAW and moved.turn == ANN  # the player after Ben, counter-clockwise
+
+
+def test_a_revealed_question_mark_is_shuffled_in_when_the_next_reveal_empties_the_pile() -> None:
+    """The question mark Ben turned over has done its part once Cat turns over the last card:
+    it is among the played cards the new pile is made of; Cat's card, still being carried
+    out, is not."""
+    deck = {"1": 4, "2": 3, "3": 4, "?": 2}
+    start = state_of(rules={"deck": deck}, played={"1": 2},
+                     hands={"Ann": ["?", "2", "2"], "Ben": ["3", "3", "3"],
+                            "Cat": ["1", "1", "2"]})
+    assert sum(start.pile) == 2  # one 3 and one ?
+    asked = start.apply(Play(Card.QUESTION)).apply(Reveal(Card.QUESTION))
+    assert asked.turn == CAT and sum(asked.pile) == 1
+    after = asked.apply(Reveal(Card.THREE))
+    # The new pile: the two played 1s and both question marks (Ann's and Ben's).
+    assert sum(after.pile) == 4 and after.pile[Card.QUESTION] == 2 and sum(after.played) == 1

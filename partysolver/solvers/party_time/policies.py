@@ -4,8 +4,10 @@
 (the bottle, the player's own tokens and the board) and plays the best-ranked card in hand:
 
 1. a *safe number card* (one that does not cross the star, returning the fewest tokens that
-   make it safe): fewest tokens returned first, then the best square to stop on (a token gained
-   before nothing before a token returned), then the longest move (the bottle ends nearer the
+   make it safe): fewest tokens returned first, then the best square to stop on (by what it
+   does to the player's tokens: a token gained before nothing before a token returned, a dark
+   green square that would make a fourth token, losing them all, last; a red square with no
+   token to return is nothing), then the longest move (the bottle ends nearer the
    star, for the next player; the small cards stay in hand);
 2. otherwise a *special card*, saved until now: the black square, then the star card, then the
    question mark, then the R card;
