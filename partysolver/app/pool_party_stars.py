@@ -415,14 +415,14 @@ class PoolPartyStarsCommands(SimulatingCommands):
             p = belief.player
             if p == seat:
                 continue
-            explanation = engine.explain(p) if belief.certain else None
+            explanation = engine.explain(p) if belief.certain is not None else None
             entry: dict[str, Any] = {
                 "player": names[p],
                 "probabilities": {a.label: round(belief.counts[a] / post.total, 6)
                                   for a in ATTRIBUTES if belief.counts[a]},
                 "exact": {a.label: fraction_text(Fraction(belief.counts[a], post.total))
                           for a in ATTRIBUTES if belief.counts[a]},
-                "certain": belief.certain.label if belief.certain else None,
+                "certain": belief.certain.label if belief.certain is not None else None,
                 "eliminated": [a.label for a in belief.eliminated]}
             if explanation is not None:
                 entry["chain"] = [step.as_json() for step in explanation.steps]
@@ -431,10 +431,10 @@ class PoolPartyStarsCommands(SimulatingCommands):
                            key=lambda item: -item[0])
             odds = ", ".join(f"{a.label} {_percent(c / post.total)}" for c, a in shown)
             lines.append(f"{names[p]}: " + (f"certainly {belief.certain.label}"
-                                            if belief.certain else odds))
+                                            if belief.certain is not None else odds))
             if explanation is not None:
                 lines += [f"    {step.text}" for step in explanation.steps]
-        certain = sum(1 for entry in players if entry["certain"])
+        certain = sum(1 for entry in players if entry["certain"] is not None)
         verdict = (f"{plural(post.total, 'assignment')} of the rules held now fit the events {view}; "
                    f"{certain} of {len(players)} players' rules are certain")
         solution: dict[str, Any] = {"seat": names[seat] if seat is not None else None,
@@ -468,14 +468,14 @@ class PoolPartyStarsCommands(SimulatingCommands):
         unique = solution.rule is not None
         chain = [step.as_json() for step in solution.explanation.steps] \
             if solution.explanation else []
-        verdict = (f"{names[target]}'s rule is Forbidden {solution.rule.label}" if solution.rule
+        verdict = (f"{names[target]}'s rule is Forbidden {solution.rule.label}" if unique
                    else f"not unique: {names[target]}'s rule may be "
                    + ", ".join(a.label for a in solution.possible))
         objective = Objective("rules_left", f"the rules {names[target]} may still hold",
                               len(solution.possible), len(solution.possible))
         data = solve_data(INFO.key, "optimal" if unique else "feasible", objective, verdict,
                           {"target": names[target],
-                           "rule": solution.rule.label if solution.rule else None,
+                           "rule": solution.rule.label if solution.rule is not None else None,
                            "possible": [a.label for a in solution.possible], "chain": chain,
                            "difficulty": log.puzzle.difficulty})
         if unique:
@@ -523,9 +523,9 @@ class PoolPartyStarsCommands(SimulatingCommands):
                                  "now fit the events")
                     if log.puzzle is not None:
                         solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
-                        extra["solvable"] = "solvable" if solution.rule else "unsolvable"
+                        extra["solvable"] = "solvable" if solution.rule is not None else "unsolvable"
                         notes.append(f"puzzle: {extra['solvable']} ("
-                                     + ("one answer" if solution.rule else
+                                     + ("one answer" if solution.rule is not None else
                                         f"{len(solution.possible)} rules remain") + ")")
         if log.puzzle is not None and "solvable" not in extra:
             extra["solvable"] = "unsolvable" if problems else "unknown"
@@ -591,7 +591,7 @@ class PoolPartyStarsCommands(SimulatingCommands):
             if options.extra.get("hint"):
                 solution = puzzles.solve_puzzle(knowledge, log.puzzle.target, post)
                 caption = (f"answer: {log.names[log.puzzle.target]}'s rule is "
-                           + (solution.rule.label if solution.rule else
+                           + (solution.rule.label if solution.rule is not None else
                               "one of " + ", ".join(a.label for a in solution.possible)))
             else:
                 grid[log.puzzle.target] = None

@@ -220,3 +220,42 @@ def test_hint_on_a_puzzle_gives_the_next_step_and_keeps_the_answer() -> None:
     solved = report_data("solve", EXAMPLES / "puzzle.toml")
     assert solved["solution"]["chain"][0]["text"] in step["move"]
     assert "Costume" not in step["move"] + step["reason"]  # the answer stays hidden
+
+
+ANIMAL_LOG = '''game = "pool-party-stars"
+players = ["Dani", "Lari", "Ana"]
+mode = "friendly"
+seat = "Dani"
+events = [
+    "Dani proposes Plant-Swimsuit-Drink: Lari lets in, Ana lets in",
+    "Lari proposes Robot-Costume-Drink: Ana bars",
+    "Ana proposes Robot-Swimsuit-Gift: Dani bars",
+    "Dani proposes Robot-Sport-Gift: Lari lets in, Ana bars",
+    "Lari guesses Ana is Sport: wrong",
+    "Ana proposes Monster-Sport-Book: Dani lets in, Lari lets in",
+    "Dani proposes Plant-Swimsuit-Food: Lari lets in, Ana lets in",
+    "Lari proposes Robot-Pajamas-Book: Ana bars",
+    "Ana proposes Animal-Swimsuit-Food: Dani lets in, Lari bars",
+    "Dani proposes Monster-Costume-Drink: Lari lets in, Ana lets in",
+    "Lari proposes Animal-Costume-Book: Ana lets in, Dani lets in",
+    "Ana guesses Dani is Pajamas: wrong",
+]
+
+[rules]
+Dani = ["Gift"]
+'''
+
+
+def test_a_rule_certainly_animal_is_certain(tmp_path: Path) -> None:
+    """Animal is the attribute numbered 0: it was once taken for "no rule" (a falsy value),
+    so a seat certain to hold it was reported uncertain and an Animal puzzle crashed."""
+    log = tmp_path / "animal.toml"
+    log.write_text(ANIMAL_LOG)
+    solved = run_json("solve", str(log))["solution"]["players"]
+    lari = next(p for p in solved if p["player"] == "Lari")
+    assert lari["certain"] == "Animal" and lari["exact"] == {"Animal": "1"} and lari["chain"]
+    assert "Lari: certainly Animal" in run("solve", str(log))
+    puzzle = tmp_path / "animal-puzzle.toml"
+    puzzle.write_text(ANIMAL_LOG + '\n[puzzle]\ntarget = "Lari"\n')
+    assert "Lari's rule is Forbidden Animal" in run("solve", str(puzzle))
+    assert "puzzle: solvable (one answer)" in run("verify", str(puzzle))

@@ -55,7 +55,7 @@ def solve_puzzle(knowledge: Knowledge, target: int, post: Posterior | None = Non
     """Whether ``knowledge`` names ``target``'s rule (``post``: its posterior, if known)."""
     post = post or posterior(knowledge)
     belief = post.of(target)
-    explanation = Eliminator(knowledge).explain(target) if belief.certain else None
+    explanation = Eliminator(knowledge).explain(target) if belief.certain is not None else None
     return Solution(target, belief.certain, belief.possible, explanation, post.total)
 
 
