@@ -468,8 +468,8 @@ class PoolPartyStarsCommands(SimulatingCommands):
         unique = solution.rule is not None
         chain = [step.as_json() for step in solution.explanation.steps] \
             if solution.explanation else []
-        verdict = (f"{names[target]}'s rule is Forbidden {solution.rule.label}" if unique
-                   else f"not unique: {names[target]}'s rule may be "
+        verdict = (f"{names[target]}'s rule is Forbidden {solution.rule.label}"
+                   if solution.rule is not None else f"not unique: {names[target]}'s rule may be "
                    + ", ".join(a.label for a in solution.possible))
         objective = Objective("rules_left", f"the rules {names[target]} may still hold",
                               len(solution.possible), len(solution.possible))
