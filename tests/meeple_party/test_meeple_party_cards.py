@@ -312,3 +312,19 @@ def test_any_cards_document_loads_or_fails_cleanly(edits: list[tuple[Any, Any]])
         assert str(error).startswith("deck.toml")
         return
     assert load_cards(Fields(cards.as_document(), "again")) == cards
+
+
+def test_clauses_in_the_same_room_count_different_meeples() -> None:
+    """The house's VIP Lounge: 2 Cools and a roommate, no Jerk, in one room.  The Cool
+    roommate is one of the 2 Cools or the roommate, not both: with one Cool guest beside it a
+    third meeple is wanted (an independent reference found the clauses once shared it)."""
+    vip = Condition((clause(cool=2), clause(roommate=1, absent=("jerk",))), "same")
+    compiled = CompiledCondition(vip, lambda selector: (0, 1), -1)
+    assert len(compiled.clauses) == 1  # one set of different meeples
+    cool_roommate = ROOMMATE + COOL
+    assert not compiled.met([room(cool_roommate, COOL), 0])
+    assert compiled.cost([room(cool_roommate, COOL), 0]) == 1
+    assert compiled.met([room(cool_roommate, COOL, WALLFLOWER + ROOMMATE), 0])
+    assert compiled.met([0, room(COOL, COOL, ROOMMATE + FLIRT)])
+    assert not compiled.met([room(COOL, COOL), room(ROOMMATE + FLIRT)])  # not the same room
+    assert not compiled.met([room(COOL, COOL, ROOMMATE + FLIRT, JERK), 0])

@@ -525,6 +525,22 @@ class CompiledClause:
         return deficiency + sum(counts[t] for t in self.absent)
 
 
+def same_room(clauses: Sequence[Clause]) -> Clause:
+    """The clauses of a ``rooms = "same"`` condition as one clause: one set of different
+    meeples in one room (a Cool roommate is not both one of "2 Cools" and "a roommate"), so
+    their counts add up, their absent categories join, and it is ``exactly`` if any is.  The
+    room selector is the first clause's (a label only: the rooms are those every clause
+    allows)."""
+    counts: dict[str, int] = {}
+    for clause in clauses:
+        for category, n in clause.counts:
+            counts[category] = counts.get(category, 0) + n
+    absent = {category for clause in clauses for category in clause.absent}
+    return Clause(clauses[0].room, any(c.exactly for c in clauses),
+                  tuple((c, counts[c]) for c in CATEGORIES if c in counts),
+                  tuple(c for c in CATEGORIES if c in absent))
+
+
 class CompiledCondition:
     """A condition resolved for one house and one active personality."""
 
@@ -532,8 +548,13 @@ class CompiledCondition:
 
     def __init__(self, condition: Condition, resolve: Callable[[str], tuple[int, ...]],
                  active: int) -> None:
-        self.clauses = tuple(CompiledClause(c, resolve(c.room), active)
-                             for c in condition.clauses)
+        clauses = condition.clauses
+        rooms = [resolve(c.room) for c in clauses]
+        if condition.rooms == "same" and len(clauses) > 1:
+            clauses = (same_room(clauses),)
+            rooms = [tuple(r for r in rooms[0] if all(r in other for other in rooms[1:]))]
+        self.clauses = tuple(CompiledClause(c, r, active)
+                             for c, r in zip(clauses, rooms, strict=True))
         self.relation = condition.rooms if len(self.clauses) > 1 else "any"
         self.possible = all(c.possible and c.rooms for c in self.clauses)
         if self.relation == "different":
