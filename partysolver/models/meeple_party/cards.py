@@ -556,6 +556,7 @@ class CompiledCondition:
         self.clauses = tuple(CompiledClause(c, r, active)
                              for c, r in zip(clauses, rooms, strict=True))
         self.relation = condition.rooms if len(self.clauses) > 1 else "any"
+        """``"any"`` or ``"different"``: a same-room condition is one clause."""
         self.possible = all(c.possible and c.rooms for c in self.clauses)
         if self.relation == "different":
             self.possible = self.possible and _injective(
@@ -579,12 +580,6 @@ class CompiledCondition:
             return min(CAP, min(cost(board[r]) for r in clause.rooms))
         if self.relation == "any":
             return min(CAP, sum(min(c.cost(board[r]) for r in c.rooms) for c in clauses))
-        if self.relation == "same":
-            tables = [{r: c.cost(board[r]) for r in c.rooms} for c in clauses]
-            shared = set(tables[0]).intersection(*tables[1:])
-            if not shared:
-                return CAP
-            return min(CAP, min(sum(t[r] for t in tables) for r in shared))
         options = [sorted([(c.cost(board[r]), r) for r in c.rooms]) for c in clauses]
         if len(options) == 2:
             return min(CAP, _best_pair(options[0], options[1]))

@@ -389,7 +389,7 @@ def _encoded(condition: CompiledCondition) -> tuple[int, list[tuple[list[int], A
     elif len(condition.clauses) == 1:
         kind = k.ONE
     else:
-        kind = {"any": k.ANY, "same": k.SAME, "different": k.DIFFERENT}[condition.relation]
+        kind = {"any": k.ANY, "different": k.DIFFERENT}[condition.relation]
     clauses = []
     for clause in condition.clauses:
         reads = set(range(11)) if clause.exactly else \

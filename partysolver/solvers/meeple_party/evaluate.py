@@ -101,7 +101,8 @@ class TermTable:
 
     Every clause of every condition is one column: a room's vector holds each clause's cost in
     that room (:data:`CAP` where the clause cannot be).  A one-clause condition is the least of
-    its column; several clauses combine their columns (different rooms, the same room, any)."""
+    its column; several clauses combine their columns (different rooms, or any; a same-room
+    card is one clause, :func:`~...models.meeple_party.cards.same_room`)."""
 
     def __init__(self, conditions: Sequence[CompiledCondition], rooms: int) -> None:
         self.conditions = list(conditions)
@@ -155,8 +156,8 @@ class TermTable:
         if not self.columns:
             return [CAP] * len(self.plan)
         mins, vectors = self._columns(board)
-        return self.bounded(mins, exact, unmet, lambda t, kind, ks: self._combine_one(
-            kind, [[v[k] for v in vectors] for k in ks]))
+        return self.bounded(mins, exact, unmet, lambda t, kind, ks: min(
+            CAP, _different_rooms([[v[k] for v in vectors] for k in ks])))
 
     def bounded(self, mins: list[int], exact: frozenset[int], unmet: frozenset[int],
                 several: Callable[[int, str, tuple[int, ...]], int]) -> list[int]:
@@ -177,13 +178,6 @@ class TermTable:
                 m[t] = 1 if t in unmet else 0
         return m
 
-    @staticmethod
-    def _combine_one(kind: str, columns: list[list[int]]) -> int:
-        """The cost of clauses in the same or different rooms, from their per-room costs."""
-        if kind == "same":
-            return min(CAP, min(map(sum, zip(*columns, strict=True))))
-        return min(CAP, _different_rooms(columns))
-
     def near(self, base: Board) -> NearBoard:
         """Evaluation of boards that differ from ``base`` in a few rooms (a mingle's)."""
         return NearBoard(self, base)
@@ -200,11 +194,7 @@ class TermTable:
             elif kind == "any":
                 result.append(min(CAP, sum(mins[k] for k in ks)))
             else:
-                columns = [[v[k] for v in vectors] for k in ks]
-                if kind == "same":
-                    result.append(min(CAP, min(map(sum, zip(*columns, strict=True)))))
-                else:
-                    result.append(min(CAP, _different_rooms(columns)))
+                result.append(min(CAP, _different_rooms([[v[k] for v in vectors] for k in ks])))
         return result
 
 
@@ -250,7 +240,7 @@ class NearBoard:
         self.base = base
         self.vectors = [table.vector(r, content) for r, content in enumerate(base)]
         self.rest: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.columns = [[[v[k] for v in self.vectors] for k in ks] if kind in ("same", "different")
+        self.columns = [[[v[k] for v in self.vectors] for k in ks] if kind == "different"
                         else [] for kind, ks in table.plan]
         """Per-room costs of the base board for each clause of a several-clause condition."""
         self.masks: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -310,7 +300,7 @@ class NearBoard:
         for r, v in zip(changed, fresh, strict=True):
             for column, k in zip(columns, ks, strict=True):
                 column[r] = v[k]
-        return TermTable._combine_one(kind, columns)
+        return min(CAP, _different_rooms(columns))
 
     def values(self, board: Board, changed: tuple[int, ...]) -> list[int]:
         """Term costs of ``board``, which equals the base outside the rooms ``changed``
@@ -434,8 +424,6 @@ class MetMasks:
                 continue
             if relation == "any":
                 met += 1
-            elif relation == "same":
-                met += any(m & need == need for m in masks)
             else:
                 rooms = [[r for r, m in enumerate(masks) if m >> k & 1] for k in bits]
                 met += _distinct_rooms(rooms)

@@ -20,7 +20,8 @@ the sections), the buffers one int64 array ``W`` (``W_...``) and one float64 arr
 (``F_...``): three arguments per call, whatever the function reads (numba passes every array
 of a tuple as separate machine arguments, which made calls slow and compiling long).  The cards
 are the engine's compiled conditions (:class:`~..cards.CompiledCondition`): a condition is one
-clause or several (in any rooms, the same room, or different rooms), a clause a room mask, its
+clause or several (in any rooms or different rooms: a same-room card is one clause, see
+:func:`~..cards.same_room`), a clause a room mask, its
 subsets of wanted types (the deficiency of Hall's matching), EXACTLY and the absent types.
 Costs are capped at ``CAP`` per room, as :class:`~.evaluate.TermTable` caps them.
 
@@ -98,7 +99,7 @@ SUB_WIDTH = 3
 REFRESH_WIDTH = 3
 """A refresh's row (the game's order of slots): the card's term, its deck (0 photo, 1
 disaster), whether it is one of the active player's photos."""
-IMPOSSIBLE, ONE, ANY, SAME, DIFFERENT = range(5)
+IMPOSSIBLE, ONE, ANY, DIFFERENT = range(4)
 """Condition kinds."""
 
 # -- the buffers ``W``: header fields (offsets, counters) ------------------------------------------
@@ -250,19 +251,6 @@ def _condition_cost(T: np.ndarray, W: np.ndarray, c: int, costs: int) -> int:
                     low = W[at + r]
             total += low
         return total if total < CAP else CAP
-    if kind == SAME:
-        shared = (1 << rooms) - 1
-        for k in range(first, first + n):
-            shared &= T[clause + CLAUSE_WIDTH * k]
-        best = CAP
-        for r in range(rooms):
-            if (shared >> r) & 1:
-                total = 0
-                for k in range(first, first + n):
-                    total += W[costs + k * rooms + r]
-                if total < best:
-                    best = total
-        return best
     return _different_rooms(T, W, first, n, costs)
 
 
@@ -377,18 +365,7 @@ def _deck_met(T: np.ndarray, W: np.ndarray, board: np.ndarray, deck: int) -> int
                 everywhere = False
         if not everywhere:
             continue
-        if kind in (ONE, ANY):
-            count += 1
-        elif kind == SAME:
-            for r in range(rooms):
-                here = True
-                for i in range(c0, c0 + n):
-                    if not _met(W, masks + 4 * r, i):
-                        here = False
-                if here:
-                    count += 1
-                    break
-        elif _distinct_rooms(W, masks, rooms, c0, n):
+        if kind in (ONE, ANY) or _distinct_rooms(W, masks, rooms, c0, n):
             count += 1
     return count
 

@@ -65,7 +65,6 @@ from .evaluate import (
     W_DISASTER,
     Evaluator,
     NearBoard,
-    TermTable,
     Value,
     _different_rooms,
     mean,
@@ -450,7 +449,7 @@ class LeanBruteForce:
                 vectors: list[tuple[int, ...]], fresh: list[tuple[int, ...]] | None
                 ) -> list[int]:
         """The cards' costs when some card has several clauses (in any rooms: the sum of their
-        least costs; in the same or different rooms: their per-room costs combined).  On a
+        least costs; in different rooms: their per-room costs combined).  On a
         board of the current mingle (``vectors`` its first board's per-room costs) the rooms
         that did not change count through :meth:`reduce`, the ``changed`` ones through their
         per-room costs (``fresh`` when given)."""
@@ -471,13 +470,6 @@ class LeanBruteForce:
             elif kind == "any":
                 total = sum(mins[k] for k in ks)
                 m[t] = total if total < CAP else CAP
-            elif plans is not None and kind == "same":
-                low = plans[i]
-                for costs in costed:
-                    total = sum(costs[k] for k in ks)
-                    if total < low:
-                        low = total
-                m[t] = low if low < CAP else CAP
             elif plans is not None:
                 m[t] = min(CAP, _different_rooms([column + [costs[k] for costs in costed]
                                                   for column, k in zip(plans[i], ks, strict=True)]))
@@ -488,21 +480,18 @@ class LeanBruteForce:
                     costs = table.vector(r, board[r])
                     for column, k in zip(columns, ks, strict=True):
                         column[r] = costs[k]
-                m[t] = TermTable._combine_one(kind, columns)
+                m[t] = min(CAP, _different_rooms(columns))
         return m
 
     def reduce(self, changed: tuple[int, ...]) -> list[Any]:
         """Per several-clause card, what the rooms of the mingle's first board outside
-        ``changed`` bring to its cost: in the same room, their least sum of its clauses'
-        costs; in different rooms, each clause's costs in the rooms that may take a clause
+        ``changed`` bring to its cost: in different rooms, each clause's costs in the rooms that may take a clause
         (for each clause, its ``len(ks)`` cheapest rooms: a clause in another room could move
         to one of those left free by the others, at no more cost)."""
         rest = [(r, v) for r, v in enumerate(self.base) if r not in changed]
         plans: list[Any] = []
         for _, kind, ks in self.evaluator.terms.several:
-            if kind == "same":
-                plans.append(min((sum(v[k] for k in ks) for _, v in rest), default=CAP))
-            elif kind == "different":
+            if kind == "different":
                 rooms: set[int] = set()
                 for k in ks:
                     rooms.update(r for r, _ in sorted(rest, key=lambda item: item[1][k])[:len(ks)])
