@@ -107,9 +107,9 @@ def free(players: int, rules: list[Attribute], depth: int | None = None) -> None
 def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
           worst: bool, tables: Path, optimal: bool = True, depth: int = 0,
           hint: bool = True, free_depth: int | None = None, policies: str = "both",
-          spent: bool = False, first: int = 0) -> None:
+          spent: bool = False, first: int = 0, waiting: bool = True) -> None:
     task = DealTask(players, worst, str(tables), optimal, depth, hint, free_depth, policies,
-                    spent, first)
+                    spent, first, waiting)
     search_for(players, tables)
     started = time.perf_counter()
 
@@ -167,6 +167,8 @@ def _low(row: dict[str, Any]) -> str:
     if row.get("lower") is not None:
         leaves = "" if row.get("free_depth") is None else \
             f", then the free variant's bound of depth {row['free_depth']}"
+        if row.get("waiting"):
+            leaves += ", or the waiting bound"
         return f"{row['lower']:.4f} (depth {row['depth']}{leaves})"
     return "free variant"
 
@@ -291,6 +293,9 @@ def main() -> None:
                         help="--free: the free variant's lower bounds of depth 0 to this, "
                              "not its value (four players); part 2: the lower bound's leaves "
                              "are the free variant's bound of this depth, not its value")
+    parser.add_argument("--no-waiting", action="store_true",
+                        help="part 2: the lower bound's leaves are the free variant's alone, "
+                             "without the waiting bound (the figures published before it)")
     parser.add_argument("--policies", choices=("both", "entropy", "none"), default="both",
                         help="part 2: the policies valued (four players: the lookahead is out "
                              "of reach; the entropy policy alone bounds the optimum above)")
@@ -319,7 +324,7 @@ def main() -> None:
         deals(args.players, args.deals, args.seed, args.out, args.resume, not args.no_worst,
               args.tables or table_path(args.players, "benchmark"), not args.no_optimal,
               args.depth, not args.no_hint, args.free_depth, args.policies, args.spent,
-              args.first)
+              args.first, not args.no_waiting)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ guesses.  How many proposals until exactly one assignment is left?
 * :class:`FreeSearch` (:func:`free_search`) -- the *free* variant, any guest of the deck at
   every turn (the Mastermind and Wordle form); its values are proven lower bounds of the hand
   game's, and :meth:`Search.lower_bound` raises them by playing the hand game for the first
-  few proposals.
+  few proposals;
+* :func:`waiting_bound` -- another proven lower bound, the draws a guest that tells the truth
+  from a rival must wait for; :meth:`Search.lower_bound`'s leaves take the larger of the two.
 
 **Belief states.**  A state is the set ``C`` of assignments still consistent (a bit mask over
 all the assignments), the hand and the guests it may draw, and the draws left.  Guests are
@@ -51,7 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, partial
-from itertools import permutations
+from itertools import combinations, permutations
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -356,6 +358,101 @@ def worst_bounds(answers: int, limit: int, small: int) -> tuple[int, ...]:
     return tuple(bound)
 
 
+@cache
+def expected_wait(unseen: int, separating: int, draws: int) -> float:
+    """``E[min(p, draws)]``, ``p`` the place of the first of ``separating`` guests in a uniform
+    order of ``unseen`` (``p`` past the end when there is none): the sum over ``j < draws`` of
+    the chance that the first ``j`` draws all miss them."""
+    total, miss = 0.0, 1.0
+    for j in range(min(draws, unseen - separating + 1, unseen)):
+        total += miss
+        miss *= (unseen - separating - j) / (unseen - j)
+    return total
+
+
+WAITING_PAIRS = 4
+"""How many of the hardest rivals of each assignment the waiting bound counts together (the
+chance that one of them is still waiting is taken by inclusion and exclusion over their
+subsets: 2^k terms)."""
+
+
+def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
+    """A proven lower bound of the least expected number of proposals from ``state``: the
+    *waiting bound* (issue 32).
+
+    Let ``t`` be the true assignment (uniform over ``C``, as every consistent assignment is
+    equally likely).  The seat is done only once, for every other ``c`` in ``C``, it has
+    proposed a guest whose answer differs between ``t`` and ``c``, and it can propose only
+    guests in its hand.  If no guest of the hand tells ``t`` from ``c``, such a guest must be
+    drawn first: at the earliest at draw ``p`` (the first place, in the order of the draws,
+    of the ``m`` guests of the pool that tell them apart), then proposed at proposal ``p +
+    1``.  Which guests come in which order does not depend on what the seat proposes, so for
+    *every* policy and every ``t`` and order, the number of proposals is at least ``1`` (``C``
+    has two assignments or more) and at least ``min(p_c, draws) + 1`` for every such ``c``.
+    (When no telling guest is ever drawn the seat is never done; in the game
+    :func:`spent_lower` bounds, a spent hand not done goes on with the guests never drawn,
+    and a telling guest among those comes after the ``draws`` proposals that preceded the
+    draws and the last guests of the hand: the bound holds there too.)  Its expectation over
+    the order is therefore a lower bound of every policy's, and its average over ``t`` one of
+    the optimum's.
+
+    The expectation of the largest ``min(p_c, draws)`` is counted exactly over the ``pairs``
+    rivals of ``t`` that the fewest pool guests tell apart from it (a maximum over fewer
+    rivals is smaller, so the bound stays proven): by inclusion and exclusion, the chance that
+    one of them is still untold after ``j`` draws is a sum over their subsets of the chance
+    that the first ``j`` draws miss every guest telling any of the subset from ``t``.
+
+    It complements the free variant's value, which counts information but not waiting: near
+    the end of a game, two or three assignments left that only a few guests tell apart, the
+    free variant needs one proposal and the hand game must wait for one of those guests."""
+    belief = state.belief
+    if belief & (belief - 1) == 0:
+        return 0.0
+    unseen = sum(count for _, count in state.pool)
+    draws = min(state.draws, unseen)
+    total = 0.0
+    truth = belief
+    while truth:
+        t = truth & -truth
+        truth ^= t
+        told = 0  # the assignments a guest of the hand tells from t
+        for split in state.hand:
+            told |= belief & ~_part_of(split, t, belief)
+        rivals = belief & ~t & ~told
+        if not rivals:
+            total += 1.0
+            continue
+        tells = [(belief & ~_part_of(split, t, belief), count) for split, count in state.pool]
+        hardest = []
+        rest = rivals
+        while rest:
+            c = rest & -rest
+            rest ^= c
+            hardest.append((sum(count for mask, count in tells if mask & c), c))
+        hardest.sort()
+        chosen = [c for _, c in hardest[:pairs]]
+        wait = 0.0
+        for size in range(1, len(chosen) + 1):
+            sign = 1.0 if size % 2 else -1.0
+            for subset in combinations(chosen, size):
+                union = 0
+                for c in subset:
+                    union |= c
+                wait += sign * expected_wait(
+                    unseen, sum(count for mask, count in tells if mask & union), draws)
+        total += 1.0 + wait
+    return total / popcount(belief)
+
+
+def _part_of(split: Split, t: int, belief: int) -> int:
+    """The part of ``split`` holding the assignment ``t`` (the whole belief for a useless
+    guest)."""
+    for part in split:
+        if part & t:
+            return part
+    return belief
+
+
 # -- the search -----------------------------------------------------------------------------------
 
 
@@ -527,25 +624,34 @@ class Search:
                    key=lambda split: (self.after(state, split, entropy), partition(split)))
 
     def lower_bound(self, state: State, depth: int, free: FreeSearch,
-                    free_depth: int | None = None) -> float:
-        """A proven lower bound of the optimum (:meth:`expected`) that rises with ``depth``:
-        the hand game for ``depth`` proposals, then the free variant (``free``, the seat's rule
-        and deck: any guest of the deck, which a hand policy cannot beat).  ``depth`` 0 is the
-        free variant's value.  With ``free_depth`` the free variant itself is bounded from
-        below (:meth:`FreeSearch.lower`, for four players, where it is out of reach).  Its
-        table lives for one call: the values depend on ``free``, which the states' keys do not
-        name (two rules may share a key, not a free value)."""
+                    free_depth: int | None = None, waiting: bool = True) -> float:
+        """A proven lower bound of the optimum (:meth:`expected`): the hand game for ``depth``
+        proposals, then at each leaf the larger of two proven bounds, the free variant
+        (``free``, the seat's rule and deck: any guest of the deck, which a hand policy cannot
+        beat) and, with ``waiting``, :func:`waiting_bound` (the draws a guest that tells the
+        truth from a rival must wait for).  ``depth`` 0 is the root's leaf value.  With
+        ``free_depth`` the free variant itself is bounded from below (:meth:`FreeSearch.lower`,
+        for four players, where it is out of reach).  Without ``waiting`` the bound only rises
+        with ``depth``.  Its table lives for one call: the values depend on ``free``, which the
+        states' keys do not name (two rules may share a key, not a free value)."""
         memo: dict[tuple[object, ...], float] = {}
 
-        def leaf(belief: int) -> float:
-            return free.expected(belief) if free_depth is None else \
-                free.lower(belief, free_depth)
+        def leaf(state: State) -> float:
+            value = free.expected(state.belief) if free_depth is None else \
+                free.lower(state.belief, free_depth)
+            if not waiting:
+                return value
+            key = (0, *state.key)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = max(value, waiting_bound(state))
+            return found
 
         def bound(state: State, depth: int) -> float:
             if state.belief & (state.belief - 1) == 0:
                 return 0.0
             if depth == 0 or not state.hand:
-                return leaf(state.belief)
+                return leaf(state)
             key = (depth, *state.key)
             found = memo.get(key)
             if found is None:
@@ -789,7 +895,9 @@ class DealTask:
     exact chance that no policy is ever done (:meth:`Problem.unidentifiable`; above 0, every
     expected number is infinite).  With ``spent`` the policies count a hand spent before
     every rule is certain as done with all its proposals (:meth:`Search.policy_expected`),
-    and the lower bound gives up the guests never drawn times that chance."""
+    and the lower bound gives up the guests never drawn times that chance.  With ``waiting``
+    (the default) the lower bound's leaves also count the draws a telling guest must wait for
+    (:func:`waiting_bound`)."""
 
     players: int
     worst: bool = True
@@ -803,6 +911,9 @@ class DealTask:
     first: int = 0
     """The deal of unit 0 (unit ``i`` is deal ``first + i``): a run can start past the deals
     another run did."""
+    waiting: bool = True
+    """The lower bound's leaves take the larger of the free variant and the waiting bound
+    (:func:`waiting_bound`); without it, the free variant alone (the figures before it)."""
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
         rng = random.Random(f"pool-party-stars questions {seed} {self.first + index}")
@@ -820,7 +931,7 @@ class DealTask:
         hint_value = search.policy_expected(problem.start(labelled=True), choose_hint, "hint") \
             if self.hint else None
         lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine),
-                                   self.free_depth) if self.depth else None
+                                   self.free_depth, self.waiting) if self.depth else None
         search.memo_p.clear()  # a policy's table is rarely shared between deals
         worst = search.worst(state) if self.worst and self.optimal else None
         never = problem.unidentifiable()
@@ -830,6 +941,7 @@ class DealTask:
                 "unidentifiable": str(never), "optimal": best, "worst": worst, "hint": hint_value,
                 "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
                 "depth": self.depth or None, "free_depth": self.free_depth,
+                "waiting": self.waiting if self.depth else None,
                 "spent": self.spent,
                 "options": [[str(g), v] for g, v in options],
                 "cpu_seconds": round(time.process_time() - started, 3)}
