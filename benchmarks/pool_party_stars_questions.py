@@ -194,6 +194,10 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
         if name in names and base is not None and name != base:
             gaps = [r[name] - r[base] for r in rows]
             print(f"  {name} - {base}: {_mean(gaps)}")
+    if "lower" in names and base == "optimal":
+        print(f"  optimal - lower (how far below the optimum the bound stays): "
+              f"{_mean([r['optimal'] - r['lower'] for r in rows])}, max "
+              f"{max(r['optimal'] - r['lower'] for r in rows):.4f}")
     if "lower" in names and base in ("lookahead", "entropy"):
         gaps = [r[base] - r["lower"] for r in rows]
         print(f"  the optimum's proven interval, {base} - lower: mean "
@@ -219,8 +223,10 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
             guest = next(g for g in problem.hand
                          if problem.split(g, problem.belief) == split)
             agree[name] += value[str(guest)] <= best + 1e-9
-    print(f"  the first proposal is optimal: hint's in {agree['hint']} of {len(rows)} deals, "
-          f"entropy's in {agree['entropy']}")
+    valued = [name for name in agree if all(r.get(name) is not None for r in rows)]
+    if valued:  # only the policies the run valued
+        print("  the first proposal is optimal: " + ", ".join(
+            f"{name}'s in {agree[name]} of {len(rows)} deals" for name in valued))
     print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
 
 

@@ -69,3 +69,28 @@ def test_journals_that_disagree_on_a_figure_are_refused(benchmark: ModuleType,
     other = _journal(tmp_path / "other.jsonl", 0, [_deal("Book", 8.5, None, 1.0)])
     with pytest.raises(SystemExit, match="entropy is 8.5 here and 8.0 in another journal"):
         benchmark.so_far([one, other])
+
+
+def test_a_lower_bound_beside_the_optimum_and_no_unvalued_policy(
+        benchmark: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two players: the bound's distance below the optimum is printed; the policies the run
+    did not value are not counted as never proposing an optimal first guest."""
+    deals = [{**_deal("Book", None, low, 1.0), "optimal": best, "unidentifiable": "0",
+              "options": [["Animal-Swimsuit-Book", best]], "hand": ["Animal-Swimsuit-Book"]}
+             for low, best in ((4.0, 4.25), (4.5, 4.5))]
+    path = _journal(tmp_path / "two.jsonl", 0, deals)
+    path.write_text(path.read_text().replace('"players": 4', '"players": 2'))
+    benchmark.so_far([path])
+    out = capsys.readouterr().out
+    assert "optimal - lower (how far below the optimum the bound stays): 0.1250" in out
+    assert "max 0.2500" in out and "first proposal" not in out
+
+
+def test_waiting_and_plain_lower_bounds_do_not_merge(benchmark: ModuleType,
+                                                     tmp_path: Path) -> None:
+    plain = _journal(tmp_path / "plain.jsonl", 0,
+                     [{**_deal("Book", None, 6.0, 1.0), "waiting": False}])
+    waiting = _journal(tmp_path / "waiting.jsonl", 0,
+                       [{**_deal("Book", None, 6.0, 1.0), "waiting": True}])
+    with pytest.raises(SystemExit, match="waiting is True here and False"):
+        benchmark.so_far([plain, waiting])
