@@ -141,8 +141,10 @@ def deals(players: int, count: int, seed: int, out: Path | None, resume: bool,
                 known = (f"never done with chance {never} = {float(never):.3e} (no guest it "
                          "will see tells the rules apart), so every expected number is "
                          "infinite")
+            worst = r["worst"] if r.get("worst_entropy") is None else \
+                f"within [{r['worst_lower']:.0f}, {r['worst_entropy']:.0f}]"
             print(f"  deal {first + o.index}: {r['mine']} {', '.join(r['hand'])}: {known}"
-                  f"{policies}{hint_text}, worst {r['worst']}, {r['cpu_seconds']:.0f} s of CPU",
+                  f"{policies}{hint_text}, worst {worst}, {r['cpu_seconds']:.0f} s of CPU",
                   file=sys.stderr, flush=True)
         else:
             print(f"  deal {first + o.index} failed: {o.error}", file=sys.stderr, flush=True)
@@ -202,6 +204,14 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
         gaps = [r[base] - r["lower"] for r in rows]
         print(f"  the optimum's proven interval, {base} - lower: mean "
               f"{statistics.mean(gaps):.4f}, max {max(gaps):.4f}")
+    brackets = [(r["worst_lower"], r["worst_entropy"]) for r in rows
+                if r.get("worst_lower") is not None and r.get("worst_entropy") is not None]
+    if brackets and len(brackets) == len(rows):
+        exact = [low for low, high in brackets if low == high]
+        print(f"  least worst case (rules and draws): within [waiting bound, entropy policy's] "
+              f"= {', '.join(f'[{low:.0f}, {high:.0f}]' for low, high in brackets)}; exact on "
+              f"{len(exact)} of {len(rows)} deals"
+              + (f" ({', '.join(sorted({f'{v:.0f}' for v in exact}))})" if exact else ""))
     if "optimal" not in names:
         print(f"  cpu seconds a deal: mean {statistics.mean(r['cpu_seconds'] for r in rows):.1f}")
         return
@@ -209,6 +219,11 @@ def summarize(players: int, rows: list[dict[str, Any]]) -> None:
     if worsts:
         print(f"  worst case (rules and draws): min {min(worsts)}, mean "
               f"{statistics.mean(worsts):.2f}, max {max(worsts)}")
+        lows = [r["worst_lower"] for r in rows if r.get("worst_lower") is not None]
+        if len(lows) == len(worsts):
+            print(f"  the waiting bound against dealt draws equals it on "
+                  f"{sum(a == b for a, b in zip(lows, worsts, strict=True))} of {len(worsts)} "
+                  "deals")
     agree = {"hint": 0, "entropy": 0}
     for r in rows:
         problem = Problem.deal(players, Attribute[r["mine"].upper()],
@@ -288,7 +303,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--first", type=int, default=0,
                         help="part 2: the first deal's number (deals FIRST to FIRST+N-1)")
-    parser.add_argument("--no-worst", action="store_true", help="part 2: skip the worst case")
+    parser.add_argument("--no-worst", action="store_true",
+                        help="part 2: skip the worst case (exact with the optimum; with "
+                             "--no-optimal, bracketed by the waiting bound and the entropy "
+                             "policy's worst case)")
     parser.add_argument("--no-optimal", action="store_true",
                         help="part 2: skip the optimum (out of reach for 3 or 4 players): "
                              "bracket it between --depth's lower bound and the lookahead policy")

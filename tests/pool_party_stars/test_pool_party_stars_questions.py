@@ -43,6 +43,7 @@ from partysolver.solvers.pool_party_stars.questions import (
     random_deal,
     spent_lower,
     waiting_bound,
+    waiting_worst,
 )
 
 # -- a plain brute force, sharing nothing with the search -----------------------------------------
@@ -260,6 +261,56 @@ def test_the_waiting_bound_is_the_optimum_when_only_waiting_is_left() -> None:
     short = Problem(2, Attribute.GIFT, hand, unseen, 3, consistent).start()
     assert search.expected(short) == math.inf
     assert waiting_bound(short) == pytest.approx(1 + 1 + 4 / 6 + 4 / 6 * 3 / 5)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_worst_case_is_bracketed_by_dealt_draws_and_a_policy(seed: int) -> None:
+    """The waiting bound against dealt draws is at most the least worst case (the brute
+    force's) at every state within four proposals; a fixed policy's worst case is at least
+    it, and the optimal policy's is it."""
+    problem, (_, worst) = finishable(400 + seed, 2 + seed % 2, 5, 10)
+    search = Search(problem.players, len(problem.assignments))
+    state = problem.start()
+    assert search.worst(state) == worst
+    assert waiting_worst(state.belief, state.hand, state.pool, state.draws) <= worst
+    assert search.policy_worst(state, choose_entropy, "entropy") >= worst
+    frontier, checked = [state], 0
+    for _ in range(4):
+        after_these = []
+        for s in frontier:
+            if popcount(s.belief) < 2:
+                continue
+            assert waiting_worst(s.belief, s.hand, s.pool, s.draws) <= search.worst(s)
+            checked += 1
+            for split in search._distinct(s):
+                for _, _, outcomes in children(s, split):
+                    after_these.extend(t for _, t in outcomes)
+        frontier = after_these
+    assert checked > 10
+
+    def optimal(s):  # noqa: ANN001, ANN202
+        return min(search._distinct(s), key=lambda split: search.worst_after(s, split))
+    assert search.policy_worst(state, optimal, "least worst") == worst
+
+
+def test_the_waiting_worst_case_when_only_waiting_is_left() -> None:
+    """The problem of the waiting bound's test above: draws dealt to hold back the 2 telling
+    guests of 6 bring one at the fifth draw, proposed sixth; with 3 draws left, never."""
+    def species(name: Attribute) -> list[Guest]:
+        return [g for g in HOUSE_DECK if g.species == int(name)]
+    hand = tuple(species(Attribute.ROBOT)[:3])
+    unseen = tuple(species(Attribute.ANIMAL)[:2] + species(Attribute.PLANT)[:4])
+    consistent = ((int(Attribute.ANIMAL),), (int(Attribute.MONSTER),))
+    problem = Problem(2, Attribute.GIFT, hand, unseen, len(unseen), consistent)
+    state = problem.start()
+    search = Search(2, len(problem.assignments))
+    assert brute(frozenset(consistent), hand, unseen, len(unseen))[1] == 6
+    assert waiting_worst(state.belief, state.hand, state.pool, state.draws) == 6
+    assert search.worst(state) == 6
+    assert search.policy_worst(state, choose_entropy, "entropy") == 6
+    short = Problem(2, Attribute.GIFT, hand, unseen, 3, consistent).start()
+    assert waiting_worst(short.belief, short.hand, short.pool, short.draws) == math.inf
+    assert search.worst(short) == math.inf
 
 
 def test_the_entropy_policy_is_the_same_on_labelled_splits() -> None:

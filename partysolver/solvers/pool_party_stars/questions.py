@@ -444,6 +444,45 @@ def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
     return total / popcount(belief)
 
 
+def waiting_worst(belief: int, hand: Iterable[Split], pool: Pool, draws: int,
+                  drawn_first: bool = False) -> float:
+    """A proven lower bound of the least worst case from a state (``inf``: no policy is sure
+    to be done): the waiting bound against draws dealt by an adversary.
+
+    For the true assignment ``t`` and a rival ``c`` that no guest of the hand tells from it,
+    the draws can bring the ``u - m`` guests of the pool that do not tell them apart first, so
+    the first that does comes at draw ``u - m + 1`` at best, and is proposed after it: at least
+    ``u - m + 2`` proposals, whatever the policy (if that draw is past the last, the seat may
+    never be done).  The bound is the largest over ``t`` and ``c`` (1 when the hand tells every
+    pair: two assignments or more take a proposal).  ``drawn_first``: the state just after a
+    proposal, its draw still to come (then ``u - m + 1`` further proposals).  On the house
+    deck's 2-player deals it is the least worst case itself (25 on each of 24)."""
+    if belief & (belief - 1) == 0:
+        return 0.0
+    unseen = sum(count for _, count in pool)
+    draws = min(draws, unseen)
+    best = 1.0
+    truth = belief
+    while truth:
+        t = truth & -truth
+        truth ^= t
+        told = 0
+        for split in hand:
+            told |= belief & ~_part_of(split, t, belief)
+        rivals = belief & ~t & ~told
+        if not rivals:
+            continue
+        tells = [(belief & ~_part_of(split, t, belief), count) for split, count in pool]
+        while rivals:
+            c = rivals & -rivals
+            rivals ^= c
+            last = unseen - sum(count for mask, count in tells if mask & c) + 1
+            if last > draws:
+                return INF
+            best = max(best, last if drawn_first else last + 1)
+    return best
+
+
 def _part_of(split: Split, t: int, belief: int) -> int:
     """The part of ``split`` holding the assignment ``t`` (the whole belief for a useless
     guest)."""
@@ -554,10 +593,11 @@ class Search:
         if found is not None:
             return found
         self._tick()
-        floor = self.bounds[popcount(state.belief)]
+        floor = max(self.bounds[popcount(state.belief)],
+                    waiting_worst(state.belief, state.hand, state.pool, state.draws))
         best = INF
-        scored = sorted((max(self.bounds[popcount(p)] for p in split or (state.belief,)), split)
-                        for split in self._distinct(state))
+        scored = sorted((self._worst_bound(state, split), split)
+                         for split in self._distinct(state)) if floor < INF else []
         for bound, split in scored:
             if 1 + bound >= best:
                 break
@@ -567,6 +607,32 @@ class Search:
                 break
         self.memo_w[key] = best
         return best
+
+    def _worst_bound(self, state: State, split: Split) -> float:
+        """What the worst case after proposing ``split`` needs at least, less that proposal:
+        the information bound and the waiting bound of each part."""
+        hand = list(state.hand)
+        hand.remove(split)
+        return max(max(self.bounds[popcount(p)],
+                       waiting_worst(p, hand, state.pool, state.draws, drawn_first=True))
+                   for p in split or (state.belief,) if p)
+
+    def policy_worst(self, state: State, choose: Callable[[State], Split], name: str) -> float:
+        """The worst case of the policy ``choose`` over the rules and the draws (``inf``: some
+        leave it never done): an upper bound of :meth:`worst`, exact for the policy."""
+        if state.belief & (state.belief - 1) == 0:
+            return 0.0
+        key = ("worst", name, *state.key)
+        found = self.memo_p.get(key)
+        if found is not None:
+            return found
+        self._tick()
+        worst = 0.0
+        for _, _, after in children(state, choose(state)):
+            for _, s in after:
+                worst = max(worst, self.policy_worst(s, choose, name))
+        self.memo_p[key] = 1 + worst
+        return 1 + worst
 
     def worst_after(self, state: State, split: Split, cutoff: float = INF) -> float:
         """1 + the worst value after proposing ``split`` (stops once it reaches ``cutoff``)."""
@@ -886,7 +952,9 @@ class DealTask:
     """One unit: deal ``index`` (drawn from ``(seed, index)``) and, on it, the exact expected
     numbers of proposals of the entropy policy and of the lookahead policy (upper bounds of the
     optimum), of the hint's policy (``hint``), the optimum and its first proposals
-    (``optimal``), its worst case (``worst``), and the lower bound of ``depth`` proposals
+    (``optimal``), its worst case (``worst``: the least worst case, exact with the optimum,
+    else between :func:`waiting_worst` and the entropy policy's worst case), and the lower
+    bound of ``depth`` proposals
     (:meth:`Search.lower_bound`; 0: none), its leaves the free variant's value or, with
     ``free_depth``, its lower bound of that depth (four players).  Where the optimum is out of
     reach (three or four players), ``lower`` and ``lookahead`` bracket it; ``policies`` says
@@ -932,13 +1000,20 @@ class DealTask:
             if self.hint else None
         lower = search.lower_bound(state, self.depth, free_search(self.players, problem.mine),
                                    self.free_depth, self.waiting) if self.depth else None
+        # The least worst case: exact with the optimum; else bracketed between the waiting
+        # bound against dealt draws and the entropy policy's own worst case.
+        worst_lower = waiting_worst(state.belief, state.hand, state.pool, state.draws) \
+            if self.worst else None
+        worst_entropy = search.policy_worst(state, choose_entropy, "entropy") \
+            if self.worst and not self.optimal else None
         search.memo_p.clear()  # a policy's table is rarely shared between deals
         worst = search.worst(state) if self.worst and self.optimal else None
         never = problem.unidentifiable()
         if self.spent and lower is not None and never:
             lower = spent_lower(problem, lower, never)
         return {"mine": problem.mine.label, "hand": [str(g) for g in problem.hand],
-                "unidentifiable": str(never), "optimal": best, "worst": worst, "hint": hint_value,
+                "unidentifiable": str(never), "optimal": best, "worst": worst,
+                "worst_lower": worst_lower, "worst_entropy": worst_entropy, "hint": hint_value,
                 "entropy": entropy_value, "lookahead": lookahead, "lower": lower,
                 "depth": self.depth or None, "free_depth": self.free_depth,
                 "waiting": self.waiting if self.depth else None,
