@@ -55,6 +55,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from partysolver.models.errors import InputError  # noqa: E402
 from partysolver.models.pool_party_stars.game import HOUSE_DECK, Attribute, parse_guest  # noqa: E402
 from partysolver.solvers.pool_party_stars.questions import (  # noqa: E402
     DealTask,
@@ -352,4 +353,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except InputError as error:  # a journal that cannot be resumed, say: no traceback
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -94,3 +94,21 @@ def test_waiting_and_plain_lower_bounds_do_not_merge(benchmark: ModuleType,
                        [{**_deal("Book", None, 6.0, 1.0), "waiting": True}])
     with pytest.raises(SystemExit, match="waiting is True here and False"):
         benchmark.so_far([plain, waiting])
+
+
+def test_a_journal_that_cannot_be_resumed_is_refused_cleanly(tmp_path: Path) -> None:
+    """--resume with other parameters than the journal's: a clear message, exit 2, no
+    traceback, and the journal as it was."""
+    import subprocess
+
+    journal = _journal(tmp_path / "six.jsonl", 0, [_deal("Book", 8.0, None, 1.0)])
+    before = journal.read_bytes()
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--players", "4", "--deals", "5", "--no-optimal",
+         "--no-hint", "--no-worst", "--policies", "none", "--out", str(journal), "--resume",
+         "--tables", str(tmp_path / "tables.pickle")],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "error:" in done.stderr and "six.jsonl" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert journal.read_bytes() == before
