@@ -49,7 +49,7 @@ import pickle
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, partial
@@ -411,26 +411,11 @@ def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
     unseen = sum(count for _, count in state.pool)
     draws = min(state.draws, unseen)
     total = 0.0
-    truth = belief
-    while truth:
-        t = truth & -truth
-        truth ^= t
-        told = 0  # the assignments a guest of the hand tells from t
-        for split in state.hand:
-            told |= belief & ~_part_of(split, t, belief)
-        rivals = belief & ~t & ~told
+    for tells, rivals in _untold(belief, state.hand, state.pool):
         if not rivals:
             total += 1.0
             continue
-        tells = [(belief & ~_part_of(split, t, belief), count) for split, count in state.pool]
-        hardest = []
-        rest = rivals
-        while rest:
-            c = rest & -rest
-            rest ^= c
-            hardest.append((sum(count for mask, count in tells if mask & c), c))
-        hardest.sort()
-        chosen = [c for _, c in hardest[:pairs]]
+        chosen = [c for _, c in sorted(rivals)[:pairs]]
         wait = 0.0
         for size in range(1, len(chosen) + 1):
             sign = 1.0 if size % 2 else -1.0
@@ -462,6 +447,21 @@ def waiting_worst(belief: int, hand: Iterable[Split], pool: Pool, draws: int,
     unseen = sum(count for _, count in pool)
     draws = min(draws, unseen)
     best = 1.0
+    for _, rivals in _untold(belief, hand, pool):
+        for telling, _ in rivals:
+            last = unseen - telling + 1
+            if last > draws:
+                return INF
+            best = max(best, last if drawn_first else last + 1)
+    return best
+
+
+def _untold(belief: int, hand: Iterable[Split], pool: Pool
+            ) -> Iterator[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """For each assignment ``t`` of ``belief``: the pool's guests as (the assignments each
+    tells from ``t``, how many such guests), and the rivals of ``t`` that no guest of the
+    hand tells from it, each as (how many guests of the pool do, its bit)."""
+    hand = tuple(hand)
     truth = belief
     while truth:
         t = truth & -truth
@@ -469,18 +469,17 @@ def waiting_worst(belief: int, hand: Iterable[Split], pool: Pool, draws: int,
         told = 0
         for split in hand:
             told |= belief & ~_part_of(split, t, belief)
-        rivals = belief & ~t & ~told
-        if not rivals:
+        untold = belief & ~t & ~told
+        if not untold:
+            yield [], []
             continue
         tells = [(belief & ~_part_of(split, t, belief), count) for split, count in pool]
-        while rivals:
-            c = rivals & -rivals
-            rivals ^= c
-            last = unseen - sum(count for mask, count in tells if mask & c) + 1
-            if last > draws:
-                return INF
-            best = max(best, last if drawn_first else last + 1)
-    return best
+        rivals = []
+        while untold:
+            c = untold & -untold
+            untold ^= c
+            rivals.append((sum(count for mask, count in tells if mask & c), c))
+        yield tells, rivals
 
 
 def _part_of(split: Split, t: int, belief: int) -> int:
