@@ -14,8 +14,12 @@ every other seat's rule (the model: ``docs/rules.md``, "The questions solitaire"
    averages over the deals (95% intervals of the mean over deals; every deal's own value is
    exact).  Where the optimum is out of reach (three players), ``--no-optimal --no-hint
    --no-worst --depth 4`` brackets it on each deal between the lower bound and the lookahead
-   policy, both proven.  For four players the plain search of the free variant is out of
-   reach: ``--free --free-depth D`` gives its lower bounds of depth 0 to D, the last exact
+   policy, both proven.  The lower bound's leaves count the draws a telling guest must wait
+   for too (the waiting bound; ``--no-waiting``: the free variant alone, as published before
+   it).  Without ``--no-worst`` (and with ``--no-optimal``) the least worst case is
+   bracketed between the waiting bound against dealt draws and the entropy policy's worst
+   case, exact where they meet.  For four players the plain search of the free variant is
+   out of reach: ``--free --free-depth D`` gives its lower bounds of depth 0 to D, the last exact
    when no leaf of its best proposals was cut short.  Every 4-player deal has a small chance
    that no policy is ever done (printed), so every expected number is infinite; with
    ``--spent`` a spent hand is done with its proposals, and ``--deals N --no-optimal

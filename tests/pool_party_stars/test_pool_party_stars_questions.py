@@ -33,6 +33,7 @@ from partysolver.solvers.pool_party_stars.questions import (
     FreeSearch,
     Problem,
     Search,
+    State,
     children,
     choose_entropy,
     choose_hint,
@@ -209,6 +210,33 @@ def test_the_lower_bounds_and_the_lookahead_policy_bracket_the_optimum(seed: int
         assert shallow[-1] <= lows[depth] + 1e-12
 
 
+def reachable(search: Search, state: State, proposals: int) -> list[State]:
+    """Every state with two assignments or more that proposals and draws reach from
+    ``state`` within ``proposals`` proposals (``state`` included)."""
+    found, frontier = [], [state]
+    for _ in range(proposals):
+        after_these = []
+        for s in frontier:
+            if popcount(s.belief) < 2:
+                continue
+            found.append(s)
+            for split in search._distinct(s):
+                for _, _, outcomes in children(s, split):
+                    after_these.extend(t for _, t in outcomes)
+        frontier = after_these
+    return found
+
+
+def only_waiting(draws: int) -> Problem:
+    """Two assignments left (Animal or Monster), a hand of Robots that cannot tell them apart,
+    and 6 guests to draw, 2 of them Animals that can (``draws`` of them drawn at most)."""
+    def species(name: Attribute) -> list[Guest]:
+        return [g for g in HOUSE_DECK if g.species == int(name)]
+    return Problem(2, Attribute.GIFT, tuple(species(Attribute.ROBOT)[:3]),
+                   tuple(species(Attribute.ANIMAL)[:2] + species(Attribute.PLANT)[:4]), draws,
+                   ((int(Attribute.ANIMAL),), (int(Attribute.MONSTER),)))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_waiting_bound_never_exceeds_the_optimum(seed: int) -> None:
     """At every state the first three proposals and draws reach, the waiting bound is at most
@@ -217,19 +245,10 @@ def test_the_waiting_bound_never_exceeds_the_optimum(seed: int) -> None:
     problem, (expected, _) = finishable(300 + seed, 2 + seed % 2, 5, 10)
     search = Search(problem.players, len(problem.assignments))
     state = problem.start()
-    frontier, checked = [state], 0
-    for _ in range(4):
-        after_these = []
-        for s in frontier:
-            if popcount(s.belief) < 2:
-                continue
-            assert waiting_bound(s) <= search.expected(s) + 1e-9
-            checked += 1
-            for split in search._distinct(s):
-                for _, _, outcomes in children(s, split):
-                    after_these.extend(t for _, t in outcomes)
-        frontier = after_these
-    assert checked > 10
+    states = reachable(search, state, 4)
+    assert len(states) > 10
+    for s in states:
+        assert waiting_bound(s) <= search.expected(s) + 1e-9
     free = FreeSearch(problem.players, problem.mine, problem.hand + problem.unseen)
     for depth in range(5):
         plain = search.lower_bound(state, depth, free, waiting=False)
@@ -242,12 +261,8 @@ def test_the_waiting_bound_is_the_optimum_when_only_waiting_is_left() -> None:
     the 6 guests to draw that can: the seat proposes what it holds until one of them comes,
     then proposes it.  The first of 2 among 6 comes at draw 7/3 on average, so the optimum is
     1 + 7/3, the brute force's, and the waiting bound is exact (the free variant says 1)."""
-    def species(name: Attribute) -> list[Guest]:
-        return [g for g in HOUSE_DECK if g.species == int(name)]
-    hand = tuple(species(Attribute.ROBOT)[:3])
-    unseen = tuple(species(Attribute.ANIMAL)[:2] + species(Attribute.PLANT)[:4])
-    consistent = ((int(Attribute.ANIMAL),), (int(Attribute.MONSTER),))
-    problem = Problem(2, Attribute.GIFT, hand, unseen, len(unseen), consistent)
+    problem = only_waiting(6)
+    hand, unseen, consistent = problem.hand, problem.unseen, problem.consistent or ()
     state = problem.start()
     search = Search(2, len(problem.assignments))
     assert brute(frozenset(consistent), hand, unseen, len(unseen))[0] == pytest.approx(10 / 3)
@@ -258,7 +273,7 @@ def test_the_waiting_bound_is_the_optimum_when_only_waiting_is_left() -> None:
     assert search.lower_bound(state, 0, free) == pytest.approx(10 / 3)
     # With 3 draws left, a third of the orders never bring one: no policy is sure to be done
     # (the optimum is infinite), and the bound stays finite and proven.
-    short = Problem(2, Attribute.GIFT, hand, unseen, 3, consistent).start()
+    short = only_waiting(3).start()
     assert search.expected(short) == math.inf
     assert waiting_bound(short) == pytest.approx(1 + 1 + 4 / 6 + 4 / 6 * 3 / 5)
 
@@ -274,19 +289,10 @@ def test_the_worst_case_is_bracketed_by_dealt_draws_and_a_policy(seed: int) -> N
     assert search.worst(state) == worst
     assert waiting_worst(state.belief, state.hand, state.pool, state.draws) <= worst
     assert search.policy_worst(state, choose_entropy, "entropy") >= worst
-    frontier, checked = [state], 0
-    for _ in range(4):
-        after_these = []
-        for s in frontier:
-            if popcount(s.belief) < 2:
-                continue
-            assert waiting_worst(s.belief, s.hand, s.pool, s.draws) <= search.worst(s)
-            checked += 1
-            for split in search._distinct(s):
-                for _, _, outcomes in children(s, split):
-                    after_these.extend(t for _, t in outcomes)
-        frontier = after_these
-    assert checked > 10
+    states = reachable(search, state, 4)
+    assert len(states) > 10
+    for s in states:
+        assert waiting_worst(s.belief, s.hand, s.pool, s.draws) <= search.worst(s)
 
     def optimal(s):  # noqa: ANN001, ANN202
         return min(search._distinct(s), key=lambda split: search.worst_after(s, split))
@@ -296,19 +302,14 @@ def test_the_worst_case_is_bracketed_by_dealt_draws_and_a_policy(seed: int) -> N
 def test_the_waiting_worst_case_when_only_waiting_is_left() -> None:
     """The problem of the waiting bound's test above: draws dealt to hold back the 2 telling
     guests of 6 bring one at the fifth draw, proposed sixth; with 3 draws left, never."""
-    def species(name: Attribute) -> list[Guest]:
-        return [g for g in HOUSE_DECK if g.species == int(name)]
-    hand = tuple(species(Attribute.ROBOT)[:3])
-    unseen = tuple(species(Attribute.ANIMAL)[:2] + species(Attribute.PLANT)[:4])
-    consistent = ((int(Attribute.ANIMAL),), (int(Attribute.MONSTER),))
-    problem = Problem(2, Attribute.GIFT, hand, unseen, len(unseen), consistent)
+    problem = only_waiting(6)
     state = problem.start()
     search = Search(2, len(problem.assignments))
-    assert brute(frozenset(consistent), hand, unseen, len(unseen))[1] == 6
+    assert brute(frozenset(problem.consistent or ()), problem.hand, problem.unseen, 6)[1] == 6
     assert waiting_worst(state.belief, state.hand, state.pool, state.draws) == 6
     assert search.worst(state) == 6
     assert search.policy_worst(state, choose_entropy, "entropy") == 6
-    short = Problem(2, Attribute.GIFT, hand, unseen, 3, consistent).start()
+    short = only_waiting(3).start()
     assert waiting_worst(short.belief, short.hand, short.pool, short.draws) == math.inf
     assert search.worst(short) == math.inf
 
