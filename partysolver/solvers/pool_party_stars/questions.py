@@ -702,15 +702,17 @@ class Search:
         memo: dict[tuple[object, ...], float] = {}
 
         def leaf(state: State) -> float:
-            value = free.expected(state.belief) if free_depth is None else \
-                free.lower(state.belief, free_depth)
             if not waiting:
-                return value
-            key = (0, *state.key)
+                return free_value(state.belief)
+            key = (0, *state.key)  # depth 0: the leaves' own entries
             found = memo.get(key)
             if found is None:
-                found = memo[key] = max(value, waiting_bound(state))
+                found = memo[key] = max(free_value(state.belief), waiting_bound(state))
             return found
+
+        def free_value(belief: int) -> float:
+            return free.expected(belief) if free_depth is None else \
+                free.lower(belief, free_depth)
 
         def bound(state: State, depth: int) -> float:
             if state.belief & (state.belief - 1) == 0:
