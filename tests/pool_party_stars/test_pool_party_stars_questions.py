@@ -10,6 +10,7 @@ import random
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +45,10 @@ from partysolver.solvers.pool_party_stars.questions import (
     random_deal,
     spent_lower,
     waiting_bound,
+    waiting_bound_plain,
     waiting_worst,
 )
+from partysolver.solvers.pool_party_stars import questions
 
 # -- a plain brute force, sharing nothing with the search -----------------------------------------
 
@@ -254,6 +257,39 @@ def test_the_waiting_bound_never_exceeds_the_optimum(seed: int) -> None:
         plain = search.lower_bound(state, depth, free, waiting=False)
         raised = search.lower_bound(state, depth, free)
         assert plain - 1e-12 <= raised <= expected + 1e-9
+
+
+def random_walk_states(players: int, deal: int, walks: int, labelled: bool = False
+                       ) -> list[State]:
+    """The states a few random proposals, answers and draws reach from a house deal (the
+    first proposals of a game, where the beliefs are big)."""
+    problem = random_deal(players, HOUSE_DECK, random.Random(f"walks {players} {deal}"))
+    rng, found = random.Random(deal), []
+    for _ in range(walks):
+        state = problem.start(labelled)
+        while popcount(state.belief) > 1 and state.hand:
+            found.append(state)
+            _, _, after = rng.choice(children(state, rng.choice(state.hand)))
+            state = rng.choice(after)[1]
+    return found
+
+
+@pytest.mark.parametrize(("players", "labelled"), [(2, False), (3, False), (3, True), (4, False)])
+def test_the_waiting_bound_over_arrays_is_the_plain_one(players: int, labelled: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted over arrays (here for every belief, however small), the waiting bound is the
+    pair-by-pair count's, with every number of rivals counted together, at every state of
+    random games (big beliefs, groups of every size, spent draws and an empty pool)."""
+    monkeypatch.setattr(questions, "WAITING_ARRAYS", 2)
+    states = random_walk_states(players, 0, 4 if players == 4 else 20, labelled)
+    states += [replace(s, draws=0) for s in states[::7]] + \
+        [replace(s, pool=()) for s in states[::11]]
+    sizes = {popcount(s.belief) for s in states}
+    assert min(sizes) < 8 and max(sizes) == math.perm(11, players - 1)  # the start's
+    for s in states:
+        for pairs in (1, 2, 4):
+            assert waiting_bound(s, pairs) == pytest.approx(waiting_bound_plain(s, pairs),
+                                                           rel=1e-12, abs=1e-12)
 
 
 def test_the_waiting_bound_is_the_optimum_when_only_waiting_is_left() -> None:

@@ -52,7 +52,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from itertools import combinations, permutations
 from math import comb
 from pathlib import Path
@@ -375,6 +375,10 @@ WAITING_PAIRS = 4
 chance that one of them is still waiting is taken by inclusion and exclusion over their
 subsets: 2^k terms)."""
 
+WAITING_ARRAYS = 16
+"""From how many assignments :func:`waiting_bound` counts over arrays (below, pair by pair is
+quicker: ``benchmarks/pool_party_stars_waiting.py``)."""
+
 
 def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
     """A proven lower bound of the least expected number of proposals from ``state``: the
@@ -404,7 +408,85 @@ def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
 
     It complements the free variant's value, which counts information but not waiting: near
     the end of a game, two or three assignments left that only a few guests tell apart, the
-    free variant needs one proposal and the hand game must wait for one of those guests."""
+    free variant needs one proposal and the hand game must wait for one of those guests.
+
+    Counted over arrays (:func:`waiting_bound_plain`, the same pair by pair, is quicker below
+    ``WAITING_ARRAYS`` assignments and answers there): the assignments of ``C`` that the
+    hand's answers do not tell apart form groups, every untold pair lies in one, and the
+    pool's answers give, for all the pairs at once, how many guests tell each apart."""
+    belief = state.belief
+    if popcount(belief) < WAITING_ARRAYS:
+        return waiting_bound_plain(state, pairs)
+    unseen = sum(count for _, count in state.pool)
+    draws = min(state.draws, unseen)
+    size = belief.bit_length()
+    members = _bits(belief, size).nonzero()[0]
+    signature = np.zeros(len(members), dtype=np.int64)
+    for split in state.hand:
+        signature = signature * 8 + _answers(split, size)[members]
+    # By their answers to the hand (ties by bit): each group's members in a row of places.
+    order = np.argsort(signature, kind="stable")
+    signature = signature[order]
+    starts = np.flatnonzero(np.r_[True, signature[1:] != signature[:-1]])
+    sizes = np.diff(np.r_[starts, len(members)])
+    t_at = np.flatnonzero(np.repeat(sizes > 1, sizes))  # the places of the t with rivals
+    total = float(len(members) - len(t_at))  # the others: one proposal
+    if not len(t_at):
+        return total / len(members)
+    k = np.repeat(sizes, sizes)[t_at]  # each t's group size
+    first = np.repeat(starts, sizes)[t_at]
+    # Every pair (t, c) of two members of a group, by t then c.
+    t_of = np.repeat(np.arange(len(t_at)), k)
+    c_at = np.repeat(first, k) + np.arange(len(t_of)) - np.repeat(np.cumsum(k) - k, k)
+    keep = t_at[t_of] != c_at
+    t_of, c_at = t_of[keep], c_at[keep]
+    if state.pool:
+        labels = np.stack([_answers(split, size)[members[order]] for split, _ in state.pool])
+        weights = np.array([count for _, count in state.pool], dtype=np.int64)
+    else:
+        labels = np.zeros((1, len(members)), dtype=np.int8)
+        weights = np.zeros(1, dtype=np.int64)
+    tells = labels[:, t_at[t_of]] != labels[:, c_at]  # guests x pairs: tells t from c
+    # Each t's hardest rivals: the fewest telling guests, ties by bit.
+    ranked = np.lexsort((c_at, weights @ tells, t_of))
+    place = np.arange(len(ranked)) - np.repeat(np.cumsum(k - 1) - (k - 1), k - 1)
+    rivals = min(pairs, int(k.max()) - 1)
+    near = place < rivals
+    chosen = np.full((len(k), rivals), len(ranked))  # a pair past the end: telling nothing
+    chosen[t_of[ranked[near]], place[near]] = ranked[near]
+    tells = np.concatenate([tells, np.zeros((len(tells), 1), dtype=bool)], axis=1)
+    waits = _waits(unseen, draws)
+    wait = np.zeros(len(k))
+    for subset in range(1, 1 << rivals):
+        picked = [j for j in range(rivals) if subset >> j & 1]
+        union = tells[:, chosen[:, picked[0]]]
+        for j in picked[1:]:
+            union = union | tells[:, chosen[:, j]]
+        sign = 1.0 if len(picked) % 2 else -1.0
+        wait += np.where(k - 1 > picked[-1], sign * waits[weights @ union], 0.0)
+    total += len(k) + float(wait.sum())
+    return total / popcount(belief)
+
+
+@lru_cache(maxsize=1 << 17)
+def _answers(split: Split, size: int) -> np.ndarray:
+    """Each of the first ``size`` assignments' answer to a guest of ``split``: the index of
+    its part (0 for all, a useless guest's ``()``)."""
+    answers = np.zeros(size, dtype=np.int8)
+    for k, part in enumerate(split):
+        answers[_bits(part, size).astype(bool)] = k
+    return answers
+
+
+@cache
+def _waits(unseen: int, draws: int) -> np.ndarray:
+    """:func:`expected_wait` for every number of separating guests from 0 to ``unseen``."""
+    return np.array([expected_wait(unseen, m, draws) for m in range(unseen + 1)])
+
+
+def waiting_bound_plain(state: State, pairs: int = WAITING_PAIRS) -> float:
+    """:func:`waiting_bound`, pair by pair over bit masks: the plain reference the fast
+    one is held equal to (tests, and the baseline of ``benchmarks/pool_party_stars_waiting.py``)."""
     belief = state.belief
     if belief & (belief - 1) == 0:
         return 0.0
