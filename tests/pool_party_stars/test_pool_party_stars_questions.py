@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +28,7 @@ from partysolver.models.pool_party_stars.game import (
     Table,
     answers_for,
 )
+from partysolver.solvers.pool_party_stars import questions
 from partysolver.solvers.pool_party_stars.deduction import posterior
 from partysolver.solvers.pool_party_stars.questions import (
     DealTask,
@@ -48,7 +49,6 @@ from partysolver.solvers.pool_party_stars.questions import (
     waiting_bound_plain,
     waiting_worst,
 )
-from partysolver.solvers.pool_party_stars import questions
 
 # -- a plain brute force, sharing nothing with the search -----------------------------------------
 
