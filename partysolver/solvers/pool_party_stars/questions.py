@@ -475,13 +475,16 @@ def _answers(split: Split, size: int) -> np.ndarray:
     answers = np.zeros(size, dtype=np.int8)
     for k, part in enumerate(split):
         answers[_bits(part, size).astype(bool)] = k
+    answers.flags.writeable = False  # shared by every caller
     return answers
 
 
 @cache
 def _waits(unseen: int, draws: int) -> np.ndarray:
     """:func:`expected_wait` for every number of separating guests from 0 to ``unseen``."""
-    return np.array([expected_wait(unseen, m, draws) for m in range(unseen + 1)])
+    waits = np.array([expected_wait(unseen, m, draws) for m in range(unseen + 1)])
+    waits.flags.writeable = False  # shared by every caller
+    return waits
 
 
 def waiting_bound_plain(state: State, pairs: int = WAITING_PAIRS) -> float:
