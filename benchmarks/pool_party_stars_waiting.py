@@ -27,36 +27,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from partysolver.models.pool_party_stars.game import HOUSE_DECK  # noqa: E402
 from partysolver.solvers.pool_party_stars import questions  # noqa: E402
 from partysolver.solvers.pool_party_stars.questions import (  # noqa: E402
-    Problem,
     State,
-    children,
     free_search,
+    house_deal,
     popcount,
-    random_deal,
+    random_play,
     search_for,
     waiting_bound,
     waiting_bound_plain,
 )
-
-
-def deal(players: int, index: int, seed: int) -> Problem:
-    """The questions benchmark's deal ``index`` (``pool_party_stars_questions.py``)."""
-    rng = random.Random(f"pool-party-stars questions {seed} {index}")
-    return random_deal(players, HOUSE_DECK, rng)
-
-
-def game_states(problem: Problem, games: int, seed: int) -> list[State]:
-    rng, found = random.Random(seed), []
-    for _ in range(games):
-        state = problem.start()
-        while popcount(state.belief) > 1 and state.hand:
-            found.append(state)
-            _, _, after = rng.choice(children(state, rng.choice(state.hand)))
-            state = rng.choice(after)[1]
-    return found
 
 
 def timed(count, states: list[State]) -> tuple[list[float], float]:  # noqa: ANN001
@@ -71,7 +52,8 @@ def timed(count, states: list[State]) -> tuple[list[float], float]:  # noqa: ANN
 
 def per_state(players: list[int], deals: int, games: int, seed: int) -> None:
     for n in players:
-        states = [s for d in range(deals) for s in game_states(deal(n, d, seed), games, d)]
+        states = [s for d in range(deals)
+                  for s in random_play(house_deal(n, seed, d), games, random.Random(d))]
         bands: dict[int, list[State]] = defaultdict(list)
         for s in states:
             bands[min(popcount(s.belief).bit_length(), 10)].append(s)
@@ -107,7 +89,7 @@ def per_state(players: list[int], deals: int, games: int, seed: int) -> None:
 
 
 def whole_lower_bound(players: int, index: int, depth: int, seed: int) -> None:
-    problem = deal(players, index, seed)
+    problem = house_deal(players, seed, index)
     free_depth = 8 if players == 4 else None
     free = free_search(players, problem.mine)
     search = search_for(players)

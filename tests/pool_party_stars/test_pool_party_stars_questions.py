@@ -41,9 +41,11 @@ from partysolver.solvers.pool_party_stars.questions import (
     choose_hint,
     depth_sums,
     first_proposals,
+    house_deal,
     partition,
     popcount,
     random_deal,
+    random_play,
     spent_lower,
     waiting_bound,
     waiting_bound_plain,
@@ -259,21 +261,6 @@ def test_the_waiting_bound_never_exceeds_the_optimum(seed: int) -> None:
         assert plain - 1e-12 <= raised <= expected + 1e-9
 
 
-def random_walk_states(players: int, deal: int, walks: int, labelled: bool = False
-                       ) -> list[State]:
-    """The states a few random proposals, answers and draws reach from a house deal (the
-    first proposals of a game, where the beliefs are big)."""
-    problem = random_deal(players, HOUSE_DECK, random.Random(f"walks {players} {deal}"))
-    rng, found = random.Random(deal), []
-    for _ in range(walks):
-        state = problem.start(labelled)
-        while popcount(state.belief) > 1 and state.hand:
-            found.append(state)
-            _, _, after = rng.choice(children(state, rng.choice(state.hand)))
-            state = rng.choice(after)[1]
-    return found
-
-
 @pytest.mark.parametrize(("players", "labelled"), [(2, False), (3, False), (3, True), (4, False)])
 def test_the_waiting_bound_over_arrays_is_the_plain_one(players: int, labelled: bool,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
@@ -281,7 +268,8 @@ def test_the_waiting_bound_over_arrays_is_the_plain_one(players: int, labelled: 
     pair-by-pair count's, with every number of rivals counted together, at every state of
     random games (big beliefs, groups of every size, spent draws and an empty pool)."""
     monkeypatch.setattr(questions, "WAITING_ARRAYS", 2)
-    states = random_walk_states(players, 0, 4 if players == 4 else 20, labelled)
+    problem = random_deal(players, HOUSE_DECK, random.Random(f"walks {players} 0"))
+    states = random_play(problem, 4 if players == 4 else 20, random.Random(0), labelled)
     states += [replace(s, draws=0) for s in states[::7]] + \
         [replace(s, pool=()) for s in states[::11]]
     sizes = {popcount(s.belief) for s in states}
@@ -353,7 +341,7 @@ def test_the_waiting_worst_case_when_only_waiting_is_left() -> None:
 def test_the_entropy_policy_is_the_same_on_labelled_splits() -> None:
     """Its ties go by partition, so it proposes the same guests whether the state keeps which
     part is let in or not (the benchmark values it on the cheaper, unlabelled states)."""
-    problem = random_deal(2, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
+    problem = house_deal(2, 32, 0)
     search = Search(2, len(problem.assignments))
     plain = search.policy_expected(problem.start(), choose_entropy, "entropy")
     labelled = search.policy_expected(problem.start(labelled=True), choose_entropy, "entropy")
@@ -643,9 +631,9 @@ def test_four_players_are_never_done_for_certain() -> None:
     of seed 32 the 9 never drawn hold, with a chance of about one in a hundred thousand,
     every guest that tells the true assignment from another (no policy is then done, so every
     expected number is infinite); with three players the 6 never drawn never do."""
-    four = random_deal(4, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
+    four = house_deal(4, 32, 0)
     assert 0 < four.unidentifiable() < Fraction(1, 50_000)
-    three = random_deal(3, HOUSE_DECK, random.Random("pool-party-stars questions 32 0"))
+    three = house_deal(3, 32, 0)
     assert three.unidentifiable() == 0
 
 

@@ -441,7 +441,8 @@ def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
     keep = t_at[t_of] != c_at
     t_of, c_at = t_of[keep], c_at[keep]
     if state.pool:
-        labels = np.stack([_answers(split, size)[members[order]] for split, _ in state.pool])
+        placed = members[order]
+        labels = np.stack([_answers(split, size)[placed] for split, _ in state.pool])
         weights = np.array([count for _, count in state.pool], dtype=np.int64)
     else:
         labels = np.zeros((1, len(members)), dtype=np.int8)
@@ -452,9 +453,10 @@ def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
     place = np.arange(len(ranked)) - np.repeat(np.cumsum(k - 1) - (k - 1), k - 1)
     rivals = min(pairs, int(k.max()) - 1)
     near = place < rivals
-    chosen = np.full((len(k), rivals), len(ranked))  # a pair past the end: telling nothing
+    # A t with fewer rivals: any pair stands in for the missing ones, and every subset
+    # holding one is left out below.
+    chosen = np.zeros((len(k), rivals), dtype=np.int64)
     chosen[t_of[ranked[near]], place[near]] = ranked[near]
-    tells = np.concatenate([tells, np.zeros((len(tells), 1), dtype=bool)], axis=1)
     waits = _waits(unseen, draws)
     wait = np.zeros(len(k))
     for subset in range(1, 1 << rivals):
@@ -465,7 +467,7 @@ def waiting_bound(state: State, pairs: int = WAITING_PAIRS) -> float:
         sign = 1.0 if len(picked) % 2 else -1.0
         wait += np.where(k - 1 > picked[-1], sign * waits[weights @ union], 0.0)
     total += len(k) + float(wait.sum())
-    return total / popcount(belief)
+    return total / len(members)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -1033,6 +1035,29 @@ def random_deal(players: int, deck: Sequence[Guest], rng: random.Random) -> Prob
     return Problem.deal(players, mine, hand, deck)
 
 
+def house_deal(players: int, seed: int, index: int) -> Problem:
+    """Deal ``index`` of ``seed`` on the house deck: the deals :class:`DealTask` values (and
+    ``docs/results.md`` publishes)."""
+    return random_deal(players, HOUSE_DECK,
+                       random.Random(f"pool-party-stars questions {seed} {index}"))
+
+
+def random_play(problem: Problem, games: int, rng: random.Random,
+                labelled: bool = False) -> list[State]:
+    """Every state with two assignments or more met in ``games`` random games from
+    ``problem``'s start (a guest of the hand proposed at random; the answers and the draws at
+    random, not by their chances): the beliefs of every size a search meets, for checks and
+    timings."""
+    found = []
+    for _ in range(games):
+        state = problem.start(labelled)
+        while popcount(state.belief) > 1 and state.hand:
+            found.append(state)
+            _, _, after = rng.choice(children(state, rng.choice(state.hand)))
+            state = rng.choice(after)[1]
+    return found
+
+
 @dataclass(frozen=True)
 class DealTask:
     """One unit: deal ``index`` (drawn from ``(seed, index)``) and, on it, the exact expected
@@ -1070,8 +1095,7 @@ class DealTask:
     (:func:`waiting_bound`); without it, the free variant alone (the figures before it)."""
 
     def __call__(self, seed: int, index: int) -> dict[str, object]:
-        rng = random.Random(f"pool-party-stars questions {seed} {self.first + index}")
-        problem = random_deal(self.players, HOUSE_DECK, rng)
+        problem = house_deal(self.players, seed, self.first + index)
         search = search_for(self.players, Path(self.tables) if self.tables else None)
         started = time.process_time()
         state = problem.start()
