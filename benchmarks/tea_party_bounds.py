@@ -87,7 +87,8 @@ def exact_one(k: int, seed: int, max_nodes: int, table_gib: float) -> dict[str, 
         result.values[state.player]
     return {"value": value, "nodes": result.usage["nodes"], "seconds": round(seconds, 1),
             "peak_mib": _peak_mib(), "max_nodes": max_nodes,
-            "table_gib": round(table.most * 32 / (1 << 30), 3), "purges": table.purges,
+            "table_gib": round(table.most * table.width * 8 / (1 << 30), 3),
+            "width": table.width, "purges": table.purges,
             "entries": len(table)}
 
 

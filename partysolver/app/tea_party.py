@@ -65,7 +65,7 @@ BOUNDS = OptionSpec("bounds", "flag", default=False,
                          "separate; half of --time-limit goes to it.")
 SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                          help="Node budget of an exact search (its table grows with it: "
-                                "43 to 85 bytes a node for two monsters, up to "
+                                "at most 21 to 85 bytes a node for two monsters, up to "
                                 "--max-table-gib, 300 for more; "
                                 f"default {_D['DEFAULT_SOLVE_NODES_TWO']:,} for two, "
                                 f"{_D['DEFAULT_SOLVE_NODES']:,} for more).")
@@ -81,7 +81,8 @@ TABLE_FILE = OptionSpec("table", "text", metavar="FILE",
                              "(a .table file) between runs: loaded first, saved at the end, "
                              "every 10 minutes and when the search stops early (a limit, "
                              "Ctrl+C), so a long solve stopped goes on where it was. One "
-                             "table serves any position; the file holds 32 bytes an entry.")
+                             "table serves any position; the file holds 16 bytes an entry "
+                             "(32 for the widest positions).")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:

@@ -315,7 +315,10 @@ def test_a_table_capped_far_below_the_search_drops_entries_and_keeps_every_value
         capped = CompiledExpectimax(Budget(), table=table)
         assert capped.value(state) == pytest.approx(expected, abs=1e-12)
         assert needed > 4 * most  # far too small to hold the search
-        assert table.purges > 0 and table.slots == most and len(table) < most
+        # Compact keys (16-byte rows): twice the slots in the memory of ``most`` full rows.
+        assert table.width == 2 and table.rows.nbytes == most * 32
+        assert table.purges > 0 and table.slots == table.most == 2 * most
+        assert len(table) < 2 * most
         assert capped.meter.nodes > whole.meter.nodes  # what it dropped, searched again
         # What it kept are exact values: a search on the same table agrees, in fewer nodes.
         again = CompiledExpectimax(Budget(), table=table)

@@ -120,17 +120,21 @@ def test_written_and_loaded_the_table_is_the_same(tmp_path: Path) -> None:
     assert again.meter.nodes <= 1
 
 
-@pytest.mark.parametrize("case", ["suffix", "other file", "other search", "header", "short"])
+@pytest.mark.parametrize("case", ["suffix", "other file", "other search", "header", "keys",
+                                  "short"])
 def test_a_bad_table_file_is_refused_and_left_as_it_was(position: Path, tmp_path: Path,
                                                         case: str) -> None:
-    header = json.dumps({"stamp": tablefile.stamp(), "entries": 10,
-                         "byteorder": sys.byteorder}).encode()
+    fields = {"stamp": tablefile.stamp(), "entries": 10, "byteorder": sys.byteorder,
+              "codec": [0] * tablefile.CODEC}
+    header = json.dumps(fields).encode()
+    keys = json.dumps({**fields, "codec": [1, 99]}).encode()
     name, content, expected = {
         "suffix": ("tea.txt", None, "ending in .table"),
         "other file": ("tea.table", b"my notes\n", "a new file or a .table file"),
         "other search": ("tea.table", tablefile.MAGIC + b'{"stamp": "x", "entries": 1}\n',
                          "made by this version of the exact search"),
         "header": ("tea.table", tablefile.MAGIC + b"{not json\n", "JSON header"),
+        "keys": ("tea.table", tablefile.MAGIC + keys + b"\n", "describes its keys"),
         "short": ("tea.table", tablefile.MAGIC + header + b"\n" + b"\0" * 64,
                   "the file ends early"),
     }[case]
@@ -154,4 +158,4 @@ def test_the_stamp_is_that_of_the_code_the_process_imported(monkeypatch: pytest.
     before = tablefile.stamp()
     monkeypatch.setattr(tablefile, "_digest", lambda: "the files as they are now")
     assert tablefile.stamp() == before
-    assert json.loads(tablefile.new_header(3)[len(tablefile.MAGIC):])["stamp"] == before
+    assert json.loads(tablefile.new_header(3, [0] * tablefile.CODEC)[len(tablefile.MAGIC):])["stamp"] == before

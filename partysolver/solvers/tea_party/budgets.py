@@ -50,9 +50,10 @@ midgame; ``--max-nodes`` asks for more)."""
 
 
 DEFAULT_SOLVE_NODES_TWO = 4_000_000
-"""The same for two monsters (the compiled search's table: 43 to 85 bytes an entry): some
-3 s on the opening, which it does not solve (20,000,000 took 15 s there on a busy machine,
-the table's memory included)."""
+"""The same for two monsters (the compiled search's table: 21 to 85 bytes an entry, rows of
+16 or 32 bytes at most 75% full, 1.5 times that while it doubles): some 3 s on the opening,
+which it does not solve (20,000,000 took 15 s there on a busy machine, the table's memory
+included)."""
 
 
 def exact_nodes_default(state: TeaPartyState) -> int:

@@ -15,9 +15,11 @@ What the compiled search does beyond the generic one:
   followed by its throw-up; the value is summed over the pairs of throw-ups.
 * **The same canonical key** as :meth:`TeaPartyState.key` (royals merged, stomach Bards counted
   as Rangers, stomachs reduced to standings when no Ranger is loose, teacups merged into
-  stomachs when nothing can touch them), packed into three 64-bit integers, and the same
-  certain-win test as :meth:`TeaPartyState.settled_returns`; a decision stops at an option
-  that wins for certain.
+  stomachs when nothing can touch them), packed into three 64-bit integers, or, within the
+  bounds of the position a search starts from, into one (compact keys, :func:`codec_for`:
+  a table then holds twice the entries in the same memory), and the same certain-win test as
+  :meth:`TeaPartyState.settled_returns`; a decision stops at an option that wins for
+  certain.
 
 The search is plain expectimax with a transposition table: on these positions alpha-beta/Star1
 windows cut almost nothing (measured: 559,169 states without pruning against 557,637 nodes with
@@ -32,7 +34,7 @@ default), and full there it keeps the values of its biggest subtrees and drops t
 a value dropped is searched again when it is met again.
 
 Its time goes mostly to waiting for the table's memory, so the table is laid out for it (one
-32-byte row a slot, a bitmap of the slots in use, rows prefetched a few children ahead; see
+16- or 32-byte row a slot, a bitmap of the slots in use, rows prefetched a few children ahead; see
 :class:`Table` and ``_search``), made as large as the budget needs before the search starts
 instead of doubled (and walked again) on the way, and the kernel runs without numba's
 reference counting (``_jit``).
@@ -131,8 +133,8 @@ def _probe(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int
     where it is, or the empty slot where it goes."""
     slots = rows.shape[0]
     while True:
-        if not _taken(used, i) or ((rows[i, 0] & _KEY0) == k0 and rows[i, 1] == k1
-                                   and rows[i, 2] == k2):
+        if not _taken(used, i) or ((rows[i, 0] & _KEY0) == k0 and (
+                rows.shape[1] == 2 or (rows[i, 1] == k1 and rows[i, 2] == k2))):
             return i
         i += 1
         if i == slots:
@@ -142,6 +144,14 @@ def _probe(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int
 @_jit
 def _slot(rows: np.ndarray, used: np.ndarray, k0: int, k1: int, k2: int) -> int:
     return _probe(rows, used, _home(rows.shape[0], k0, k1, k2), k0, k1, k2)
+
+
+@_jit
+def _row_key(rows: np.ndarray, i: int) -> tuple[int, int, int]:
+    """The key in row ``i`` (a compact row's one word, and two zeros)."""
+    if rows.shape[1] == 2:
+        return (rows[i, 0] & _KEY0, 0, 0)
+    return (rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2])
 
 
 @_jit
@@ -183,9 +193,27 @@ def _rehash(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: 
             ) -> None:
     for i in range(rows.shape[0]):
         if _taken(used, i):
-            j = _slot(new_rows, new_used, rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2])
-            for w in range(4):
+            k0, k1, k2 = _row_key(rows, i)
+            j = _slot(new_rows, new_used, k0, k1, k2)
+            for w in range(rows.shape[1]):
                 new_rows[j, w] = rows[i, w]
+            new_used[j >> 6] |= 1 << (j & 63)
+
+
+@_jit
+def _recode(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: np.ndarray,
+            codec: np.ndarray, new_codec: np.ndarray) -> None:
+    """Place the entries of a table of compact keys (``codec``) in ``new_rows`` with the keys
+    of ``new_codec`` (wider, or full), each with its size class and value."""
+    last, new_last = rows.shape[1] - 1, new_rows.shape[1] - 1
+    for i in range(rows.shape[0]):
+        if _taken(used, i):
+            k0, k1, k2 = _table_key(_unpack(rows[i, 0] & _KEY0, codec), new_codec)
+            j = _slot(new_rows, new_used, k0, k1, k2)
+            new_rows[j, 0] = k0 | (rows[i, 0] & ~_KEY0)
+            if new_last == 3:
+                new_rows[j, 1], new_rows[j, 2] = k1, k2
+            new_rows[j, new_last] = rows[i, last]
             new_used[j >> 6] |= 1 << (j & 63)
 
 
@@ -195,9 +223,10 @@ def _place(block: np.ndarray, rows: np.ndarray, used: np.ndarray, sizes: np.ndar
     hold yet, counting their size classes in ``sizes``; return how many were new."""
     added = 0
     for i in range(block.shape[0]):
-        j = _slot(rows, used, block[i, 0] & _KEY0, block[i, 1], block[i, 2])
+        k0, k1, k2 = _row_key(block, i)
+        j = _slot(rows, used, k0, k1, k2)
         if not _taken(used, j):
-            for w in range(4):
+            for w in range(rows.shape[1]):
                 rows[j, w] = block[i, w]
             used[j >> 6] |= 1 << (j & 63)
             sizes[(block[i, 0] >> _SIZE_SHIFT) & (_CLASSES - 1)] += 1
@@ -246,10 +275,10 @@ def _purge(rows: np.ndarray, used: np.ndarray, sizes: np.ndarray, grow_at: int) 
         used[i >> 6] &= ~(1 << (i & 63))
         if (rows[i, 0] >> _SIZE_SHIFT) & (_CLASSES - 1) < lowest:
             continue
-        k0, k1, k2 = rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2]
+        k0, k1, k2 = _row_key(rows, i)
         j = _probe(rows, used, _home(slots, k0, k1, k2), k0, k1, k2)
         if j != i:
-            for w in range(4):
+            for w in range(rows.shape[1]):
                 rows[j, w] = rows[i, w]
         used[j >> 6] |= 1 << (j & 63)
         kept += 1
@@ -282,13 +311,15 @@ stays exact, it only searches again what it dropped."""
 
 
 class Table:
-    """The compiled search's transposition table: canonical keys (three 64-bit words) to
-    seat 0's value, open addressing with linear probing, at most 75% full, doubled when full
-    up to ``most`` slots (default :data:`MOST_SLOTS`); full at ``most``, it drops the entries
-    of its smallest subtrees (:func:`_purge`), so that its memory stays bounded.
-    ``rows`` holds a slot in one 32-byte row, the key and then the value's bits, so that a
-    probe and its value share a cache line; ``values`` is the same memory seen as float64 (a
-    value is ``values[slot, 3]``).  ``used`` has a bit per slot (1 MB for 8 million slots, so
+    """The compiled search's transposition table: canonical keys to seat 0's value, open
+    addressing with linear probing, at most 75% full, doubled when full up to ``most`` slots
+    (default :data:`MOST_SLOTS`); full at ``most``, it drops the entries of its smallest
+    subtrees (:func:`_purge`), so that its memory stays bounded.
+    ``rows`` holds a slot in one row, the key and then the value's bits, so that a probe and
+    its value share a cache line: 32 bytes (three key words, :func:`_words`), or 16 (one
+    compact word, :func:`_pack`) once a search made it compact (:meth:`adopt`: twice the
+    slots in the same memory).  ``values`` is the same memory seen as float64 (a value is
+    ``values[slot, width - 1]``).  ``used`` has a bit per slot (1 MB for 8 million slots, so
     it mostly stays in the caches): a probe that meets an empty slot does not wait for the row
     itself.  Both start zeroed, which costs nothing until the memory is touched.  It only ever
     holds finished values, so it can be shared by the searches of one game."""
@@ -300,6 +331,8 @@ class Table:
         self.rows = np.zeros((slots, 4), dtype=np.int64)
         self.values = self.rows.view(np.float64)
         self.used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
+        self.codec = np.zeros(_CODEC, dtype=np.int64)
+        """Its keys: full (``codec[0]`` 0, rows of 4 words) or compact (:func:`codec_for`)."""
         self.entries = 0
         self.sizes = np.zeros(_CLASSES, dtype=np.int64)
         """How many entries of each size class the table holds (:data:`_SIZE_SHIFT`)."""
@@ -342,6 +375,50 @@ class Table:
         return cls(start, fixed, most)
 
     @property
+    def width(self) -> int:
+        """Words a row: 4 with full keys, 2 with compact ones."""
+        return int(self.rows.shape[1])
+
+    def adopt(self, root: np.ndarray) -> None:
+        """Key the table for a search from ``root`` (seven ints, seat 0 to act): empty, with
+        compact keys if that position's fit (:func:`codec_for`); holding entries whose compact
+        keys do not hold ``root``'s states, with wider ones (full ones if those do not fit
+        either), its entries coded again.  A fixed table (a time-limited hint's) keeps full
+        keys: coding it again mid-hint would stall a search as a growth would."""
+        if self.fixed:
+            return
+        if self.entries == 0:
+            codec = codec_for(root)
+        elif not self.codec[0] or codec_fits(self.codec, root):
+            return
+        else:
+            codec = codec_for(root, self.codec)
+        self._rekey(codec)
+
+    def _rekey(self, codec: np.ndarray) -> None:
+        """Change the table's keys to ``codec``'s, in the same memory (a row of 2 words
+        instead of 4 doubles the slots; back to 4 words, the table grows if it may, else
+        drops its smallest subtrees to fit)."""
+        width = 2 if codec[0] else 4
+        if width == self.width and self.entries == 0:
+            self.codec = codec
+            return
+
+        def scaled(slots: int) -> int:
+            slots = min(slots * self.width // width, MAX_SLOTS)
+            return max(slots - slots % 64, 64)
+
+        self.most = scaled(self.most)
+        slots = _slots_for(self.entries, scaled(self.slots), self.most)
+        if self.entries >= int(slots * _MAX_LOAD):
+            self.entries = _purge(self.rows, self.used, self.sizes, int(slots * _MAX_LOAD))
+        rows = np.zeros((slots, width), dtype=np.int64)
+        used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
+        if self.entries:
+            _recode(self.rows, self.used, rows, used, self.codec, codec)
+        self.rows, self.values, self.used, self.codec = rows, rows.view(np.float64), used, codec
+
+    @property
     def capped(self) -> bool:
         """Whether it can grow no more: full, it drops entries (or, fixed, it is emptied)."""
         return self.slots >= self.most
@@ -362,7 +439,7 @@ class Table:
     def write(self, out: BinaryIO) -> None:
         """Write the table's entries to ``out`` in the format of :mod:`.tablefile`, a block of
         slots at a time (no copy of the whole table in memory)."""
-        out.write(tablefile.new_header(self.entries))
+        out.write(tablefile.new_header(self.entries, self.codec.tolist()))
         bits = self.used.view(np.uint8)
         for start in range(0, self.slots, _BLOCK):
             end = min(start + _BLOCK, self.slots)
@@ -377,7 +454,10 @@ class Table:
         stamp: the keys and values of that search may differ), that ends early, or that needs
         more room than ``most`` slots allow."""
         with path.open("rb") as source:
-            entries = int(tablefile.open_table(source)["entries"])
+            head = tablefile.open_table(source)
+            entries, codec = int(head["entries"]), np.array(head["codec"], dtype=np.int64)
+            assert self.entries == 0, "a table is loaded before any search"
+            self._rekey(codec)
             slots = _slots_for(self.entries + entries, self.slots, self.most)
             if (self.entries + entries) >= slots * _MAX_LOAD:
                 raise tablefile.TableFileError(
@@ -386,12 +466,12 @@ class Table:
                 self.grow(slots)
             added = 0
             while added < entries:
-                count = 4 * min(_BLOCK, entries - added)
+                count = self.width * min(_BLOCK, entries - added)
                 block = np.fromfile(source, dtype=np.int64, count=count)
                 if block.size != count:
                     raise tablefile.TableFileError(
                         f"a table of {entries:,} entries (the file ends early)")
-                block = block.reshape(-1, 4)
+                block = block.reshape(-1, self.width)
                 self.entries += _place(block, self.rows, self.used, self.sizes)
                 added += block.shape[0]
         return entries
@@ -401,7 +481,7 @@ class Table:
         every entry is placed again."""
         slots = min(slots or 2 * self.slots, self.most)
         assert slots % 64 == 0 and slots > self.slots
-        rows = np.zeros((slots, 4), dtype=np.int64)
+        rows = np.zeros((slots, self.width), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         _rehash(self.rows, self.used, rows, used)
         self.rows, self.values, self.used = rows, rows.view(np.float64), used
@@ -507,23 +587,261 @@ def _settled(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int
 
 
 @_jit
-def _key(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int
-         ) -> tuple[int, int, int]:
-    """The rules engine's canonical key (``TeaPartyState._canonical``), seat 0 to act."""
+def _delta(a: int, z: int) -> tuple[int, int]:
+    """Two zones reduced to their difference, count by count: what ``a`` holds more of, and
+    what ``z`` holds more of (one of the two counts is zero for each hero)."""
+    more_a = more_z = 0
+    for h in range(8):
+        d = ((z >> (4 * h)) & 15) - ((a >> (4 * h)) & 15)
+        if d > 0:
+            more_z |= d << (4 * h)
+        elif d < 0:
+            more_a |= -d << (4 * h)
+    return more_a, more_z
+
+
+@_jit
+def _parts(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int
+           ) -> tuple[int, int, int, int, int, int, int]:
+    """The rules engine's canonical key (``TeaPartyState._canonical``), seat 0 to act, as its
+    parts: a head (the form, bits 0-2; the phase, bits 3-4; the hero in hand plus one, bits
+    5-8), the bag, the two teacups, two stomachs by rank (or a difference of two, as
+    :func:`_delta` gives it) and the flags of the teacups that hold a Ranger.
+
+    The four forms: (0) something left can touch a teacup, and a Ranger is loose: everything;
+    (1) the same with no Ranger loose: the stomachs count by their difference only (the
+    standings are compared at the end, and nothing takes a hero out of a stomach); (2)
+    nothing left can touch a teacup but a Ranger is loose: each teacup merges into its
+    stomach, a flag remembering a Ranger in it (drinking it means a throw-up); (3) neither:
+    one difference of the merged stomachs.  The end of the game is form 4
+    (:func:`_final_parts`).  Two states with the same parts have the same value."""
     if held == _QUEEN:
         held = _KING
     bag, c0, c1 = _merge_royals(bag), _merge_royals(c0), _merge_royals(c1)
     rangers_loose = ((bag | c0 | c1) & _RANGERS) != 0 or held == _RANGER or phase == THROW_UP
     touching = (bag & _TOUCHES) != 0 or ((1 << (held + 1)) & _TOUCHING_HELD) != 0
-    head = phase << 3 | (held + 1) << 5 | bag << 9
+    head = phase << 3 | (held + 1) << 5
     if touching:
+        a, z = _by_rank(s0), _by_rank(s1)
         if rangers_loose:
-            return (head, c0 | c1 << 32, _by_rank(s0) | _by_rank(s1) << 32)
-        return (head | 1, c0 | c1 << 32, _standing(s1) - _standing(s0))
+            return (head, bag, c0, c1, a, z, 0)
+        a, z = _delta(a, z)
+        return (head | 1, bag, c0, c1, a, z, 0)
+    a, z = _by_rank(s0 + c0), _by_rank(s1 + c1)
     if rangers_loose:
         flags = (1 if c0 & _RANGERS else 0) | (2 if c1 & _RANGERS else 0)
-        return (head | 2, _by_rank(s0 + c0) | _by_rank(s1 + c1) << 32, flags)
-    return (head | 3, _standing(s1 + c1) - _standing(s0 + c0), 0)
+        return (head | 2, bag, 0, 0, a, z, flags)
+    a, z = _delta(a, z)
+    return (head | 3, bag, 0, 0, a, z, 0)
+
+
+@_jit
+def _final_parts(c0: int, c1: int, s0: int, s1: int
+                 ) -> tuple[int, int, int, int, int, int, int]:
+    """The end of the game's key parts: each monster's teacup and stomach by rank, and which
+    teacups hold a Ranger (form 4)."""
+    return (_FINAL_FORM, 0, 0, 0, _by_rank(s0 + c0), _by_rank(s1 + c1),
+            (1 if c0 & _RANGERS else 0) | (2 if c1 & _RANGERS else 0))
+
+
+@_jit
+def _words(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int
+           ) -> tuple[int, int, int]:
+    """A key's parts as three 64-bit words (at most 37 bits in the first): the key of a table
+    of full rows, good for any position."""
+    form = head & 7
+    k0 = head | bag << 9
+    if form == 0:
+        return (k0, c0 | c1 << 32, a | z << 32)
+    if form == 1:
+        return (k0, c0 | c1 << 32, _standing(z) - _standing(a))
+    if form == 3:
+        return (k0, _standing(z) - _standing(a), 0)
+    return (k0, a | z << 32, flags)  # form 2, and the end of the game
+
+
+# -- Compact keys: one word for the states of one position ------------------------------------
+#
+# Every state a search reaches from its root holds at most the root's loose heroes of each kind
+# (bag, teacups and hand: nothing comes back), and each stomach at most the most either
+# stomach held plus those.  Within those bounds a key's parts fit a number below 2^56 for most
+# late positions (16 heroes loose take some 46 bits), written in a mixed radix: a table of such
+# keys keeps a slot in 16 bytes instead of 32, twice the entries in the same memory.  The
+# codec (:func:`codec_for`) is the bounds: ``codec[0]`` is 1 when the keys are compact,
+# ``codec[1 + t]`` the loose heroes of kind ``t`` (royals counted as Kings), ``codec[8 + r]``
+# the most a stomach holds of rank ``r`` (Bards counted as Rangers).
+
+_CODEC = tablefile.CODEC
+_HEAD_BITS = 9
+_RANKS = (_FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _KING)
+"""The counts of a stomach by rank (``_by_rank``: Bards are Rangers, Queens Kings)."""
+
+
+_C3 = np.array([(n + 1) * (n + 2) * (n + 3) // 6 for n in range(-1, 16)], dtype=np.int64)
+"""``_C3[n + 1]``: how many ways ``n`` or fewer heroes of one kind lie in the bag and two
+teacups, C(n + 3, 3) (0 for n = -1); looked up, not computed, on the search's hot path."""
+
+
+@_jit
+def _c3(n: int) -> int:
+    return _C3[n + 1]
+
+
+@_jit
+def _outside() -> None:
+    raise ValueError("a state outside its table's compact keys (codec_for)")
+
+
+@_jit
+def _pack(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int,
+          codec: np.ndarray) -> int:
+    """A key's parts as one number below 2^56 (:func:`codec_for`'s bounds; a state outside
+    them raises).  The head is its low 9 bits; above them, in a mixed radix: each kind's bag
+    and teacup counts together (forms 0 and 1: the rank of the three counts among the
+    C(n + 3, 3) that sum to at most n) or its bag count alone, then each rank's two stomach
+    counts (or their difference, forms 1 and 3), then the Ranger flags (forms 2 and 4)."""
+    form = head & 7
+    body = 0
+    for t in range(7):
+        n = codec[1 + t]
+        b = (bag >> (4 * t)) & 15
+        if form < 2:
+            x, y = (c0 >> (4 * t)) & 15, (c1 >> (4 * t)) & 15
+            u = b + x
+            if u + y > n:
+                _outside()
+            body = body * _c3(n) + _c3(u + y - 1) + u * (u + 1) // 2 + x
+        else:
+            if b > n:
+                _outside()
+            body = body * (n + 1) + b
+    for r in _RANKS:
+        m = codec[8 + r]
+        p, q = (a >> (4 * r)) & 15, (z >> (4 * r)) & 15
+        if p > m or q > m:
+            _outside()
+        if form == 1 or form == 3:
+            body = body * (2 * m + 1) + q - p + m
+        else:
+            body = (body * (m + 1) + p) * (m + 1) + q
+    if form == 2 or form == _FINAL_FORM:
+        body = body * 4 + flags
+    return body << _HEAD_BITS | head
+
+
+@_jit
+def _unpack(code: int, codec: np.ndarray) -> tuple[int, int, int, int, int, int, int]:
+    """The parts :func:`_pack` made ``code`` of."""
+    head = code & ((1 << _HEAD_BITS) - 1)
+    body = code >> _HEAD_BITS
+    form = head & 7
+    flags = 0
+    if form == 2 or form == _FINAL_FORM:
+        flags = body % 4
+        body //= 4
+    a = z = 0
+    for i in range(len(_RANKS) - 1, -1, -1):
+        r = _RANKS[i]
+        m = codec[8 + r]
+        if form == 1 or form == 3:
+            d = body % (2 * m + 1) - m
+            body //= 2 * m + 1
+            if d > 0:
+                z |= d << (4 * r)
+            else:
+                a |= -d << (4 * r)
+        else:
+            q = body % (m + 1)
+            body //= m + 1
+            p = body % (m + 1)
+            body //= m + 1
+            a |= p << (4 * r)
+            z |= q << (4 * r)
+    bag = c0 = c1 = 0
+    for t in range(6, -1, -1):
+        n = codec[1 + t]
+        if form < 2:
+            rank = body % _c3(n)
+            body //= _c3(n)
+            total = 0
+            while _c3(total) <= rank:
+                total += 1
+            rank -= _c3(total - 1)
+            u = 0
+            while (u + 1) * (u + 2) // 2 <= rank:
+                u += 1
+            x = rank - u * (u + 1) // 2
+            bag |= (u - x) << (4 * t)
+            c0 |= x << (4 * t)
+            c1 |= (total - u) << (4 * t)
+        else:
+            bag |= (body % (n + 1)) << (4 * t)
+            body //= n + 1
+    return (head, bag, c0, c1, a, z, flags)
+
+
+@_jit
+def _table_key(parts: tuple[int, int, int, int, int, int, int], codec: np.ndarray
+               ) -> tuple[int, int, int]:
+    """A key as the table keeps it: one compact word (and two zeros), or three words."""
+    head, bag, c0, c1, a, z, flags = parts
+    if codec[0]:
+        return (_pack(head, bag, c0, c1, a, z, flags, codec), 0, 0)
+    return _words(head, bag, c0, c1, a, z, flags)
+
+
+@_jit
+def _state_key(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int,
+               codec: np.ndarray) -> tuple[int, int, int]:
+    """The table's key of a state (seat 0 to act), the end of the game included."""
+    if phase == _FINAL:
+        return _table_key(_final_parts(c0, c1, s0, s1), codec)
+    return _table_key(_parts(phase, held, bag, c0, c1, s0, s1), codec)
+
+
+def _bounds(root: np.ndarray) -> tuple[list[int], list[int]]:
+    """The loose heroes of each kind at ``root`` (royals as Kings) and the most a stomach can
+    hold of each rank below it."""
+    phase, held, bag, c0, c1, s0, s1 = (int(v) for v in root)
+    loose = bag + c0 + c1 + (1 << (4 * held) if held >= 0 else 0)
+    kinds = int(_merge_royals(loose))
+    ranks, first, second = int(_by_rank(loose)), int(_by_rank(s0)), int(_by_rank(s1))
+
+    def nibble(zone: int, i: int) -> int:
+        return (zone >> (4 * i)) & 15
+
+    return ([nibble(kinds, t) for t in range(7)],
+            [max(nibble(first, r), nibble(second, r)) + nibble(ranks, r) if r in _RANKS else 0
+             for r in range(8)])
+
+
+def codec_for(root: np.ndarray, wider: np.ndarray | None = None) -> np.ndarray:
+    """The compact keys of the states below ``root`` (seven ints, seat 0 to act; and of those
+    ``wider`` keys, if given): ``codec[0]`` is 0 when they do not fit 56 bits (the table keeps
+    full rows then)."""
+    kinds, ranks = _bounds(root)
+    if wider is not None and wider[0]:
+        kinds = [max(k, int(w)) for k, w in zip(kinds, wider[1:8], strict=True)]
+        ranks = [max(r, int(w)) for r, w in zip(ranks, wider[8:16], strict=True)]
+    if max(kinds + ranks) > 15:
+        return np.zeros(_CODEC, dtype=np.int64)
+    together = alone = both = difference = 1
+    for n in kinds:
+        together *= (n + 1) * (n + 2) * (n + 3) // 6
+        alone *= n + 1
+    for r in _RANKS:
+        both *= (ranks[r] + 1) ** 2
+        difference *= 2 * ranks[r] + 1
+    largest = max(together * both, together * difference, alone * both * 4, alone * difference)
+    fits = largest << _HEAD_BITS <= 1 << _SIZE_SHIFT
+    return np.array([int(fits), *kinds, *ranks], dtype=np.int64)
+
+
+def codec_fits(codec: np.ndarray, root: np.ndarray) -> bool:
+    """Whether the compact keys of ``codec`` hold every state below ``root``."""
+    kinds, ranks = _bounds(root)
+    return bool(codec[0]) and all(k <= w for k, w in zip(kinds, codec[1:8], strict=True)) \
+        and all(r <= w for r, w in zip(ranks, codec[8:16], strict=True))
 
 
 @_jit
@@ -660,14 +978,8 @@ def _expand(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int,
 
 
 @_jit
-def _final_key(c0: int, c1: int, s0: int, s1: int) -> tuple[int, int, int]:
-    return (_FINAL_FORM, _by_rank(s0 + c0) | _by_rank(s1 + c1) << 32,
-            (1 if c0 & _RANGERS else 0) | (2 if c1 & _RANGERS else 0))
-
-
-@_jit
 def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used: np.ndarray,
-            classes: np.ndarray, counters: np.ndarray, phases: np.ndarray,
+            classes: np.ndarray, codec: np.ndarray, counters: np.ndarray, phases: np.ndarray,
             keys: np.ndarray, totals: np.ndarray, cursor: np.ndarray, sizes: np.ndarray,
             children: np.ndarray, weights: np.ndarray, flips: np.ndarray,
             child_keys: np.ndarray, zones: np.ndarray, probs: np.ndarray) -> float:
@@ -705,16 +1017,14 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
         if use_table and counters[_SLOTS] != slots:  # the table grew: new homes
             for d in range(depth + 1):
                 for i in range(cursor[d], sizes[d]):
-                    _child_key(children, d, i, child_keys, table, used, slots)
+                    _child_key(children, d, i, child_keys, table, used, slots, codec)
     else:
         depth = -1
         phase, held, bag, c0, c1, s0, s1 = root[0], root[1], root[2], root[3], root[4], \
             root[5], root[6]
-    if phase == _FINAL:
-        k0, k1, k2 = _final_key(c0, c1, s0, s1)
-    else:
-        k0, k1, k2 = _key(phase, held, bag, c0, c1, s0, s1)
+    k0, k1, k2 = _state_key(phase, held, bag, c0, c1, s0, s1, codec)
     home = _home(slots, k0, k1, k2)
+    last = table.shape[1] - 1  # the value's column
     while True:
         # Value the state (key ``k0, k1, k2``, probed from ``home``) at once if possible, else
         # push it.
@@ -723,7 +1033,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
         slot = _probe(table, used, home, k0, k1, k2) if stored else 0
         if stored and _taken(used, slot):
             hits += 1
-            value = table_values[slot, 3]
+            value = table_values[slot, last]
         else:
             if nodes >= limit or full:  # stop here; the next call may resume at this state
                 counters[_DEPTH] = depth
@@ -758,7 +1068,8 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                     sizes[depth] = n
                     if use_table:
                         for i in range(min(n, _AHEAD)):
-                            _child_key(children, depth, i, child_keys, table, used, slots)
+                            _child_key(children, depth, i, child_keys, table, used, slots,
+                                       codec)
         # Fold finished values into their parents; descend into the next child.
         while True:
             if value >= 0.0:
@@ -784,7 +1095,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                 if use_table:
                     if i + _AHEAD < sizes[depth]:
                         _child_key(children, depth, i + _AHEAD, child_keys, table, used,
-                                   slots)
+                                   slots, codec)
                     k0, k1, k2, home = child_keys[depth, i, 0], child_keys[depth, i, 1], \
                         child_keys[depth, i, 2], child_keys[depth, i, 3]
                 cursor[depth] = i + 1
@@ -845,7 +1156,7 @@ def _keep(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, classes
 
 @_jit
 def _child_key(children: np.ndarray, d: int, i: int, child_keys: np.ndarray,
-               table: np.ndarray, used: np.ndarray, slots: int) -> None:
+               table: np.ndarray, used: np.ndarray, slots: int, codec: np.ndarray) -> None:
     """Write the key of child ``i`` in row ``d`` and its home slot; prefetch that row of the
     table."""
     phase, c0, c1, s0, s1 = children[d, i, 0], children[d, i, 3], children[d, i, 4], \
@@ -853,10 +1164,8 @@ def _child_key(children: np.ndarray, d: int, i: int, child_keys: np.ndarray,
     if not _stored(phase):  # never looked up
         child_keys[d, i, 3] = 0
         return
-    if phase == _FINAL:
-        k0, k1, k2 = _final_key(c0, c1, s0, s1)
-    else:
-        k0, k1, k2 = _key(phase, children[d, i, 1], children[d, i, 2], c0, c1, s0, s1)
+    k0, k1, k2 = _state_key(phase, children[d, i, 1], children[d, i, 2], c0, c1, s0, s1,
+                            codec)
     home = _home(slots, k0, k1, k2)
     child_keys[d, i, 0], child_keys[d, i, 1], child_keys[d, i, 2] = k0, k1, k2
     child_keys[d, i, 3] = home
@@ -867,9 +1176,11 @@ def _child_key(children: np.ndarray, d: int, i: int, child_keys: np.ndarray,
 @_jit
 def _store(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, slot: int, k0: int,
            k1: int, k2: int, value: float) -> None:
-    """Store a finished value in its (empty) slot."""
-    table[slot, 0], table[slot, 1], table[slot, 2] = k0, k1, k2
-    table_values[slot, 3] = value
+    """Store a finished value in its (empty) slot (a compact row keeps ``k0`` alone)."""
+    table[slot, 0] = k0
+    if table.shape[1] == 4:
+        table[slot, 1], table[slot, 2] = k1, k2
+    table_values[slot, table.shape[1] - 1] = value
     used[slot >> 6] |= 1 << (slot & 63)
 
 
@@ -880,6 +1191,16 @@ def _leave(counters: np.ndarray, nodes: int, hits: int, entries: int, cut: bool)
     counters[_NODES], counters[_HITS], counters[_ENTRIES] = nodes, hits, entries
     counters[_CUT] = cut
     return 0.0
+
+
+def packed(state: TeaPartyState) -> np.ndarray:
+    """A two-monster state as the kernel takes it: seven ints (phase, hero in hand, bag, the
+    teacups and the stomachs), the monster to act in seat 0."""
+    cups, stomachs = state.cups, state.stomachs
+    if state.player == 1:
+        cups, stomachs = cups[::-1], stomachs[::-1]
+    return np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
+                     stomachs[1]], dtype=np.int64)
 
 
 class CompiledExpectimax(Expectimax):
@@ -1038,15 +1359,12 @@ class CompiledExpectimax(Expectimax):
     def _kernel(self, state: TeaPartyState) -> float:
         assert state.phase != THROW_UP or state.thrower == state.player, \
             "during a turn only the monster whose turn it is throws up"
-        cups, stomachs = state.cups, state.stomachs
-        if state.player == 1:
-            cups, stomachs = cups[::-1], stomachs[::-1]
         counters, limit = self.counters, self.meter.budget.nodes
-        root = np.array([state.phase, state.held, state.bag, cups[0], cups[1], stomachs[0],
-                         stomachs[1]], dtype=np.int64)
+        root = packed(state)
         if not _search.signatures:  # a first call in this process: may compile
             before_compiling(TEA_PARTY_SEARCH)
         if self.transpositions:
+            self.kernel_table.adopt(root)
             self._presize()
         cleared = False
         resume = False  # the next call goes on where the last one stopped (its stack)
@@ -1062,8 +1380,8 @@ class CompiledExpectimax(Expectimax):
             counters[_ENTRIES], counters[_GROW_AT] = table.entries, table.grow_at
             counters[_CAPPED] = table.capped and not table.fixed
             counters[_RESUME] = resume
-            value = _search(root, table.rows, table.values, table.used, table.sizes, counters,
-                            *self.work)
+            value = _search(root, table.rows, table.values, table.used, table.sizes,
+                            table.codec, counters, *self.work)
             table.entries = int(counters[_ENTRIES])
             table.purges += int(counters[_PURGES])
             self.meter.nodes += int(counters[_NODES]) - before
@@ -1186,4 +1504,5 @@ def warm_up() -> None:
                                       [(1,) + (0,) * 7, (0,) * 8], held=Hero.FIGHTER)
     search.value(state)
     table.grow()  # entry point ``_rehash``
+    table._rekey(np.zeros(_CODEC, dtype=np.int64))  # entry point ``_recode``
     Playouts(1)(state, random.Random(0))  # entry point ``_playouts``

@@ -1,8 +1,9 @@
 """The compiled exact search's table kept on disk between runs (``solve --table FILE``).
 
 A file is one line :data:`MAGIC`, one JSON line (the search's :func:`stamp`, the number of
-entries, the byte order), then the entries: four native 64-bit integers each, as the table
-keeps them (``kernel.Table.write`` and ``Table.load``).  This module reads and checks the head
+entries, the byte order, the table's keys: ``codec``), then the entries as the table keeps
+them: four native 64-bit integers each, or two with compact keys (``codec[0]`` 1;
+``kernel.Table.write`` and ``Table.load``).  This module reads and checks the head
 only, without the kernel (so that a command checks its file before any work)."""
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ from typing import IO, Any
 
 MAGIC = b"partysolver tea-party exact table 1\n"
 """The first line of a table file."""
+
+
+CODEC = 16
+"""The numbers that describe a table's keys (``kernel.codec_for``)."""
 
 
 class TableFileError(ValueError):
@@ -61,6 +66,11 @@ def header(head: bytes) -> dict[str, Any]:
     if data.get("stamp") != stamp() or data.get("byteorder") != sys.byteorder:
         raise TableFileError("a table made by this version of the exact search (this one was "
                              "made by another, whose keys may differ: name a new file)")
+    codec = data.get("codec")
+    if not (isinstance(codec, list) and len(codec) == CODEC
+            and all(type(v) is int and 0 <= v <= 15 for v in codec) and codec[0] in (0, 1)):
+        raise TableFileError(f"a table whose header describes its keys (\"codec\": {CODEC} "
+                             "whole numbers from 0 to 15)")
     return data
 
 
@@ -78,7 +88,8 @@ def check(path: Path) -> None:
             open_table(source)
 
 
-def new_header(entries: int) -> bytes:
-    """The head of a table file of ``entries`` entries made by this version of the search."""
-    return MAGIC + json.dumps({"stamp": stamp(), "entries": entries,
-                               "byteorder": sys.byteorder}).encode() + b"\n"
+def new_header(entries: int, codec: list[int]) -> bytes:
+    """The head of a table file of ``entries`` entries made by this version of the search,
+    with the keys of ``codec``."""
+    return MAGIC + json.dumps({"stamp": stamp(), "entries": entries, "byteorder": sys.byteorder,
+                               "codec": codec}).encode() + b"\n"
