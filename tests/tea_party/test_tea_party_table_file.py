@@ -156,6 +156,18 @@ def test_the_stamp_is_that_of_the_code_the_process_imported(monkeypatch: pytest.
     """A long search stamps its table with the code it runs: files changed on disk after the
     import (a new checkout while it searches) do not change what it writes."""
     before = tablefile.stamp()
-    monkeypatch.setattr(tablefile, "_digest", lambda: "the files as they are now")
+    monkeypatch.setattr(tablefile, "_sources", lambda: (b"the files as they are now",))
     assert tablefile.stamp() == before
-    assert json.loads(tablefile.new_header(3, [0] * tablefile.CODEC)[len(tablefile.MAGIC):])["stamp"] == before
+    header = tablefile.new_header(3, [0] * tablefile.CODEC)[len(tablefile.MAGIC):]
+    assert json.loads(header)["stamp"] == before
+
+
+def test_the_stamp_changes_with_the_code_not_with_its_prose() -> None:
+    """Rewording a docstring or a comment, or laying the code out again, keeps the tables a
+    long search saved; a change of code refuses them."""
+    code = b'"""A module."""\n\nX = 1  # a note\n\n\ndef f(a):\n    """Twice."""\n    return 2 * a\n'
+    reworded = (b'"""The module, reworded."""\nX = 1\n\n\ndef f(a):\n    """Double it."""\n'
+                b'    # a comment\n    return 2 * a\n')
+    changed = code.replace(b"2 * a", b"3 * a")
+    assert tablefile._digest((code,)) == tablefile._digest((reworded,))
+    assert tablefile._digest((code,)) != tablefile._digest((changed,))

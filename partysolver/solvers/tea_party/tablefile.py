@@ -8,6 +8,8 @@ only, without the kernel (so that a command checks its file before any work)."""
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import json
 import sys
@@ -26,25 +28,43 @@ class TableFileError(ValueError):
     """A file that cannot be used as the search's table; the message says what was expected."""
 
 
-def _digest() -> str:
+def _sources() -> tuple[bytes, ...]:
+    """The compiled search's module and the rules' modules it restates, as they are now."""
     from ...models.tea_party import game, state
 
+    return tuple(module.read_bytes() for module in (
+        Path(__file__).with_name("kernel.py"), Path(game.__file__), Path(state.__file__)))
+
+
+class _Prose(ast.NodeTransformer):
+    """Drops the statements that are only a string: docstrings, attribute notes."""
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST | None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return None
+        return node
+
+
+def _digest(sources: tuple[bytes, ...]) -> str:
+    """The SHA-256 of the modules' code: their syntax trees without docstrings (comments and
+    layout are not in a tree), so that rewording a docstring keeps the tables it made."""
     digest = hashlib.sha256()
-    for module in (Path(__file__).with_name("kernel.py"), Path(game.__file__),
-                   Path(state.__file__)):
-        digest.update(module.read_bytes())
+    for source in sources:
+        digest.update(ast.dump(_Prose().visit(ast.parse(source))).encode())
     return digest.hexdigest()
 
 
-_STAMP = _digest()
+_SOURCES = _sources()
 """Read when this module is first imported (the kernel imports it), so that a long search
-stamps its table with the code it runs, even if the files change before it saves."""
+stamps its table with the code it runs, even if the files change before it saves (hashed
+when first asked for: parsing them costs some 15 ms a command does not always need)."""
 
 
+@functools.cache
 def stamp() -> str:
-    """What made a table: the SHA-256 of the compiled search's module and of the rules'
-    modules it restates (any change may change the keys or the values)."""
-    return _STAMP
+    """What made a table: the SHA-256 of the code of the compiled search's module and of the
+    rules' modules it restates (any change of code may change the keys or the values)."""
+    return _digest(_SOURCES)
 
 
 def is_table(head: bytes) -> bool:
