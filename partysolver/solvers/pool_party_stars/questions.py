@@ -1058,6 +1058,34 @@ def random_play(problem: Problem, games: int, rng: random.Random,
     return found
 
 
+def play_policy(problem: Problem, choose: Callable[[State], Split], rng: random.Random
+                ) -> tuple[int, bool]:
+    """One game of the questions solitaire played by ``choose`` from ``problem``'s start,
+    dealt as the game deals it (a true assignment uniform among the consistent ones, the
+    draws a uniform order of the unseen guests), and answered from the guests' own answers
+    (:meth:`Problem.parts`), not from the searches' abstract states: the number of proposals
+    until one assignment is left, and whether it was (else the hand was spent first, and the
+    number is its proposals: the ``spent`` game).  A check of the exact expectations that
+    shares only the policy with them; games played with generators of the same seed meet the
+    same truth and draws whatever the policy."""
+    belief = problem.belief
+    truth = rng.choice(_bits(belief, len(problem.assignments)).nonzero()[0].tolist())
+    order = rng.sample(problem.unseen, len(problem.unseen))[:problem.draws]
+    hand = list(problem.hand)
+    proposals = 0
+    while belief & (belief - 1):
+        if not hand:
+            return proposals, False
+        splits = [problem.split(guest, belief) for guest in hand]
+        guest = hand.pop(splits.index(choose(State(belief, tuple(sorted(splits)), (), 0,
+                                                   labelled=True))))
+        proposals += 1
+        belief &= next(part for part in problem.parts(guest) if part >> truth & 1)
+        if order:
+            hand.append(order.pop())
+    return proposals, True
+
+
 @dataclass(frozen=True)
 class DealTask:
     """One unit: deal ``index`` (drawn from ``(seed, index)``) and, on it, the exact expected
