@@ -121,13 +121,14 @@ def test_written_and_loaded_the_table_is_the_same(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", ["suffix", "other file", "other search", "header", "keys",
-                                  "short"])
+                                  "wide keys", "short"])
 def test_a_bad_table_file_is_refused_and_left_as_it_was(position: Path, tmp_path: Path,
                                                         case: str) -> None:
     fields = {"stamp": tablefile.stamp(), "entries": 10, "byteorder": sys.byteorder,
               "codec": [0] * tablefile.CODEC}
     header = json.dumps(fields).encode()
     keys = json.dumps({**fields, "codec": [1, 99]}).encode()
+    wide = json.dumps({**fields, "codec": [1] + [15] * 15}).encode()  # past 56 bits
     name, content, expected = {
         "suffix": ("tea.txt", None, "ending in .table"),
         "other file": ("tea.table", b"my notes\n", "a new file or a .table file"),
@@ -135,6 +136,7 @@ def test_a_bad_table_file_is_refused_and_left_as_it_was(position: Path, tmp_path
                          "made by this version of the exact search"),
         "header": ("tea.table", tablefile.MAGIC + b"{not json\n", "JSON header"),
         "keys": ("tea.table", tablefile.MAGIC + keys + b"\n", "describes its keys"),
+        "wide keys": ("tea.table", tablefile.MAGIC + wide + b"\n", "within 56 bits"),
         "short": ("tea.table", tablefile.MAGIC + header + b"\n" + b"\0" * 64,
                   "the file ends early"),
     }[case]

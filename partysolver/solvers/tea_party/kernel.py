@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -106,7 +106,8 @@ _COUNTERS = _PENDING + 7
 _SIZE_SHIFT = 56
 """A stored row's first key word keeps, from this bit up, the size class of the entry's
 subtree (the bit length of the nodes its search took, at most 63: see :func:`_purge`); the
-key itself never reaches these bits (it fills at most 37)."""
+key itself never reaches these bits (a full key's first word fills at most 37, a compact key
+stays below 2^56: :func:`codec_for`)."""
 _KEY0 = (1 << _SIZE_SHIFT) - 1
 _CLASSES = 64
 
@@ -201,20 +202,19 @@ def _rehash(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: 
 
 
 @_jit
-def _recode(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: np.ndarray,
-            codec: np.ndarray, new_codec: np.ndarray) -> None:
-    """Place the entries of a table of compact keys (``codec``) in ``new_rows`` with the keys
-    of ``new_codec`` (wider, or full), each with its size class and value."""
-    last, new_last = rows.shape[1] - 1, new_rows.shape[1] - 1
-    for i in range(rows.shape[0]):
-        if _taken(used, i):
-            k0, k1, k2 = _table_key(_unpack(rows[i, 0] & _KEY0, codec), new_codec)
-            j = _slot(new_rows, new_used, k0, k1, k2)
-            new_rows[j, 0] = k0 | (rows[i, 0] & ~_KEY0)
-            if new_last == 3:
-                new_rows[j, 1], new_rows[j, 2] = k1, k2
-            new_rows[j, new_last] = rows[i, last]
-            new_used[j >> 6] |= 1 << (j & 63)
+def _recode(block: np.ndarray, codec: np.ndarray, rows: np.ndarray, used: np.ndarray,
+            new_codec: np.ndarray) -> None:
+    """Place the entries of ``block`` (rows of compact keys, ``codec``) in a table with the
+    keys of ``new_codec`` (wider, or full), each with its size class and value."""
+    last, new_last = block.shape[1] - 1, rows.shape[1] - 1
+    for i in range(block.shape[0]):
+        k0, k1, k2 = _table_key(_unpack(block[i, 0] & _KEY0, codec), new_codec)
+        j = _slot(rows, used, k0, k1, k2)
+        rows[j, 0] = k0 | (block[i, 0] & ~_KEY0)
+        if new_last == 3:
+            rows[j, 1], rows[j, 2] = k1, k2
+        rows[j, new_last] = block[i, last]
+        used[j >> 6] |= 1 << (j & 63)
 
 
 @_jit
@@ -398,11 +398,13 @@ class Table:
     def _rekey(self, codec: np.ndarray) -> None:
         """Change the table's keys to ``codec``'s, in the same memory (a row of 2 words
         instead of 4 doubles the slots; back to 4 words, the table grows if it may, else
-        drops its smallest subtrees to fit)."""
+        drops its smallest subtrees to fit).  Its entries are copied out first and the old
+        rows let go before the new ones are made: at most 1.75 times the table's memory."""
         width = 2 if codec[0] else 4
         if width == self.width and self.entries == 0:
             self.codec = codec
             return
+        assert self.entries == 0 or self.codec[0], "only compact keys can be coded again"
 
         def scaled(slots: int) -> int:
             slots = min(slots * self.width // width, MAX_SLOTS)
@@ -412,11 +414,24 @@ class Table:
         slots = _slots_for(self.entries, scaled(self.slots), self.most)
         if self.entries >= int(slots * _MAX_LOAD):
             self.entries = _purge(self.rows, self.used, self.sizes, int(slots * _MAX_LOAD))
+            self.purges += 1
+        blocks = list(self._live())
+        self.rows = np.zeros((0, width), dtype=np.int64)  # the old rows let go
+        self.values, self.used = self.rows.view(np.float64), np.zeros(0, dtype=np.int64)
         rows = np.zeros((slots, width), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
-        if self.entries:
-            _recode(self.rows, self.used, rows, used, self.codec, codec)
+        for block in blocks:
+            _recode(block, self.codec, rows, used, codec)
         self.rows, self.values, self.used, self.codec = rows, rows.view(np.float64), used, codec
+
+    def _live(self) -> Iterator[np.ndarray]:
+        """The table's entries, a block of slots at a time: copies of their rows."""
+        bits = self.used.view(np.uint8)
+        for start in range(0, self.slots, _BLOCK):
+            end = min(start + _BLOCK, self.slots)
+            taken = np.unpackbits(bits[start >> 3:(end + 7) >> 3],
+                                  bitorder="little")[:end - start].astype(bool)
+            yield self.rows[start:end][taken]
 
     @property
     def capped(self) -> bool:
@@ -440,12 +455,8 @@ class Table:
         """Write the table's entries to ``out`` in the format of :mod:`.tablefile`, a block of
         slots at a time (no copy of the whole table in memory)."""
         out.write(tablefile.new_header(self.entries, self.codec.tolist()))
-        bits = self.used.view(np.uint8)
-        for start in range(0, self.slots, _BLOCK):
-            end = min(start + _BLOCK, self.slots)
-            taken = np.unpackbits(bits[start >> 3:(end + 7) >> 3],
-                                  bitorder="little")[:end - start].astype(bool)
-            self.rows[start:end][taken].tofile(out)
+        for block in self._live():
+            block.tofile(out)
 
     def load(self, path: Path) -> int:
         """Add the entries kept in ``path`` (:meth:`write`) and return how many; the table grows
@@ -664,16 +675,17 @@ def _words(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int
 #
 # Every state a search reaches from its root holds at most the root's loose heroes of each kind
 # (bag, teacups and hand: nothing comes back), and each stomach at most the most either
-# stomach held plus those.  Within those bounds a key's parts fit a number below 2^56 for most
-# late positions (16 heroes loose take some 46 bits), written in a mixed radix: a table of such
-# keys keeps a slot in 16 bytes instead of 32, twice the entries in the same memory.  The
-# codec (:func:`codec_for`) is the bounds: ``codec[0]`` is 1 when the keys are compact,
+# stomach held plus those.  Within those bounds the key of a state the table stores (a draw or
+# the end of the game) is written as one number in a mixed radix, below 2^56 for the late
+# positions (16 heroes loose take some 48 bits of the 56; 18 mostly do not fit): a table of
+# such keys keeps a slot in 16 bytes instead of 32, twice the entries in the same memory.
+# The codec (:func:`codec_for`) is the bounds: ``codec[0]`` is 1 when the keys are compact,
 # ``codec[1 + t]`` the loose heroes of kind ``t`` (royals counted as Kings), ``codec[8 + r]``
 # the most a stomach holds of rank ``r`` (Bards counted as Rangers).
 
 _CODEC = tablefile.CODEC
-_HEAD_BITS = 9
-_RANKS = (_FIGHTER, _CLERIC, _ROGUE, _WIZARD, _RANGER, _KING)
+_HEADS = tablefile.HEADS
+_RANKS = tablefile.RANKS
 """The counts of a stomach by rank (``_by_rank``: Bards are Rangers, Queens Kings)."""
 
 
@@ -695,12 +707,16 @@ def _outside() -> None:
 @_jit
 def _pack(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int,
           codec: np.ndarray) -> int:
-    """A key's parts as one number below 2^56 (:func:`codec_for`'s bounds; a state outside
-    them raises).  The head is its low 9 bits; above them, in a mixed radix: each kind's bag
-    and teacup counts together (forms 0 and 1: the rank of the three counts among the
-    C(n + 3, 3) that sum to at most n) or its bag count alone, then each rank's two stomach
-    counts (or their difference, forms 1 and 3), then the Ranger flags (forms 2 and 4)."""
+    """The key parts of a state the table stores (a draw, or the end of the game) as one
+    number below 2^56 (:func:`codec_for`'s bounds; another state, or one outside them,
+    raises).  In a mixed radix, from the most significant: each kind's bag and teacup counts
+    together (forms 0 and 1: the rank of the three counts among the C(n + 3, 3) that sum to at
+    most n) or its bag count alone, then each rank's two stomach counts (or their difference,
+    forms 1 and 3), then the Ranger flags (forms 2 and 4), then the head: the form of a draw's
+    key, or 4 (``tablefile.compact_keys`` counts them)."""
     form = head & 7
+    if head != _FINAL_FORM and head != (DRAW << 3 | form):
+        _outside()  # a choice or a throw-up, or a draw with a hero in hand: never stored
     body = 0
     for t in range(7):
         n = codec[1 + t]
@@ -726,15 +742,15 @@ def _pack(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int,
             body = (body * (m + 1) + p) * (m + 1) + q
     if form == 2 or form == _FINAL_FORM:
         body = body * 4 + flags
-    return body << _HEAD_BITS | head
+    return body * _HEADS + form
 
 
 @_jit
 def _unpack(code: int, codec: np.ndarray) -> tuple[int, int, int, int, int, int, int]:
     """The parts :func:`_pack` made ``code`` of."""
-    head = code & ((1 << _HEAD_BITS) - 1)
-    body = code >> _HEAD_BITS
-    form = head & 7
+    form = code % _HEADS
+    body = code // _HEADS
+    head = _FINAL_FORM if form == _FINAL_FORM else DRAW << 3 | form
     flags = 0
     if form == 2 or form == _FINAL_FORM:
         flags = body % 4
@@ -793,55 +809,40 @@ def _table_key(parts: tuple[int, int, int, int, int, int, int], codec: np.ndarra
 @_jit
 def _state_key(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int,
                codec: np.ndarray) -> tuple[int, int, int]:
-    """The table's key of a state (seat 0 to act), the end of the game included."""
+    """The table's key of a state it stores (seat 0 to act: a draw, or the end of the
+    game)."""
     if phase == _FINAL:
         return _table_key(_final_parts(c0, c1, s0, s1), codec)
     return _table_key(_parts(phase, held, bag, c0, c1, s0, s1), codec)
 
 
-def _bounds(root: np.ndarray) -> tuple[list[int], list[int]]:
+def _bounds(root: np.ndarray, wider: np.ndarray | None = None) -> tuple[list[int], list[int]]:
     """The loose heroes of each kind at ``root`` (royals as Kings) and the most a stomach can
-    hold of each rank below it."""
+    hold of each rank below it (by nibble: 5 and 7 are never used); with ``wider``, a codec,
+    the larger of each and its."""
     phase, held, bag, c0, c1, s0, s1 = (int(v) for v in root)
     loose = bag + c0 + c1 + (1 << (4 * held) if held >= 0 else 0)
-    kinds = int(_merge_royals(loose))
-    ranks, first, second = int(_by_rank(loose)), int(_by_rank(s0)), int(_by_rank(s1))
-
-    def nibble(zone: int, i: int) -> int:
-        return (zone >> (4 * i)) & 15
-
-    return ([nibble(kinds, t) for t in range(7)],
-            [max(nibble(first, r), nibble(second, r)) + nibble(ranks, r) if r in _RANKS else 0
-             for r in range(8)])
+    kinds = [int(_count(_merge_royals(loose), t)) for t in range(7)]
+    ranks = [max(int(_count(_by_rank(s0), r)), int(_count(_by_rank(s1), r)))
+             + int(_count(_by_rank(loose), r)) if r in _RANKS else 0 for r in range(8)]
+    if wider is not None and wider[0]:
+        kinds = [max(k, int(w)) for k, w in zip(kinds, wider[1:8], strict=True)]
+        ranks = [max(r, int(w)) for r, w in zip(ranks, wider[8:16], strict=True)]
+    return kinds, ranks
 
 
 def codec_for(root: np.ndarray, wider: np.ndarray | None = None) -> np.ndarray:
     """The compact keys of the states below ``root`` (seven ints, seat 0 to act; and of those
     ``wider`` keys, if given): ``codec[0]`` is 0 when they do not fit 56 bits (the table keeps
     full rows then)."""
-    kinds, ranks = _bounds(root)
-    if wider is not None and wider[0]:
-        kinds = [max(k, int(w)) for k, w in zip(kinds, wider[1:8], strict=True)]
-        ranks = [max(r, int(w)) for r, w in zip(ranks, wider[8:16], strict=True)]
-    if max(kinds + ranks) > 15:
-        return np.zeros(_CODEC, dtype=np.int64)
-    together = alone = both = difference = 1
-    for n in kinds:
-        together *= (n + 1) * (n + 2) * (n + 3) // 6
-        alone *= n + 1
-    for r in _RANKS:
-        both *= (ranks[r] + 1) ** 2
-        difference *= 2 * ranks[r] + 1
-    largest = max(together * both, together * difference, alone * both * 4, alone * difference)
-    fits = largest << _HEAD_BITS <= 1 << _SIZE_SHIFT
+    kinds, ranks = _bounds(root, wider)
+    fits = tablefile.compact_keys(kinds, ranks) <= tablefile.COMPACT_LIMIT
     return np.array([int(fits), *kinds, *ranks], dtype=np.int64)
 
 
 def codec_fits(codec: np.ndarray, root: np.ndarray) -> bool:
     """Whether the compact keys of ``codec`` hold every state below ``root``."""
-    kinds, ranks = _bounds(root)
-    return bool(codec[0]) and all(k <= w for k, w in zip(kinds, codec[1:8], strict=True)) \
-        and all(r <= w for r, w in zip(ranks, codec[8:16], strict=True))
+    return bool(codec[0]) and (codec_for(root, codec) == codec).all()
 
 
 @_jit
@@ -1022,7 +1023,9 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
         depth = -1
         phase, held, bag, c0, c1, s0, s1 = root[0], root[1], root[2], root[3], root[4], \
             root[5], root[6]
-    k0, k1, k2 = _state_key(phase, held, bag, c0, c1, s0, s1, codec)
+    k0 = k1 = k2 = 0  # a state never stored has no key (compact keys have none for it)
+    if use_table and _stored(phase):
+        k0, k1, k2 = _state_key(phase, held, bag, c0, c1, s0, s1, codec)
     home = _home(slots, k0, k1, k2)
     last = table.shape[1] - 1  # the value's column
     while True:
@@ -1219,8 +1222,9 @@ class CompiledExpectimax(Expectimax):
     """Frames on the search stack (a game is far shallower: one or two per hero drawn)."""
 
     PRESIZE_SLOTS = 1 << 23
-    """The most slots the table is given up front for a big budget (8 million: 256 MiB of rows
-    and 1 MiB of bitmap); past them it grows only when it is full."""
+    """The most slots the table is given up front for a big budget (8 million: 256 MiB of full
+    rows, 128 MiB of compact ones, and 1 MiB of bitmap); past them it grows only when it is
+    full."""
     PROGRESS_EVERY = 30.0
     """Seconds between two calls of :attr:`progress`."""
     NODES_PER_SECOND = 5_000_000

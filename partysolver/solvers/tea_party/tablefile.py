@@ -21,7 +21,36 @@ MAGIC = b"partysolver tea-party exact table 1\n"
 
 
 CODEC = 16
-"""The numbers that describe a table's keys (``kernel.codec_for``)."""
+"""The numbers that describe a table's keys (``kernel.codec_for``): ``codec[0]`` 1 for
+compact keys, ``codec[1 + t]`` the most loose heroes of kind ``t`` (a Queen counted as a King),
+``codec[8 + r]`` the most a stomach holds of rank ``r``."""
+
+RANKS = (0, 1, 2, 3, 4, 6)
+"""The ranks of a stomach's heroes (Fighter, Cleric, Rogue, Wizard, Ranger or Bard, King or
+Queen: the nibbles of ``kernel._by_rank``)."""
+
+HEADS = 5
+"""A compact key's head: the form of a draw's key (0 to 3) or the end of the game (4)."""
+
+COMPACT_LIMIT = 1 << 56
+"""Compact keys stay below it (a row's top 8 bits keep its subtree's size class)."""
+
+
+def compact_keys(kinds: list[int], ranks: list[int]) -> int:
+    """How many compact keys the bounds ``kinds`` (7 numbers) and ``ranks`` (8, by nibble)
+    allow: in forms 0 and 1 each kind's bag and teacup counts together (C(n + 3, 3) ways), in
+    forms 2 and 3 its bag count alone; each rank's two stomach counts (forms 0 and 2, the end
+    of the game) or their difference (forms 1 and 3); four Ranger flags (form 2, the end);
+    times the heads."""
+    together = alone = both = difference = 1
+    for n in kinds:
+        together *= (n + 1) * (n + 2) * (n + 3) // 6
+        alone *= n + 1
+    for r in RANKS:
+        both *= (ranks[r] + 1) ** 2
+        difference *= 2 * ranks[r] + 1
+    return HEADS * max(together * both, together * difference, alone * both * 4,
+                       alone * difference)
 
 
 class TableFileError(ValueError):
@@ -47,7 +76,9 @@ class _Prose(ast.NodeTransformer):
 
 def _digest(sources: tuple[bytes, ...]) -> str:
     """The SHA-256 of the modules' code: their syntax trees without docstrings (comments and
-    layout are not in a tree), so that rewording a docstring keeps the tables it made."""
+    layout are not in a tree), so that rewording a docstring keeps the tables it made.  The
+    dump of a tree may differ from one Python version to the next: a table saved under one
+    is refused under another, as made by another search (safe, if surprising)."""
     digest = hashlib.sha256()
     for source in sources:
         digest.update(ast.dump(_Prose().visit(ast.parse(source))).encode())
@@ -57,7 +88,7 @@ def _digest(sources: tuple[bytes, ...]) -> str:
 _SOURCES = _sources()
 """Read when this module is first imported (the kernel imports it), so that a long search
 stamps its table with the code it runs, even if the files change before it saves (hashed
-when first asked for: parsing them costs some 15 ms a command does not always need)."""
+when first asked for: parsing them costs some 50 to 70 ms, which only ``--table`` needs)."""
 
 
 @functools.cache
@@ -88,9 +119,10 @@ def header(head: bytes) -> dict[str, Any]:
                              "made by another, whose keys may differ: name a new file)")
     codec = data.get("codec")
     if not (isinstance(codec, list) and len(codec) == CODEC
-            and all(type(v) is int and 0 <= v <= 15 for v in codec) and codec[0] in (0, 1)):
+            and all(type(v) is int and 0 <= v <= 15 for v in codec) and codec[0] in (0, 1)
+            and (not codec[0] or compact_keys(codec[1:8], codec[8:]) <= COMPACT_LIMIT)):
         raise TableFileError(f"a table whose header describes its keys (\"codec\": {CODEC} "
-                             "whole numbers from 0 to 15)")
+                             "whole numbers from 0 to 15, compact keys within 56 bits)")
     return data
 
 
