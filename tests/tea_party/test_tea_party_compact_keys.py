@@ -20,7 +20,13 @@ from partysolver.models.tea_party import TeaPartyState
 from partysolver.models.tea_party.state import DRAW, OVER, THROW_UP
 from partysolver.solvers.budget import Budget
 from partysolver.solvers.tea_party import kernel
-from partysolver.solvers.tea_party.kernel import CompiledExpectimax, Table, codec_for, packed
+from partysolver.solvers.tea_party.kernel import (
+    CompiledExpectimax,
+    Table,
+    codec_fits,
+    codec_for,
+    packed,
+)
 
 # Nine heroes loose, two monsters: some 100,000 states (as the capped-table test's).
 NINE = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1, "queen": 1},
@@ -183,11 +189,22 @@ def test_without_its_table_a_search_ignores_a_table_keyed_for_another_position()
     assert (table.codec == codec).all()
 
 
-def test_a_fixed_table_keeps_full_keys() -> None:
-    """A time-limited hint's table: coding it again mid-hint would stall like a growth."""
+def test_a_fixed_table_takes_compact_keys_only_from_the_widest_root() -> None:
+    """A time-limited hint's table is never coded again (it would stall like a growth): its
+    searches alone leave it with full keys; the hint's own position, given first, makes them
+    compact; a wider position after all empties it rather than code it again."""
     table = Table(1 << 16, fixed=True)
     CompiledExpectimax(Budget(), table=table).value(FIVE)
     assert table.width == 4 and not table.codec[0] and len(table) > 0
+    table = Table(1 << 16, fixed=True)
+    table.adopt(packed(FIVE), widest=True)
+    assert table.width == 2 and table.slots == 1 << 17  # the same memory
+    CompiledExpectimax(Budget(), table=table).value(FIVE)
+    kept = len(table)
+    assert kept > 0 and table.width == 2
+    assert CompiledExpectimax(Budget(), table=table).value(NINE) == \
+        CompiledExpectimax(Budget()).value(NINE)
+    assert table.width == 2 and table.slots == 1 << 17 and codec_fits(table.codec, packed(NINE))
 
 
 @pytest.mark.parametrize("compact", [True, False], ids=["compact", "full"])

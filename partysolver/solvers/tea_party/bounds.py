@@ -40,7 +40,7 @@ import math
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ...models.tea_party.state import (
     CHOOSE,
@@ -60,6 +60,9 @@ from ...models.tea_party.state import (
 )
 from ..budget import Budget, BudgetExhausted, MoveValue, SearchResult
 from .lean import FIGHTER, LeanExpectimax, final_value, key, throw_ups
+
+if TYPE_CHECKING:
+    from .kernel import Table
 
 CLERIC, ROGUE, WIZARD, BARD = 1, 2, 3, 5
 _COPIES = (FIGHTER, CLERIC, ROGUE, WIZARD, BARD)
@@ -214,16 +217,17 @@ class CompiledExact:
     cost = 0.02
     """Some fifty times as fast a node as the bounds search (interpreted)."""
 
-    def __init__(self, like: TeaPartyState, nodes: int, table: object = None,
+    def __init__(self, like: TeaPartyState, nodes: int, table: Table | None = None,
                  entries: int = 4_000_000) -> None:
         from .budgets import HINT_SLOTS
-        from .kernel import CompiledExpectimax, Table
+        from .kernel import CompiledExpectimax, Table, packed
 
         self.like = like
         self.nodes = nodes
         if table is None:  # made once and never grown (a rehash takes a second): see Table
             table = Table.for_entries(entries, fixed=True, most=HINT_SLOTS)
-        self.search = CompiledExpectimax(Budget(), table=table)  # type: ignore[arg-type]
+        table.adopt(packed(like), widest=True)  # every leaf is below ``like``: compact keys
+        self.search = CompiledExpectimax(Budget(), table=table)
         self.search.CHUNK = 1 << 13  # the deadline is checked between chunks: a short one
         self.spent = 0
         self.deadline = math.inf

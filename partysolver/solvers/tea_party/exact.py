@@ -86,12 +86,15 @@ class Tables:
     """The transposition tables of one hint's exact searches, one per kind of search.  They
     only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
 
-    __slots__ = ("lean", "generic", "_compiled", "seconds", "gib", "path", "write",
+    __slots__ = ("root", "lean", "generic", "_compiled", "seconds", "gib", "path", "write",
                  "progress", "loaded", "saved_at")
 
     def __init__(self, seconds: float | None = None, gib: float | None = None,
                  path: Path | None = None, write: Writer | None = None,
-                 progress: Notice | None = None) -> None:
+                 progress: Notice | None = None, root: TeaPartyState | None = None) -> None:
+        self.root = root
+        """The hint's position, if known: every search of the hint is below it, so the
+        compiled table's compact keys are made for it once (``Table.adopt``)."""
         self.lean: dict[tuple[int, ...], float] = {}
         self.generic: dict[Hashable, Any] = {}
         self._compiled: Any = None
@@ -148,7 +151,7 @@ class Tables:
         the hint stalls on a rehash past its deadline; else 8 MB to start with, grown as the
         searches need up to ``gib`` (full there, it drops its smallest subtrees' values)."""
         if self._compiled is None:
-            from .kernel import CompiledExpectimax, Table
+            from .kernel import CompiledExpectimax, Table, packed
 
             if self.seconds is None:
                 table = Table(1 << 18) if self.gib is None else \
@@ -161,6 +164,8 @@ class Tables:
                 rate = CompiledExpectimax.NODES_PER_SECOND
                 self._compiled = Table.for_entries(int(self.seconds * rate / 2), fixed=True,
                                                    most=HINT_SLOTS)
+            if self.root is not None and self.root.num_players == 2:
+                self._compiled.adopt(packed(self.root), widest=True)
         return self._compiled
 
 

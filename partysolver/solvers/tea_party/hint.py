@@ -210,7 +210,7 @@ def search(state: TeaPartyState, budget: Budget, rng: random.Random,
     limit = budget.time
     compile_ok = limit is None or (limit >= COMPILE_WORTH and not _compile_first(state))
     spent = 0.0
-    tables = Tables(limit)
+    tables = Tables(limit, root=state)
     loose = loose_heroes(state)
     if loose <= exact_loose:
         share = None if limit is None else limit * EXACT_SHARE

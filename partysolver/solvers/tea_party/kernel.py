@@ -379,13 +379,22 @@ class Table:
         """Words a row: 4 with full keys, 2 with compact ones."""
         return int(self.rows.shape[1])
 
-    def adopt(self, root: np.ndarray) -> None:
+    def adopt(self, root: np.ndarray, widest: bool = False) -> None:
         """Key the table for a search from ``root`` (seven ints, seat 0 to act): empty, with
         compact keys if that position's fit (:func:`codec_for`); holding entries whose compact
         keys do not hold ``root``'s states, with wider ones (full ones if those do not fit
-        either), its entries coded again.  A fixed table (a time-limited hint's) keeps full
-        keys: coding it again mid-hint would stall a search as a growth would."""
+        either), its entries coded again.  ``widest``: the caller searches nothing wider than
+        ``root`` (a hint's own position, called before its searches).
+
+        A fixed table (a time-limited hint's) is never coded again, which would stall a search
+        as a growth would: it takes compact keys only from a ``widest`` root while empty, and
+        if a wider root comes all the same it is emptied and takes that one's."""
         if self.fixed:
+            if self.entries == 0 and widest:
+                self._rekey(codec_for(root))
+            elif self.codec[0] and not codec_fits(self.codec, root):
+                self.clear()
+                self._rekey(codec_for(root))
             return
         if self.entries == 0:
             codec = codec_for(root)
