@@ -273,14 +273,18 @@ def mutants(draw: st.DrawFn, documents: st.SearchStrategy[dict[str, Any]]
         for step in path[:-1]:
             parent = parent[step]
         kind = draw(st.sampled_from(["value", "text", "delete", "unknown", "deep"]))
+        # Copies of the odd values: the shared lists and tables of ODD_VALUES must not be
+        # changed by a later mutation (one put inside itself made a circular document, and
+        # every later example different from the one Hypothesis replayed).
         if kind == "value":
-            parent[path[-1]] = draw(st.sampled_from(ODD_VALUES))
+            parent[path[-1]] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
         elif kind == "text":
             parent[path[-1]] = draw(st.sampled_from(ODD_TEXT))
         elif kind == "delete":
             del parent[path[-1]]
         elif kind == "unknown" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(["zzz", "Game", ""]))] = draw(st.sampled_from(ODD_VALUES))
+            parent[draw(st.sampled_from(["zzz", "Game", ""]))] = \
+                copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
         else:
             parent[path[-1]] = nest(draw(st.sampled_from([3, 31, 33, 600])))
     text = format_document(document, as_json=True) if _needs_json(document) else None
