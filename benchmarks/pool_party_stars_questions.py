@@ -186,13 +186,13 @@ def simulate(players: int, count: int, seed: int, first: int, games: int) -> Non
     for index in range(first, first + count):
         problem = house_deal(players, seed, index)
         played: dict[str, list[int]] = {"entropy": [], "hint": []}
-        spent = 0
+        spent = 0  # games never done: the same for both policies (the same truth and draws)
         for game in range(games):
             for name, choose in (("entropy", choose_entropy), ("hint", choose_hint)):
                 proposals, done = play_policy(
                     problem, choose, random.Random(f"simulate {seed} {index} {game}"))
                 played[name].append(proposals)
-                spent += not done
+                spent += not done and name == "entropy"
         excess = [h - e for h, e in zip(played["hint"], played["entropy"], strict=True)]
         row = []
         for name, values in (*played.items(), ("hint - entropy", excess)):
@@ -201,8 +201,8 @@ def simulate(players: int, count: int, seed: int, first: int, games: int) -> Non
             means[name].append(mean)
             row.append(f"{name} {mean:.4f} [{interval.low:.4f}, {interval.high:.4f}]")
         print(f"  deal {index}: {problem.mine.label}: " + ", ".join(row)
-              + (f"; {spent} games spent their hand first (counted with its proposals)"
-                 if spent else ""), flush=True)
+              + (f"; {spent} of the {games:,} games spent the hand first (counted with its "
+                 "proposals)" if spent else ""), flush=True)
     for name, values in means.items():
         print(f"  {name}: mean over the deals {_mean(values)}")
     print(f"  {time.perf_counter() - started:.0f} s, peak {peak_mb():,} MB")
@@ -392,6 +392,8 @@ def main() -> None:
     if args.free:
         names = [a.label for a in Attribute] if args.rules == "all" else args.rules.split(",")
         free(args.players, [Attribute[n.strip().upper()] for n in names], args.free_depth)
+    if args.simulate and not args.deals:
+        parser.error("--simulate GAMES plays the deals --deals N asks for: give --deals")
     if args.deals and args.simulate:
         simulate(args.players, args.deals, args.seed, args.first, args.simulate)
     elif args.deals:

@@ -65,8 +65,9 @@ BOUNDS = OptionSpec("bounds", "flag", default=False,
                          "separate; half of --time-limit goes to it.")
 SOLVE_NODES = OptionSpec("max_nodes", "int", minimum=1, metavar="N",
                          help="Node budget of an exact search (its table grows with it: "
-                                "for two monsters at most 43 bytes a node, 85 while it "
-                                "doubles, up to --max-table-gib; 300 for more; "
+                                "for two monsters up to --max-table-gib, at most 21 to 43 "
+                                "bytes a node with compact keys, 43 to 85 with full ones, "
+                                "1.5 times that while it doubles; 300 for more; "
                                 f"default {_D['DEFAULT_SOLVE_NODES_TWO']:,} for two, "
                                 f"{_D['DEFAULT_SOLVE_NODES']:,} for more).")
 TABLE_GIB = OptionSpec("max_table_gib", "float", minimum=0.01, maximum=1024,

@@ -121,7 +121,7 @@ def test_a_compact_key_is_the_full_key_in_one_word() -> None:
                 assert kernel._unpack(code, codec) == stored
             if state.phase != DRAW:
                 others += 1
-                with pytest.raises(ValueError, match="outside"):
+                with pytest.raises(ValueError, match="never stores"):
                     kernel._pack(*parts, codec)
     assert compact >= 30 and others >= 100
 
@@ -200,11 +200,34 @@ def test_a_fixed_table_takes_compact_keys_only_from_the_widest_root() -> None:
     table.adopt(packed(FIVE), widest=True)
     assert table.width == 2 and table.slots == 1 << 17  # the same memory
     CompiledExpectimax(Budget(), table=table).value(FIVE)
-    kept = len(table)
-    assert kept > 0 and table.width == 2
+    assert len(table) > 0 and table.width == 2
+    table.adopt(packed(NINE))  # wider after all: emptied, not coded again
+    assert len(table) == 0 and codec_fits(table.codec, packed(NINE))
     assert CompiledExpectimax(Budget(), table=table).value(NINE) == \
         CompiledExpectimax(Budget()).value(NINE)
-    assert table.width == 2 and table.slots == 1 << 17 and codec_fits(table.codec, packed(NINE))
+    assert table.width == 2 and table.slots == 1 << 17
+
+
+def test_a_growing_table_keeps_the_keys_of_the_widest_root_given_first() -> None:
+    table = Table()
+    table.adopt(packed(NINE), widest=True)
+    wide = table.codec.copy()
+    table.adopt(packed(FIVE))  # a narrower search after it: the same keys
+    assert (table.codec == wide).all()
+
+
+@pytest.mark.parametrize("seconds", [None, 2.0], ids=["growing", "fixed"])
+def test_a_hints_tables_and_the_bounds_leaves_take_the_hints_position_keys(
+        seconds: float | None) -> None:
+    from partysolver.solvers.tea_party.bounds import CompiledExact
+    from partysolver.solvers.tea_party.exact import Tables
+
+    table = Tables(seconds, root=NINE).compiled
+    assert table.width == 2 and codec_fits(table.codec, packed(NINE))
+    assert table.fixed == (seconds is not None)
+    oracle = CompiledExact(NINE, 1000, entries=1 << 12)
+    assert oracle.search.kernel_table.width == 2
+    assert codec_fits(oracle.search.kernel_table.codec, packed(NINE))
 
 
 @pytest.mark.parametrize("compact", [True, False], ids=["compact", "full"])

@@ -545,11 +545,11 @@ def waiting_worst(belief: int, hand: Iterable[Split], pool: Pool, draws: int,
 
 def _untold(belief: int, hand: Iterable[Split], pool: Pool
             ) -> Iterator[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
-    """For each assignment ``t`` of ``belief``: the pool's guests that tell ``t`` from one of
-    its rivals, as (the assignments each tells from ``t``, how many such guests), and the
-    rivals of ``t`` that no guest of the hand tells from it, each as (how many guests of the
-    pool do, its bit).  (The other guests of the pool tell no rival: every count over rivals
-    leaves them out, so they are not listed.)"""
+    """For each assignment ``t`` of ``belief``: its *rivals*, the assignments that no guest of
+    the hand tells from it, each as (how many guests of the pool do, its bit); and the pool's
+    guests that tell ``t`` from one of those rivals, as (the assignments each tells from
+    ``t``, how many such guests).  (The other guests of the pool tell no rival: every count
+    over rivals leaves them out, so they are not listed.)"""
     hand = tuple(hand)
     truth = belief
     while truth:

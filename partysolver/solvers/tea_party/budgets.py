@@ -118,8 +118,9 @@ few seconds interpreted, its leaves' exact searches not counted: each has its ow
 
 
 HINT_SLOTS = 1 << 24
-"""The most slots of a time-limited hint's compiled table (16 million, 512 MiB: room for a
-root of 12 million states, reached from a limit of 5 s; 2 s gets 8 million slots).  The
+"""The most slots of a time-limited hint's compiled table with full keys (16 million, 512 MiB:
+room for a root of 12 million states, reached from a limit of 5 s; 2 s gets 8 million slots;
+made compact for the hint's position, the same memory holds 32 million slots).  The
 system clears its memory as the search first touches it, some 0.35 s for 256 MiB here."""
 
 

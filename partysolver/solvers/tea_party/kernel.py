@@ -396,9 +396,11 @@ class Table:
                 self.clear()
                 self._rekey(codec_for(root))
             return
+        if self.codec[0] and codec_fits(self.codec, root):
+            return  # (a wider root's, given first, stays: ``widest``)
         if self.entries == 0:
             codec = codec_for(root)
-        elif not self.codec[0] or codec_fits(self.codec, root):
+        elif not self.codec[0]:
             return
         else:
             codec = codec_for(root, self.codec)
@@ -408,7 +410,8 @@ class Table:
         """Change the table's keys to ``codec``'s, in the same memory (a row of 2 words
         instead of 4 doubles the slots; back to 4 words, the table grows if it may, else
         drops its smallest subtrees to fit).  Its entries are copied out first and the old
-        rows let go before the new ones are made: at most 1.75 times the table's memory."""
+        rows let go before the new ones are made (each copy let go once placed): the copies,
+        at most three quarters of the old rows, beside the new table."""
         width = 2 if codec[0] else 4
         if width == self.width and self.entries == 0:
             self.codec = codec
@@ -429,8 +432,8 @@ class Table:
         self.values, self.used = self.rows.view(np.float64), np.zeros(0, dtype=np.int64)
         rows = np.zeros((slots, width), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
-        for block in blocks:
-            _recode(block, self.codec, rows, used, codec)
+        while blocks:
+            _recode(blocks.pop(), self.codec, rows, used, codec)
         self.rows, self.values, self.used, self.codec = rows, rows.view(np.float64), used, codec
 
     def _live(self) -> Iterator[np.ndarray]:
@@ -686,8 +689,8 @@ def _words(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int
 # (bag, teacups and hand: nothing comes back), and each stomach at most the most either
 # stomach held plus those.  Within those bounds the key of a state the table stores (a draw or
 # the end of the game) is written as one number in a mixed radix, below 2^56 for the late
-# positions (16 heroes loose take some 48 bits of the 56; 18 mostly do not fit): a table of
-# such keys keeps a slot in 16 bytes instead of 32, twice the entries in the same memory.
+# positions (the benchmark's 12 to 18 heroes in the bag take 39 to 53 bits of the 56): a table
+# of such keys keeps a slot in 16 bytes instead of 32, twice the entries in the same memory.
 # The codec (:func:`codec_for`) is the bounds: ``codec[0]`` is 1 when the keys are compact,
 # ``codec[1 + t]`` the loose heroes of kind ``t`` (royals counted as Kings), ``codec[8 + r]``
 # the most a stomach holds of rank ``r`` (Bards counted as Rangers).
@@ -714,6 +717,11 @@ def _outside() -> None:
 
 
 @_jit
+def _never_stored() -> None:
+    raise ValueError("a compact key for a state the table never stores (a choice, a throw-up)")
+
+
+@_jit
 def _pack(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int,
           codec: np.ndarray) -> int:
     """The key parts of a state the table stores (a draw, or the end of the game) as one
@@ -725,7 +733,7 @@ def _pack(head: int, bag: int, c0: int, c1: int, a: int, z: int, flags: int,
     key, or 4 (``tablefile.compact_keys`` counts them)."""
     form = head & 7
     if head != _FINAL_FORM and head != (DRAW << 3 | form):
-        _outside()  # a choice or a throw-up, or a draw with a hero in hand: never stored
+        _never_stored()
     body = 0
     for t in range(7):
         n = codec[1 + t]
@@ -828,12 +836,15 @@ def _state_key(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: i
 def _bounds(root: np.ndarray, wider: np.ndarray | None = None) -> tuple[list[int], list[int]]:
     """The loose heroes of each kind at ``root`` (royals as Kings) and the most a stomach can
     hold of each rank below it (by nibble: 5 and 7 are never used); with ``wider``, a codec,
-    the larger of each and its."""
+    the larger of each and its.  In plain Python (``py_func``): a search of a hint's fixed
+    table asks it every time."""
     phase, held, bag, c0, c1, s0, s1 = (int(v) for v in root)
     loose = bag + c0 + c1 + (1 << (4 * held) if held >= 0 else 0)
-    kinds = [int(_count(_merge_royals(loose), t)) for t in range(7)]
-    ranks = [max(int(_count(_by_rank(s0), r)), int(_count(_by_rank(s1), r)))
-             + int(_count(_by_rank(loose), r)) if r in _RANKS else 0 for r in range(8)]
+    merged, by_rank = _merge_royals.py_func(loose), _by_rank.py_func
+    ranked, first, second = by_rank(loose), by_rank(s0), by_rank(s1)
+    kinds = [(merged >> (4 * t)) & 15 for t in range(7)]
+    ranks = [max((first >> (4 * r)) & 15, (second >> (4 * r)) & 15) + ((ranked >> (4 * r)) & 15)
+             if r in _RANKS else 0 for r in range(8)]
     if wider is not None and wider[0]:
         kinds = [max(k, int(w)) for k, w in zip(kinds, wider[1:8], strict=True)]
         ranks = [max(r, int(w)) for r, w in zip(ranks, wider[8:16], strict=True)]
@@ -851,7 +862,12 @@ def codec_for(root: np.ndarray, wider: np.ndarray | None = None) -> np.ndarray:
 
 def codec_fits(codec: np.ndarray, root: np.ndarray) -> bool:
     """Whether the compact keys of ``codec`` hold every state below ``root``."""
-    return bool(codec[0]) and (codec_for(root, codec) == codec).all()
+    if not codec[0]:
+        return False
+    kinds, ranks = _bounds(root)
+    bounds = codec.tolist()
+    return all(k <= w for k, w in zip(kinds, bounds[1:8], strict=True)) \
+        and all(r <= w for r, w in zip(ranks, bounds[8:16], strict=True))
 
 
 @_jit
