@@ -1083,7 +1083,7 @@ def play_policy(problem: Problem, choose: Callable[[State], Split], rng: random.
         guest = hand.pop(splits.index(choose(State(belief, tuple(sorted(splits)), (), 0,
                                                    labelled=True))))
         proposals += 1
-        belief &= next(part for part in problem.parts(guest) if part >> truth & 1)
+        belief &= _part_of(problem.parts(guest), 1 << truth, belief)
         if order:
             hand.append(order.pop())
     return proposals, True

@@ -701,9 +701,9 @@ _RANKS = tablefile.RANKS
 """The counts of a stomach by rank (``_by_rank``: Bards are Rangers, Queens Kings)."""
 
 
-_C3 = np.array([(n + 1) * (n + 2) * (n + 3) // 6 for n in range(-1, 16)], dtype=np.int64)
-"""``_C3[n + 1]``: how many ways ``n`` or fewer heroes of one kind lie in the bag and two
-teacups, C(n + 3, 3) (0 for n = -1); looked up, not computed, on the search's hot path."""
+_C3 = np.array([tablefile.c3(n) for n in range(-1, 16)], dtype=np.int64)
+"""``_C3[n + 1]`` is ``tablefile.c3(n)``: looked up, not computed, on the search's hot
+path."""
 
 
 @_jit

@@ -36,6 +36,12 @@ COMPACT_LIMIT = 1 << 56
 """Compact keys stay below it (a row's top 8 bits keep its subtree's size class)."""
 
 
+def c3(n: int) -> int:
+    """How many ways ``n`` or fewer heroes of one kind lie in the bag and two teacups:
+    C(n + 3, 3) (0 for n = -1)."""
+    return (n + 1) * (n + 2) * (n + 3) // 6
+
+
 def compact_keys(kinds: list[int], ranks: list[int]) -> int:
     """How many compact keys the bounds ``kinds`` (7 numbers) and ``ranks`` (8, by nibble)
     allow: in forms 0 and 1 each kind's bag and teacup counts together (C(n + 3, 3) ways), in
@@ -44,7 +50,7 @@ def compact_keys(kinds: list[int], ranks: list[int]) -> int:
     times the heads."""
     together = alone = both = difference = 1
     for n in kinds:
-        together *= (n + 1) * (n + 2) * (n + 3) // 6
+        together *= c3(n)
         alone *= n + 1
     for r in RANKS:
         both *= (ranks[r] + 1) ** 2
