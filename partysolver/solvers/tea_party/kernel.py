@@ -46,6 +46,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
+from math import comb
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -701,9 +702,9 @@ _RANKS = tablefile.RANKS
 """The counts of a stomach by rank (``_by_rank``: Bards are Rangers, Queens Kings)."""
 
 
-_C3 = np.array([tablefile.c3(n) for n in range(-1, 16)], dtype=np.int64)
-"""``_C3[n + 1]`` is ``tablefile.c3(n)``: looked up, not computed, on the search's hot
-path."""
+_C3 = np.array([comb(n + 3, 3) for n in range(-1, 16)], dtype=np.int64)
+"""``_C3[n + 1]``: how many ways ``n`` or fewer heroes of one kind lie in the bag and two
+teacups, C(n + 3, 3) (0 for n = -1); looked up, not computed, on the search's hot path."""
 
 
 @_jit

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import json
 import sys
+from math import comb
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,12 +37,6 @@ COMPACT_LIMIT = 1 << 56
 """Compact keys stay below it (a row's top 8 bits keep its subtree's size class)."""
 
 
-def c3(n: int) -> int:
-    """How many ways ``n`` or fewer heroes of one kind lie in the bag and two teacups:
-    C(n + 3, 3) (0 for n = -1)."""
-    return (n + 1) * (n + 2) * (n + 3) // 6
-
-
 def compact_keys(kinds: list[int], ranks: list[int]) -> int:
     """How many compact keys the bounds ``kinds`` (7 numbers) and ``ranks`` (8, by nibble)
     allow: in forms 0 and 1 each kind's bag and teacup counts together (C(n + 3, 3) ways), in
@@ -50,7 +45,7 @@ def compact_keys(kinds: list[int], ranks: list[int]) -> int:
     times the heads."""
     together = alone = both = difference = 1
     for n in kinds:
-        together *= c3(n)
+        together *= comb(n + 3, 3)
         alone *= n + 1
     for r in RANKS:
         both *= (ranks[r] + 1) ** 2
