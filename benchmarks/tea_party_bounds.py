@@ -19,6 +19,13 @@ is there already (``--again`` recomputes), so a long run can be stopped and resu
         --max-nodes 40000000 --seconds 60
     nice -n 10 python benchmarks/tea_party_bounds.py --opening --seconds 30
 
+``--compare-threads N`` solves each position with one thread and then with ``N`` (the
+compiled search's lanes sharing one table, ``solve --threads``), each in a process of its own
+one after the other, and prints both searches' nodes and seconds, the speed-up and whether the
+values agree to the last bit::
+
+    python benchmarks/tea_party_bounds.py --compare-threads 2 --sizes 13 14 15 --seeds 0 2
+
 The exact values also run as units of partysolver's runner (one position a unit, progress and
 the time left printed, finished units journalled, ``--resume`` after a kill)::
 
@@ -58,19 +65,23 @@ def _table(seconds: float) -> Any:
     return Table.for_entries(min(4_000_000, int(seconds * 1_000_000)), fixed=True)
 
 
-def exact_one(k: int, seed: int, max_nodes: int, table_gib: float) -> dict[str, Any]:
+def exact_one(k: int, seed: int, max_nodes: int, table_gib: float, threads: int = 1,
+              full: bool = False) -> dict[str, Any]:
     """The compiled exact search as ``solve`` runs it, its table growing to at most
-    ``table_gib`` GiB (then dropping its smallest subtrees' values: ``purges``)."""
+    ``table_gib`` GiB (then dropping its smallest subtrees' values: ``purges``), with
+    ``threads`` lanes; ``full``: the table made at that size at once (never doubled, so the
+    peak is the table itself, not 1.5 times it; its memory is all touched within the first
+    minute of a big search)."""
     from tea_party import late_game
 
     from partysolver.solvers.budget import Budget
     from partysolver.solvers.expectimax import expectimax
     from partysolver.solvers.tea_party import exact
-    from partysolver.solvers.tea_party.kernel import CompiledExpectimax, Table
+    from partysolver.solvers.tea_party.kernel import MAX_SLOTS, CompiledExpectimax, Table
 
     exact.load_compiled()
     state = late_game(k, seed)
-    table = Table.within(table_gib)
+    table = Table.within(table_gib, slots=MAX_SLOTS if full else 1 << 16)
 
     def report(search: CompiledExpectimax) -> None:
         """A line on stderr every half minute (``exact.progress_line``)."""
@@ -79,7 +90,7 @@ def exact_one(k: int, seed: int, max_nodes: int, table_gib: float) -> dict[str, 
 
     class Capped(CompiledExpectimax):
         def __init__(self, budget: Budget, transpositions: bool = True) -> None:
-            super().__init__(budget, transpositions, table=table)
+            super().__init__(budget, transpositions, table=table, threads=threads)
             self.progress = report
 
     start = time.perf_counter()
@@ -91,7 +102,8 @@ def exact_one(k: int, seed: int, max_nodes: int, table_gib: float) -> dict[str, 
             "peak_mib": _peak_mib(), "max_nodes": max_nodes,
             "table_gib": round(table.most * table.width * 8 / (1 << 30), 3),
             "width": table.width, "purges": table.purges,
-            "entries": len(table)}
+            "entries": len(table), "threads": threads,
+            "value_hex": None if value is None else value.hex()}
 
 
 def bounds_one(k: int, seed: int, seconds: float) -> dict[str, Any]:
@@ -155,6 +167,25 @@ def _child(args: list[str]) -> dict[str, Any]:
     return json.loads(output.strip().splitlines()[-1])
 
 
+def compare_threads(args: argparse.Namespace) -> None:
+    """Each position solved with one thread (the baseline: the search as it was) and then with
+    ``--compare-threads`` lanes, in processes of their own, one after the other."""
+    print(f"{'position':>16} {'nodes, 1':>14} {'s, 1':>7} {'nodes, N':>14} {'s, N':>7} "
+          f"{'speed-up':>8}  same value", flush=True)
+    for k in args.sizes:
+        for seed in args.seeds:
+            runs = [_child(["--one", "exact", str(k), str(seed), "--max-nodes",
+                            str(args.max_nodes), "--max-table-gib", str(args.max_table_gib),
+                            "--threads", str(threads)])
+                    for threads in (1, args.compare_threads)]
+            one, many = runs
+            same = one["value_hex"] is not None and one["value_hex"] == many["value_hex"]
+            print(f"{f'{k} heroes seed {seed}':>16} {one['nodes']:>14,} {one['seconds']:>7.1f} "
+                  f"{many['nodes']:>14,} {many['seconds']:>7.1f} "
+                  f"{one['seconds'] / max(many['seconds'], 0.05):>7.2f}x  "
+                  f"{'yes' if same else 'NO'} ({one['value']})", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[12, 13, 14])
@@ -174,13 +205,23 @@ def main() -> None:
     parser.add_argument("--write-positions", metavar="DIR",
                         help="write the positions of --sizes and --seeds as files in DIR (for "
                              "the runner: partysolver solve DIR --out ... --resume) and stop")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="the exact search's lanes (solve --threads)")
+    parser.add_argument("--full-table", action="store_true",
+                        help="make the exact search's table at --max-table-gib at once")
+    parser.add_argument("--compare-threads", type=int, metavar="N",
+                        help="solve each position with one thread, then with N, and print both")
     parser.add_argument("--one", nargs=3, metavar=("KIND", "K", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         kind, k, seed = args.one[0], int(args.one[1]), int(args.one[2])
-        print(json.dumps(exact_one(k, seed, args.max_nodes, args.max_table_gib)
+        print(json.dumps(exact_one(k, seed, args.max_nodes, args.max_table_gib, args.threads,
+                                   args.full_table)
                          if kind == "exact"
                          else bounds_one(k, seed, args.seconds)))
+        return
+    if args.compare_threads:
+        compare_threads(args)
         return
     if args.write_positions:
         from tea_party import late_game

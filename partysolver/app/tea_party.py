@@ -85,6 +85,13 @@ TABLE_FILE = OptionSpec("table", "text", metavar="FILE",
                              "table serves any position; the file holds 16 bytes an entry "
                              "(32 for the widest positions).")
 
+THREADS = OptionSpec("threads", "int", minimum=1, maximum=64, metavar="N",
+                     help="tea-party, two monsters: run the exact search as N searches at once, "
+                          "one a thread (a core each), sharing its table, each taking the "
+                          "choices and draws in another order; the first to finish answers, "
+                          "with the same value to the last digit (default 1; on 2 cores, 2 "
+                          "solve a big position some 1.7 to 1.8 times faster).")
+
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:
     from ..models.tea_party.position import load_position
@@ -260,7 +267,7 @@ class TeaPartyCommands(SimulatingCommands):
     options: ClassVar[dict[str, list[OptionSpec]]] = {
         "hint": [EXACT_NODES, ITERATIONS, BOUNDS],
         "render": [EXACT_NODES, ITERATIONS],
-        "solve": [SOLVE_NODES, TABLE_GIB, TABLE_FILE],
+        "solve": [SOLVE_NODES, TABLE_GIB, TABLE_FILE, THREADS],
     }
     policies = ("random", "greedy", "hint")
     review = Thresholds(0.02, 0.05, 0.15, "of the chance to win", percent=True)
@@ -408,7 +415,7 @@ class TeaPartyCommands(SimulatingCommands):
         try:
             solution = exact.solve(state, budget, options.tell,
                                    options.extra.get("max_table_gib"), table,
-                                   paths.write_atomically)
+                                   paths.write_atomically, options.extra.get("threads") or 1)
         except TableFileError as error:
             raise InputError.of_option("table", str(error), str(table)) from None
         result = solution.result

@@ -177,3 +177,30 @@ def test_the_stamp_changes_with_the_code_not_with_its_prose() -> None:
     changed = code.replace(b"2 * a", b"3 * a")
     assert tablefile._digest((code,)) == tablefile._digest((reworded,))
     assert tablefile._digest((code,)) != tablefile._digest((changed,))
+
+
+def test_two_threads_solve_to_the_same_answer_and_keep_the_same_table(
+        position: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve --threads 2``: two lanes share the table (rounds of 2,000 nodes, progress lines
+    and saves between them); the value, the options and the line are those of one thread,
+    and the table they kept answers a one-thread run without a search."""
+    one, _ = solve(str(position), "--json", "--table", str(tmp_path / "one.table"))
+    exact._KEPT.clear()
+    monkeypatch.setattr(CompiledExpectimax, "CHUNK", 2_000)
+    monkeypatch.setattr(CompiledExpectimax, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(exact, "SAVE_EVERY", 0.0)
+    table = tmp_path / "two.table"
+    two, stderr = solve(str(position), "--json", "--table", str(table), "--threads", "2")
+    assert one is not None and two is not None and two["status"] == "optimal"
+    assert two["objective"] == one["objective"]
+    assert two["solution"] == one["solution"]
+    assert "done by the stack's odds" in stderr
+    exact._KEPT.clear()
+    again, _ = solve(str(position), "--json", "--table", str(table))
+    assert again is not None and again["objective"] == one["objective"]
+    assert again["search"]["nodes"] * 100 < one["search"]["nodes"]
+    for bad in ("0", "65", "two"):
+        result = CliRunner().invoke(cli, ["solve", str(position), "--threads", bad])
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and "--threads" in lines[0], result.output

@@ -87,7 +87,7 @@ class Tables:
     only ever hold finished values, so what the exact attempt solved serves MCTS's subtrees."""
 
     __slots__ = ("root", "lean", "generic", "_compiled", "seconds", "gib", "path", "write",
-                 "progress", "loaded", "saved_at")
+                 "progress", "loaded", "saved_at", "threads")
 
     def __init__(self, seconds: float | None = None, gib: float | None = None,
                  path: Path | None = None, write: Writer | None = None,
@@ -113,6 +113,9 @@ class Tables:
         self.loaded = 0
         """How many entries came from :attr:`path`."""
         self.saved_at = time.perf_counter()
+        self.threads = 1
+        """How many searches the compiled search runs at once on a growing table, one a
+        thread (``CompiledExpectimax.threads``; ``solve --threads``)."""
 
     @classmethod
     def kept(cls, path: Path, write: Writer, gib: float | None = None,
@@ -170,15 +173,18 @@ class Tables:
 
 
 def _sharing(kind: type[Expectimax], table: Any,
-             progress: Callable[[Any], None] | None = None) -> type[Expectimax]:
+             progress: Callable[[Any], None] | None = None, threads: int = 1
+             ) -> type[Expectimax]:
     """``kind`` with ``table`` as its transposition table (for :func:`expectimax`), and the
-    compiled search's ``progress`` hook."""
+    compiled search's ``progress`` hook and ``threads``."""
 
     class Shared(kind):  # type: ignore[valid-type, misc]
         def __init__(self, budget: Budget, transpositions: bool = True) -> None:
             super().__init__(budget, transpositions, table=table)
             if progress is not None:
                 self.progress = progress
+            if threads > 1:
+                self.threads = threads
 
     return Shared
 
@@ -247,7 +253,8 @@ def _compiled(state: TeaPartyState, budget: Budget, line: bool, notice: Notice |
 
     left = None if budget.time is None else budget.time - spent
     result = expectimax(state, replace(budget, time=left), line=line,
-                        kind=_sharing(CompiledExpectimax, tables.compiled, tables.report))
+                        kind=_sharing(CompiledExpectimax, tables.compiled, tables.report,
+                                      tables.threads))
     return replace(result, usage=result.usage | {"seconds": round(spent + result.usage["seconds"],
                                                                   4)})
 
@@ -347,9 +354,11 @@ class Solution:
 
 def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None,
           table_gib: float | None = None, table_path: Path | None = None,
-          write: Writer | None = None) -> Solution:
+          write: Writer | None = None, threads: int = 1) -> Solution:
     """The exact value of ``state`` and its best line (likeliest outcome at chance nodes);
     ``table_gib``: the most the compiled search's table grows to (:class:`Tables`);
+    ``threads``: how many searches the compiled search runs at once, one a thread, sharing
+    its table (:attr:`.kernel.CompiledExpectimax.threads`: the same value to the last bit);
     ``table_path``: where that table is kept between runs (loaded first; saved through
     ``write`` at the end, every :data:`SAVE_EVERY` seconds and when the search is stopped, a
     time limit, a node limit or Ctrl+C; the compiled search runs even on a small position).
@@ -360,6 +369,7 @@ def solve(state: TeaPartyState, budget: Budget, notice: Notice | None = None,
     quick = budget.time is not None and budget.time < COMPILE_WORTH
     tables = Tables(gib=table_gib, progress=notice) if table_path is None or write is None \
         else Tables.kept(table_path, write, table_gib, notice)
+    tables.threads = threads
     try:
         result = exact_search(state, budget, line=True, notice=notice, compile=not quick,
                               tables=tables, interpreted=table_path is None)

@@ -45,6 +45,8 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Hashable, Iterator
+from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from math import comb
 from pathlib import Path
@@ -92,15 +94,16 @@ _CUP_RISK = CUP_RISK
 _STANDING = np.array(STANDING_WEIGHTS, dtype=np.int64)
 _ONES = np.ones(8, dtype=np.int64)
 
-_jit = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+_jit = njit(cache=True, _nrt=False, nogil=True)  # type: ignore[call-overload]
 """The decorator of every kernel function: cached on disk, and without numba's reference
 counting (the kernel allocates nothing; its arrays come from Python).  Without it, every call
 that passes an array, and every slice of one, counts references with atomic increments: up to a
-third of the search's time (measured with ``perf``)."""
+third of the search's time (measured with ``perf``).  Without the GIL, so that the searches of
+:attr:`CompiledExpectimax.threads` run at once, one a thread."""
 
 # Counters shared with the kernel, in one int64 array.
 (_NODES, _LIMIT, _HITS, _CUT, _USE_TABLE, _ENTRIES, _GROW_AT, _CAPPED, _PURGES, _GEN, _RESUME,
- _SLOTS, _DEPTH, _PENDING) = range(14)
+ _SLOTS, _DEPTH, _ORDER, _PENDING) = range(15)
 _COUNTERS = _PENDING + 7
 """``_PENDING`` and the six after it: the state a cut search stopped at (:func:`_search`)."""
 
@@ -130,17 +133,34 @@ def _home(slots: int, k0: int, k1: int, k2: int) -> int:
 
 
 @_jit
-def _probe(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int) -> int:
+def _find(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int
+          ) -> tuple[int, bool, float]:
     """The slot of a key in an open-addressing table (linear probing from its home ``i``):
-    where it is, or the empty slot where it goes."""
-    slots = rows.shape[0]
+    where it is, with its value, or the empty slot where it goes (and ``False``).
+
+    A row holds its key words each XORed with the value's bits (:func:`_store`), so that a row
+    read while another thread writes it, its words from two writes, matches no key (Hyatt and
+    Mann's lockless hashing): only a row whose words agree gives its value, which is read once
+    with the key it was checked against.  A row of zeros (a slot claimed, not yet written)
+    matches nothing either: every stored key carries a size class of at least 1."""
+    slots, last = rows.shape[0], rows.shape[1] - 1
     while True:
-        if not _taken(used, i) or ((rows[i, 0] & _KEY0) == k0 and (
-                rows.shape[1] == 2 or (rows[i, 1] == k1 and rows[i, 2] == k2))):
-            return i
+        if not _taken(used, i):
+            return i, False, 0.0
+        bits = rows[i, last]
+        first = rows[i, 0] ^ bits
+        if (first & _KEY0) == k0 and first >= (1 << _SIZE_SHIFT) and (
+                last == 1 or ((rows[i, 1] ^ bits) == k1 and (rows[i, 2] ^ bits) == k2)):
+            return i, True, _as_float(bits)
         i += 1
         if i == slots:
             i = 0
+
+
+@_jit
+def _probe(rows: np.ndarray, used: np.ndarray, i: int, k0: int, k1: int, k2: int) -> int:
+    """The slot of a key (:func:`_find`): where it is, or the empty slot where it goes."""
+    return _find(rows, used, i, k0, k1, k2)[0]
 
 
 @_jit
@@ -150,10 +170,29 @@ def _slot(rows: np.ndarray, used: np.ndarray, k0: int, k1: int, k2: int) -> int:
 
 @_jit
 def _row_key(rows: np.ndarray, i: int) -> tuple[int, int, int]:
-    """The key in row ``i`` (a compact row's one word, and two zeros)."""
+    """The key in row ``i`` of a table (a compact row's one word, and two zeros)."""
+    bits = rows[i, rows.shape[1] - 1]
     if rows.shape[1] == 2:
-        return (rows[i, 0] & _KEY0, 0, 0)
-    return (rows[i, 0] & _KEY0, rows[i, 1], rows[i, 2])
+        return ((rows[i, 0] ^ bits) & _KEY0, 0, 0)
+    return ((rows[i, 0] ^ bits) & _KEY0, rows[i, 1] ^ bits, rows[i, 2] ^ bits)
+
+
+@_jit
+def _row_class(rows: np.ndarray, i: int) -> int:
+    """The size class of row ``i``'s entry (:data:`_SIZE_SHIFT`)."""
+    return ((rows[i, 0] ^ rows[i, rows.shape[1] - 1]) >> _SIZE_SHIFT) & (_CLASSES - 1)
+
+
+@_jit
+def _write_row(rows: np.ndarray, i: int, first: int, k1: int, k2: int, bits: int) -> None:
+    """Write an entry in row ``i``: its first word (the key's, with the size class above
+    :data:`_SIZE_SHIFT`), the other key words (full rows), the value's bits; the key words
+    XORed with the value's bits (:func:`_find`)."""
+    last = rows.shape[1] - 1
+    rows[i, last] = bits
+    if last == 3:
+        rows[i, 1], rows[i, 2] = k1 ^ bits, k2 ^ bits
+    rows[i, 0] = first ^ bits
 
 
 @_jit
@@ -190,6 +229,83 @@ _prefetch: Any = intrinsic(_prefetch_typer)
 without waiting for it (LLVM's ``llvm.prefetch``: a read, kept in every cache level)."""
 
 
+def _element(context: Any, builder: Any, array_type: Any, array: Any, index: Any) -> Any:
+    """A pointer to element ``index`` of a one-dimensional array (for the intrinsics below)."""
+    array = context.make_array(array_type)(context, builder, array)
+    return cgutils.get_item_pointer2(
+        context, builder, data=array.data, shape=cgutils.unpack_tuple(builder, array.shape),
+        strides=cgutils.unpack_tuple(builder, array.strides), layout=array_type.layout,
+        inds=[index])
+
+
+def _claim_typer(typingctx: Any, used: Any, i: Any) -> Any:
+    if not (isinstance(used, types.Array) and used.ndim == 1 and used.dtype == types.int64
+            and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        word = _element(context, builder, signature.args[0], args[0],
+                        builder.lshr(index, ir.Constant(index.type, 6)))
+        bit = builder.shl(ir.Constant(ir.IntType(64), 1),
+                          builder.zext(builder.and_(index, ir.Constant(index.type, 63)),
+                                       ir.IntType(64)))
+        old = builder.atomic_rmw("or", word, bit, "seq_cst")
+        return builder.icmp_unsigned("==", builder.and_(old, bit), ir.Constant(ir.IntType(64), 0))
+
+    return types.boolean(used, i), codegen
+
+
+_claim: Any = intrinsic(_claim_typer)
+"""``_claim(used, i)`` sets slot ``i``'s bit in the bitmap ``used`` in one atomic step and says
+whether it was clear: of two threads storing into one empty slot at once, one claims it, and
+the other looks for its key's slot again (:func:`_keep`)."""
+
+
+def _load_relaxed_typer(typingctx: Any, flags: Any, i: Any) -> Any:
+    if not (isinstance(flags, types.Array) and flags.ndim == 1 and flags.dtype == types.int64
+            and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        pointer = _element(context, builder, signature.args[0], args[0], index)
+        return builder.load_atomic(pointer, "monotonic", 8)
+
+    return types.int64(flags, i), codegen
+
+
+_load_relaxed: Any = intrinsic(_load_relaxed_typer)
+"""``_load_relaxed(flags, i)`` reads ``flags[i]`` afresh from memory each time (an atomic load):
+another thread's search sets it to stop this one (:func:`_search`'s ``stop``)."""
+
+
+def _as_float_typer(typingctx: Any, bits: Any) -> Any:
+    if bits != types.int64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(bits), codegen
+
+
+def _as_bits_typer(typingctx: Any, value: Any) -> Any:
+    if value != types.float64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(value), codegen
+
+
+_as_float: Any = intrinsic(_as_float_typer)
+"""The float64 whose bits are the int64 ``bits``."""
+_as_bits: Any = intrinsic(_as_bits_typer)
+"""The bits of a float64, as an int64."""
+
+
 @_jit
 def _rehash(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: np.ndarray
             ) -> None:
@@ -205,30 +321,29 @@ def _rehash(rows: np.ndarray, used: np.ndarray, new_rows: np.ndarray, new_used: 
 @_jit
 def _recode(block: np.ndarray, codec: np.ndarray, rows: np.ndarray, used: np.ndarray,
             new_codec: np.ndarray) -> None:
-    """Place the entries of ``block`` (rows of compact keys, ``codec``) in a table with the
-    keys of ``new_codec`` (wider, or full), each with its size class and value."""
-    last, new_last = block.shape[1] - 1, rows.shape[1] - 1
+    """Place the entries of ``block`` (plain rows of compact keys, ``codec``, as
+    :meth:`Table._live` gives them) in a table with the keys of ``new_codec`` (wider, or full),
+    each with its size class and value."""
+    last = block.shape[1] - 1
     for i in range(block.shape[0]):
         k0, k1, k2 = _table_key(_unpack(block[i, 0] & _KEY0, codec), new_codec)
         j = _slot(rows, used, k0, k1, k2)
-        rows[j, 0] = k0 | (block[i, 0] & ~_KEY0)
-        if new_last == 3:
-            rows[j, 1], rows[j, 2] = k1, k2
-        rows[j, new_last] = block[i, last]
+        _write_row(rows, j, k0 | (block[i, 0] & ~_KEY0), k1, k2, block[i, last])
         used[j >> 6] |= 1 << (j & 63)
 
 
 @_jit
 def _place(block: np.ndarray, rows: np.ndarray, used: np.ndarray, sizes: np.ndarray) -> int:
-    """Store the entries of ``block`` (rows as the table keeps them) that the table does not
-    hold yet, counting their size classes in ``sizes``; return how many were new."""
-    added = 0
+    """Store the entries of ``block`` (plain rows, as :meth:`Table._live` gives them and a
+    table file keeps them) that the table does not hold yet, counting their size classes in
+    ``sizes``; return how many were new."""
+    added, last = 0, block.shape[1] - 1
     for i in range(block.shape[0]):
-        k0, k1, k2 = _row_key(block, i)
+        k0 = block[i, 0] & _KEY0
+        k1, k2 = (block[i, 1], block[i, 2]) if last == 3 else (0, 0)
         j = _slot(rows, used, k0, k1, k2)
         if not _taken(used, j):
-            for w in range(rows.shape[1]):
-                rows[j, w] = block[i, w]
+            _write_row(rows, j, block[i, 0], k1, k2, block[i, last])
             used[j >> 6] |= 1 << (j & 63)
             sizes[(block[i, 0] >> _SIZE_SHIFT) & (_CLASSES - 1)] += 1
             added += 1
@@ -274,7 +389,7 @@ def _purge(rows: np.ndarray, used: np.ndarray, sizes: np.ndarray, grow_at: int) 
         if not _taken(used, i):
             continue
         used[i >> 6] &= ~(1 << (i & 63))
-        if (rows[i, 0] >> _SIZE_SHIFT) & (_CLASSES - 1) < lowest:
+        if _row_class(rows, i) < lowest:
             continue
         k0, k1, k2 = _row_key(rows, i)
         j = _probe(rows, used, _home(slots, k0, k1, k2), k0, k1, k2)
@@ -319,8 +434,9 @@ class Table:
     ``rows`` holds a slot in one row, the key and then the value's bits, so that a probe and
     its value share a cache line: 32 bytes (three key words, :func:`_words`), or 16 (one
     compact word, :func:`_pack`) once a search made it compact (:meth:`adopt`: twice the
-    slots in the same memory).  ``values`` is the same memory seen as float64 (a value is
-    ``values[slot, width - 1]``).  ``used`` has a bit per slot (1 MB for 8 million slots, so
+    slots in the same memory).  Each key word is kept XORed with the value's bits (so that
+    searches on several threads can share the table: :func:`_find`); :meth:`_live` gives the
+    plain rows.  ``used`` has a bit per slot (1 MB for 8 million slots, so
     it mostly stays in the caches): a probe that meets an empty slot does not wait for the row
     itself.  Both start zeroed, which costs nothing until the memory is touched.  It only ever
     holds finished values, so it can be shared by the searches of one game."""
@@ -330,7 +446,6 @@ class Table:
         assert slots % 64 == 0 and most % 64 == 0 and max(slots, most) <= MAX_SLOTS, \
             "a whole number of bitmap words, within what the hash reaches"
         self.rows = np.zeros((slots, 4), dtype=np.int64)
-        self.values = self.rows.view(np.float64)
         self.used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         self.codec = np.zeros(_CODEC, dtype=np.int64)
         """Its keys: full (``codec[0]`` 0, rows of 4 words) or compact (:func:`codec_for`)."""
@@ -430,21 +545,25 @@ class Table:
             self.purges += 1
         blocks = list(self._live())
         self.rows = np.zeros((0, width), dtype=np.int64)  # the old rows let go
-        self.values, self.used = self.rows.view(np.float64), np.zeros(0, dtype=np.int64)
+        self.used = np.zeros(0, dtype=np.int64)
         rows = np.zeros((slots, width), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         while blocks:
             _recode(blocks.pop(), self.codec, rows, used, codec)
-        self.rows, self.values, self.used, self.codec = rows, rows.view(np.float64), used, codec
+        self.rows, self.used, self.codec = rows, used, codec
 
     def _live(self) -> Iterator[np.ndarray]:
-        """The table's entries, a block of slots at a time: copies of their rows."""
+        """The table's entries, a block of slots at a time: plain copies of their rows (the key
+        words no longer XORed with the value's bits, as a table file keeps them)."""
         bits = self.used.view(np.uint8)
         for start in range(0, self.slots, _BLOCK):
             end = min(start + _BLOCK, self.slots)
             taken = np.unpackbits(bits[start >> 3:(end + 7) >> 3],
                                   bitorder="little")[:end - start].astype(bool)
-            yield self.rows[start:end][taken]
+            block = self.rows[start:end][taken]
+            for w in range(self.width - 1):
+                block[:, w] ^= block[:, -1]
+            yield block
 
     @property
     def capped(self) -> bool:
@@ -508,7 +627,7 @@ class Table:
         rows = np.zeros((slots, self.width), dtype=np.int64)
         used = np.zeros(max(slots >> 6, 1), dtype=np.int64)
         _rehash(self.rows, self.used, rows, used)
-        self.rows, self.values, self.used = rows, rows.view(np.float64), used
+        self.rows, self.used = rows, used
 
 
 @_jit
@@ -1005,11 +1124,12 @@ def _expand(phase: int, held: int, bag: int, c0: int, c1: int, s0: int, s1: int,
 
 
 @_jit
-def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used: np.ndarray,
-            classes: np.ndarray, codec: np.ndarray, counters: np.ndarray, phases: np.ndarray,
+def _search(root: np.ndarray, table: np.ndarray, used: np.ndarray, classes: np.ndarray,
+            codec: np.ndarray, counters: np.ndarray, stop: np.ndarray, phases: np.ndarray,
             keys: np.ndarray, totals: np.ndarray, cursor: np.ndarray, sizes: np.ndarray,
             children: np.ndarray, weights: np.ndarray, flips: np.ndarray,
-            child_keys: np.ndarray, zones: np.ndarray, probs: np.ndarray) -> float:
+            child_keys: np.ndarray, zones: np.ndarray, probs: np.ndarray, origin: np.ndarray,
+            terms: np.ndarray) -> float:
     """Seat 0's exact win share of ``root`` (seven ints: phase, held, bag, cups, stomachs;
     seat 0 to act), by depth-first expectimax over an explicit stack (per frame: its phase,
     its key, slot, nodes when pushed and the table's generation then, its total, its next
@@ -1021,12 +1141,19 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
     table, and a frame pushed before a purge looks its slot up again.  Every value stored
     carries its subtree's size class; ``classes`` counts them.
 
-    The table (``table``, its float64 view ``table_values`` and its bitmap ``used``: see
-    :class:`Table`) is far bigger than the processor's caches, so a probe mostly waits for
-    memory.  The keys and home slots of the next ``_AHEAD`` children are computed ahead and
-    their rows prefetched, so that the waits overlap instead of following one another; a frame
-    remembers the slot its key was missing from, and stores its value there unless another key
-    took it meanwhile."""
+    Several searches of one root may run at once, one a thread, sharing the table (see
+    :attr:`CompiledExpectimax.threads`): each stops at its next push once ``stop[0]`` is set,
+    and sets it when it stops (its node limit reached, the table full, the root valued), so
+    that they all stop together; ``counters[_ORDER]`` has this one search its children in
+    another order (:func:`_reorder`), a chance node's terms kept in ``terms`` and summed in
+    the first search's order.  Their stores claim a slot before writing it (:func:`_keep`),
+    and a probe trusts only a row whose words agree (:func:`_find`).
+
+    The table (``table``, its rows, and its bitmap ``used``: see :class:`Table`) is far
+    bigger than the processor's caches, so a probe mostly waits for memory.  The keys and
+    home slots of the next ``_AHEAD`` children are computed ahead and their rows prefetched,
+    so that the waits overlap instead of following one another; a frame remembers the slot its
+    key was missing from, and stores its value there unless another key took it meanwhile."""
     use_table = counters[_USE_TABLE] != 0
     capped = counters[_CAPPED] != 0
     # The counters live in registers until the kernel returns (``_leave``).
@@ -1053,18 +1180,22 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
     if use_table and _stored(phase):
         k0, k1, k2 = _state_key(phase, held, bag, c0, c1, s0, s1, codec)
     home = _home(slots, k0, k1, k2)
-    last = table.shape[1] - 1  # the value's column
+    order = counters[_ORDER]
     while True:
         # Value the state (key ``k0, k1, k2``, probed from ``home``) at once if possible, else
         # push it.
         value = -1.0
         stored = use_table and _stored(phase)
-        slot = _probe(table, used, home, k0, k1, k2) if stored else 0
-        if stored and _taken(used, slot):
+        slot, hit, found = 0, False, 0.0
+        if stored:
+            slot, hit, found = _find(table, used, home, k0, k1, k2)
+        if hit:
             hits += 1
-            value = table_values[slot, last]
+            value = found
         else:
-            if nodes >= limit or full:  # stop here; the next call may resume at this state
+            if nodes >= limit or full or _load_relaxed(stop, 0) != 0:
+                # Stop here; the next call may resume at this state.
+                stop[0] = 1
                 counters[_DEPTH] = depth
                 counters[_PENDING], counters[_PENDING + 1], counters[_PENDING + 2] = \
                     phase, held, bag
@@ -1076,7 +1207,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
             if phase == _FINAL:
                 value = _final(c0, c1, s0, s1, zones, probs)
                 if stored:
-                    entries, kept = _keep(table, table_values, used, classes, counters, slot,
+                    entries, kept = _keep(table, used, classes, counters, slot,
                                           k0, k1, k2, 1, value, entries, grow_at, capped)
                     if kept == _PURGED:
                         generation += 1
@@ -1095,6 +1226,8 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                     n = _expand(phase, held, bag, c0, c1, s0, s1, children, weights, flips,
                                 depth, zones, probs)
                     sizes[depth] = n
+                    if order:
+                        _reorder(children, weights, flips, origin, terms, depth, n, order)
                     if use_table:
                         for i in range(min(n, _AHEAD)):
                             _child_key(children, depth, i, child_keys, table, used, slots,
@@ -1103,6 +1236,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
         while True:
             if value >= 0.0:
                 if depth < 0:
+                    stop[0] = 1
                     _leave(counters, nodes, hits, entries, False)
                     return value
                 i = cursor[depth] - 1
@@ -1112,6 +1246,8 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                     totals[depth] = max(totals[depth], value)
                     if value >= 1.0:  # a certain win: no other option can beat it
                         cursor[depth] = sizes[depth]
+                elif order:  # summed in the first lane's order once all are in (below)
+                    terms[depth, origin[depth, i]] = weights[depth, i] * value
                 else:
                     totals[depth] += weights[depth, i] * value
                 value = -1.0
@@ -1130,13 +1266,16 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                 cursor[depth] = i + 1
                 break
             value = totals[depth]
+            if order and phases[depth] != CHOOSE:
+                for j in range(sizes[depth]):
+                    value += terms[depth, j]
             if use_table and _stored(phases[depth]):
                 k0, k1, k2, slot = keys[depth, 0], keys[depth, 1], keys[depth, 2], keys[depth, 3]
                 # Taken meanwhile (the key goes further on), or moved since (a purge, a
                 # growth): look again.
                 if _taken(used, slot) or keys[depth, 5] != generation:
                     slot = _slot(table, used, k0, k1, k2)
-                entries, kept = _keep(table, table_values, used, classes, counters, slot, k0,
+                entries, kept = _keep(table, used, classes, counters, slot, k0,
                                       k1, k2, _size_class(nodes - keys[depth, 4] + 1), value,
                                       entries, grow_at, capped)
                 if kept == _PURGED:
@@ -1144,6 +1283,7 @@ def _search(root: np.ndarray, table: np.ndarray, table_values: np.ndarray, used:
                 full = full or kept == _FULL
             depth -= 1
             if depth < 0:
+                stop[0] = 1
                 _leave(counters, nodes, hits, entries, False)
                 return value
 
@@ -1163,13 +1303,15 @@ def _stored(phase: int) -> bool:
 
 
 @_jit
-def _keep(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, classes: np.ndarray,
-          counters: np.ndarray, slot: int, k0: int, k1: int, k2: int, size: int, value: float,
-          entries: int, grow_at: int, capped: bool) -> tuple[int, int]:
+def _keep(table: np.ndarray, used: np.ndarray, classes: np.ndarray, counters: np.ndarray,
+          slot: int, k0: int, k1: int, k2: int, size: int, value: float, entries: int,
+          grow_at: int, capped: bool) -> tuple[int, int]:
     """Store a finished value of size class ``size`` in its (empty) slot, unless the table is
     full: then a table that may not grow is purged first (and the key's slot looked up
     again), and one that may grow stores nothing (the search stops at its next push for the
-    table to grow).  The entries then, and ``_STORED``, ``_PURGED`` or ``_FULL``."""
+    table to grow).  A slot another thread's search claimed first sends it on to the key's
+    slot again: if that search stored this very key, nothing is stored (nor counted).  The
+    entries then, and ``_STORED``, ``_PURGED`` or ``_FULL``."""
     kept = _STORED
     if entries >= grow_at:
         if not capped:
@@ -1178,9 +1320,48 @@ def _keep(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, classes
         counters[_PURGES] += 1
         slot = _slot(table, used, k0, k1, k2)
         kept = _PURGED
-    _store(table, table_values, used, slot, k0 | size << _SIZE_SHIFT, k1, k2, value)
+    while not _store(table, used, slot, k0 | size << _SIZE_SHIFT, k1, k2, value):
+        slot = _slot(table, used, k0, k1, k2)
+        if _taken(used, slot):
+            return entries, kept
     classes[size] += 1
     return entries + 1, kept
+
+
+@_jit
+def _reverse(children: np.ndarray, weights: np.ndarray, flips: np.ndarray, origin: np.ndarray,
+             d: int, first: int, end: int) -> None:
+    """Put children ``first`` to ``end - 1`` of row ``d`` last to first (with their weights,
+    flips and places in the first lane's order)."""
+    for i in range((end - first) // 2):
+        a, b = first + i, end - 1 - i
+        for w in range(children.shape[2]):
+            children[d, a, w], children[d, b, w] = children[d, b, w], children[d, a, w]
+        weights[d, a], weights[d, b] = weights[d, b], weights[d, a]
+        flips[d, a], flips[d, b] = flips[d, b], flips[d, a]
+        origin[d, a], origin[d, b] = origin[d, b], origin[d, a]
+
+
+@_jit
+def _reorder(children: np.ndarray, weights: np.ndarray, flips: np.ndarray, origin: np.ndarray,
+             terms: np.ndarray, d: int, n: int, order: int) -> None:
+    """The ``n`` children of row ``d`` in the order of lane ``order``: an odd lane takes them
+    last to first, and every lane past the second starts ``order // 2`` children further on.
+    ``origin[d, i]`` is then where child ``i`` came in the first lane's order, so that a chance
+    node's terms are summed in that order whatever the lane (:func:`_search`): every lane
+    values a state to the same bits."""
+    for i in range(n):
+        origin[d, i] = i
+        # A child whose value rounds a hair below 0 is not folded (value -1 marks none):
+        # its term stays 0, as the first lane adds nothing for it.
+        terms[d, i] = 0.0
+    if order & 1:
+        _reverse(children, weights, flips, origin, d, 0, n)
+    shift = (order >> 1) % n
+    if shift:
+        _reverse(children, weights, flips, origin, d, 0, shift)
+        _reverse(children, weights, flips, origin, d, shift, n)
+        _reverse(children, weights, flips, origin, d, 0, n)
 
 
 @_jit
@@ -1203,14 +1384,15 @@ def _child_key(children: np.ndarray, d: int, i: int, child_keys: np.ndarray,
 
 
 @_jit
-def _store(table: np.ndarray, table_values: np.ndarray, used: np.ndarray, slot: int, k0: int,
-           k1: int, k2: int, value: float) -> None:
-    """Store a finished value in its (empty) slot (a compact row keeps ``k0`` alone)."""
-    table[slot, 0] = k0
-    if table.shape[1] == 4:
-        table[slot, 1], table[slot, 2] = k1, k2
-    table_values[slot, table.shape[1] - 1] = value
-    used[slot >> 6] |= 1 << (slot & 63)
+def _store(table: np.ndarray, used: np.ndarray, slot: int, k0: int, k1: int, k2: int,
+           value: float) -> bool:
+    """Store a finished value in its empty slot (``k0`` with its size class; a compact row
+    keeps ``k0`` alone), unless another thread's search claimed that slot first
+    (:func:`_claim`): then ``False``, and nothing is written."""
+    if not _claim(used, slot):
+        return False
+    _write_row(table, slot, k0, k1, k2, _as_bits(value))
+    return True
 
 
 @_jit
@@ -1258,7 +1440,7 @@ class CompiledExpectimax(Expectimax):
     the search's own on 8- to 10-hero positions)."""
 
     def __init__(self, budget: Budget, transpositions: bool = True,
-                 table: Table | None = None) -> None:
+                 table: Table | None = None, threads: int = 1) -> None:
         super().__init__(budget, transpositions=False)
         self.transpositions = transpositions
         self.kernel_table = Table() if table is None else table
@@ -1270,14 +1452,28 @@ class CompiledExpectimax(Expectimax):
         """Called between chunks, at most every :attr:`PROGRESS_EVERY` seconds, while a search
         runs (a long search's report: :meth:`done_share`, the meter, the table)."""
         self._next_report = time.perf_counter() + self.PROGRESS_EVERY
+        self.work = self._stack()
+        self.threads = threads
+        """How many searches of the root run at once, one a thread, sharing the table (each
+        its children in another order: :func:`_search`); the first to value the root answers.
+        One on a fixed table or without the table."""
+        self._more: list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]] = []
+        """The lanes past the first (:meth:`_lanes`), made when first needed."""
+        self._stop = np.zeros(1, dtype=np.int64)
+        self._pool: ThreadPoolExecutor | None = None
+
+    def _stack(self) -> tuple[np.ndarray, ...]:
+        """A search's stack (``_search``'s arrays after ``stop``)."""
         depth = self.MAX_DEPTH
-        self.work = (np.zeros(depth, dtype=np.int64), np.zeros((depth, 6), dtype=np.int64),
-                     np.zeros(depth), np.zeros(depth, dtype=np.int64),
-                     np.zeros(depth, dtype=np.int64),
-                     np.zeros((depth, _MAX_CHILDREN, 7), dtype=np.int64),
-                     np.zeros((depth, _MAX_CHILDREN)), np.zeros((depth, _MAX_CHILDREN), np.int8),
-                     np.zeros((depth, _MAX_CHILDREN, 4), dtype=np.int64),
-                     np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN)))
+        return (np.zeros(depth, dtype=np.int64), np.zeros((depth, 6), dtype=np.int64),
+                np.zeros(depth), np.zeros(depth, dtype=np.int64),
+                np.zeros(depth, dtype=np.int64),
+                np.zeros((depth, _MAX_CHILDREN, 7), dtype=np.int64),
+                np.zeros((depth, _MAX_CHILDREN)), np.zeros((depth, _MAX_CHILDREN), np.int8),
+                np.zeros((depth, _MAX_CHILDREN, 4), dtype=np.int64),
+                np.zeros((2, _MAX_CHILDREN), dtype=np.int64), np.zeros((2, _MAX_CHILDREN)),
+                np.zeros((depth, _MAX_CHILDREN), dtype=np.int64),
+                np.zeros((depth, _MAX_CHILDREN)))
 
     def _presize(self) -> None:
         """Grow the table now to what the budget says the search may store (capped at
@@ -1389,35 +1585,55 @@ class CompiledExpectimax(Expectimax):
     def _kernel(self, state: TeaPartyState) -> float:
         assert state.phase != THROW_UP or state.thrower == state.player, \
             "during a turn only the monster whose turn it is throws up"
-        counters, limit = self.counters, self.meter.budget.nodes
+        limit = self.meter.budget.nodes
         root = packed(state)
         if not _search.signatures:  # a first call in this process: may compile
             before_compiling(TEA_PARTY_SEARCH)
         if self.transpositions:
             self.kernel_table.adopt(root)
             self._presize()
+        lanes = self._lanes()
         cleared = False
         resume = False  # the next call goes on where the last one stopped (its stack)
         while True:
-            left = 2**62 if limit is None else max(limit - self.meter.nodes, 0)
             table = self.kernel_table
-            if not resume:
-                counters[_NODES] = counters[_GEN] = 0
-            before = int(counters[_NODES])  # counted from the call that started afresh
-            counters[_HITS] = counters[_CUT] = counters[_PURGES] = 0
+            left = 2**62 if limit is None else max(limit - self.meter.nodes, 0)
             # Without the table a cut search cannot resume: one call, the node limit only.
-            counters[_LIMIT] = before + (min(left, self.CHUNK) if self.transpositions else left)
-            counters[_ENTRIES], counters[_GROW_AT] = table.entries, table.grow_at
-            counters[_CAPPED] = table.capped and not table.fixed
-            counters[_RESUME] = resume
-            value = _search(root, table.rows, table.values, table.used, table.sizes,
-                            table.codec, counters, *self.work)
-            table.entries = int(counters[_ENTRIES])
-            table.purges += int(counters[_PURGES])
-            self.meter.nodes += int(counters[_NODES]) - before
-            self.hits += int(counters[_HITS])
-            if not counters[_CUT]:
-                return 1.0 - value if state.player == 1 else value
+            chunk = min(left, self.CHUNK) if self.transpositions else left
+            grow_at = table.grow_at
+            if len(lanes) > 1:
+                # Each lane may store its share of the room left (a lane past its share stops
+                # storing, and stops), so that together they never fill the table; between
+                # rounds the table grows or is purged.
+                room = (table.grow_at - table.entries) // len(lanes)
+                if room < self.CHUNK // 16 and self._make_room(lanes):
+                    continue
+                chunk = min(max(left // len(lanes), 1), self.CHUNK, room)
+                grow_at = table.entries + room
+            entries, starts = table.entries, []
+            for lane in lanes:
+                counters = lane[0]
+                if not resume:
+                    counters[_NODES] = counters[_GEN] = 0
+                starts.append(int(counters[_NODES]))  # counted from the call that started afresh
+                counters[_HITS] = counters[_CUT] = counters[_PURGES] = 0
+                counters[_LIMIT] = starts[-1] + chunk
+                counters[_ENTRIES], counters[_GROW_AT] = entries, grow_at
+                counters[_CAPPED] = table.capped and not table.fixed and len(lanes) == 1
+                counters[_RESUME] = resume
+            values = self._round(lanes, root)
+            for lane, start in zip(lanes, starts, strict=True):
+                counters, classes = lane[0], lane[2]
+                table.entries += int(counters[_ENTRIES]) - entries
+                table.purges += int(counters[_PURGES])
+                self.meter.nodes += int(counters[_NODES]) - start
+                self.hits += int(counters[_HITS])
+                if classes is not table.sizes:
+                    table.sizes += classes
+                    classes.fill(0)
+            for lane, value in zip(lanes, values, strict=True):
+                if not lane[0][_CUT]:
+                    return 1.0 - value if state.player == 1 else value
             if self.meter.exhausted():
                 self._cut(state)
                 raise BudgetExhausted
@@ -1425,7 +1641,7 @@ class CompiledExpectimax(Expectimax):
             if self.progress is not None and time.perf_counter() >= self._next_report:
                 self.progress(self)
                 self._next_report = time.perf_counter() + self.PROGRESS_EVERY
-            if table.entries >= table.grow_at:
+            if len(lanes) == 1 and table.entries >= table.grow_at:
                 if table.fixed:  # values from earlier searches go; this one starts afresh
                     if cleared:
                         self._cut(state)
@@ -1435,7 +1651,69 @@ class CompiledExpectimax(Expectimax):
                     resume = False
                 elif not table.capped:  # (a capped one is purged as it stores instead)
                     table.grow()
-                    counters[_GEN] += 1  # every slot moved: the stack's frames look again
+                    self.counters[_GEN] += 1  # every slot moved: the stack's frames look again
+
+    def _lanes(self) -> list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]]:
+        """The searches to run at once, each its counters, its stack and the size classes it
+        stores (the table's own for the first): :attr:`threads` of them on a table that may
+        grow or purge (a fixed one is emptied when full, which would stop every lane to start
+        afresh: one search), else one."""
+        table = self.kernel_table
+        threads = self.threads if self.transpositions and not table.fixed else 1
+        lanes = [(self.counters, self.work, table.sizes)]
+        for t in range(1, threads):
+            if len(self._more) < t:
+                counters = np.zeros(_COUNTERS, dtype=np.int64)
+                counters[_USE_TABLE], counters[_ORDER] = 1, t
+                self._more.append((counters, self._stack(), np.zeros(_CLASSES, np.int64)))
+            lanes.append(self._more[t - 1])
+        return lanes
+
+    def _round(self, lanes: list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]],
+               root: np.ndarray) -> list[float]:
+        """Run one call of the kernel for each lane, the first on this thread and the others on
+        threads of their own, until all have stopped (they stop together: ``stop``)."""
+        table = self.kernel_table
+        stop = self._stop
+        stop[0] = 0
+
+        def run(lane: tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]) -> float:
+            return float(_search(root, table.rows, table.used, lane[2], table.codec, lane[0],
+                                 stop, *lane[1]))
+
+        if len(lanes) == 1:
+            return [run(lanes[0])]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1,
+                                            thread_name_prefix="tea-party-search")
+        others = [self._pool.submit(run, lane) for lane in lanes[1:]]
+        try:
+            first = run(lanes[0])
+        finally:
+            # Never leave a lane writing the table behind an error or Ctrl+C (the table may
+            # be saved next): tell them to stop, and wait for them.
+            stop[0] = 1
+            while not all(f.done() for f in others):
+                try:
+                    futures.wait(others)
+                except KeyboardInterrupt:
+                    continue
+        return [first] + [f.result() for f in others]
+
+    def _make_room(self, lanes: list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]]
+                   ) -> bool:
+        """Between two rounds of several lanes, a table without room for another: grown, or
+        purged once it may grow no more (every lane's frames then look their slots up again).
+        True: the round is to be planned again."""
+        table = self.kernel_table
+        if table.capped:
+            table.entries = _purge(table.rows, table.used, table.sizes, table.grow_at)
+            table.purges += 1
+        else:
+            table.grow()
+        for lane in lanes:
+            lane[0][_GEN] += 1
+        return True
 
 
 @_jit
