@@ -238,9 +238,14 @@ def _element(context: Any, builder: Any, array_type: Any, array: Any, index: Any
         inds=[index])
 
 
+def _word_of(array: Any, i: Any) -> bool:
+    """Whether an intrinsic's arguments are a one-dimensional int64 array and an index."""
+    return (isinstance(array, types.Array) and array.ndim == 1 and array.dtype == types.int64
+            and isinstance(i, types.Integer))
+
+
 def _claim_typer(typingctx: Any, used: Any, i: Any) -> Any:
-    if not (isinstance(used, types.Array) and used.ndim == 1 and used.dtype == types.int64
-            and isinstance(i, types.Integer)):
+    if not _word_of(used, i):
         return None
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -263,8 +268,7 @@ the other looks for its key's slot again (:func:`_keep`)."""
 
 
 def _load_relaxed_typer(typingctx: Any, flags: Any, i: Any) -> Any:
-    if not (isinstance(flags, types.Array) and flags.ndim == 1 and flags.dtype == types.int64
-            and isinstance(i, types.Integer)):
+    if not _word_of(flags, i):
         return None
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
