@@ -90,7 +90,7 @@ THREADS = OptionSpec("threads", "int", minimum=1, maximum=64, metavar="N",
                           "one a thread (a core each), sharing its table, each taking the "
                           "choices and draws in another order; the first to finish answers, "
                           "with the same value to the last digit (default 1; on 2 cores, 2 "
-                          "solve a big position some 1.7 to 1.8 times faster).")
+                          "solve a big position 1.7 to 2 times faster).")
 
 
 def _load(document: Document) -> tuple[Position, TeaPartyState]:
