@@ -167,6 +167,12 @@ def _child(args: list[str]) -> dict[str, Any]:
     return json.loads(output.strip().splitlines()[-1])
 
 
+def _exact(k: int, seed: int, args: argparse.Namespace, threads: int = 1) -> dict[str, Any]:
+    """One position's exact search (``--one exact``) in a process of its own."""
+    return _child(["--one", "exact", str(k), str(seed), "--max-nodes", str(args.max_nodes),
+                   "--max-table-gib", str(args.max_table_gib), "--threads", str(threads)])
+
+
 def compare_threads(args: argparse.Namespace) -> None:
     """Each position solved with one thread (the baseline: the search as it was) and then with
     ``--compare-threads`` lanes, in processes of their own, one after the other."""
@@ -174,11 +180,7 @@ def compare_threads(args: argparse.Namespace) -> None:
           f"{'speed-up':>8}  same value", flush=True)
     for k in args.sizes:
         for seed in args.seeds:
-            runs = [_child(["--one", "exact", str(k), str(seed), "--max-nodes",
-                            str(args.max_nodes), "--max-table-gib", str(args.max_table_gib),
-                            "--threads", str(threads)])
-                    for threads in (1, args.compare_threads)]
-            one, many = runs
+            one, many = (_exact(k, seed, args, threads) for threads in (1, args.compare_threads))
             same = one["value_hex"] is not None and one["value_hex"] == many["value_hex"]
             print(f"{f'{k} heroes seed {seed}':>16} {one['nodes']:>14,} {one['seconds']:>7.1f} "
                   f"{many['nodes']:>14,} {many['seconds']:>7.1f} "
@@ -255,9 +257,7 @@ def main() -> None:
         if not args.skip_exact and (args.again or "exact" not in entry
                                     or (entry["exact"]["value"] is None
                                         and entry["exact"]["max_nodes"] < args.max_nodes)):
-            entry["exact"] = _child(["--one", "exact", str(k), str(seed),
-                                     "--max-nodes", str(args.max_nodes),
-                                     "--max-table-gib", str(args.max_table_gib)])
+            entry["exact"] = _exact(k, seed, args, args.threads)
             entry["exact"]["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             save()
         if not args.skip_bounds and (args.again or args.again_bounds

@@ -5,7 +5,6 @@ so that a row read mid-write matches no key, and a slot is claimed by one store 
 
 from __future__ import annotations
 
-import struct
 import threading
 import time
 
@@ -26,7 +25,7 @@ NINE = position({"fighter": 3, "cleric": 1, "rogue": 1, "ranger": 1, "queen": 1}
 
 
 def _bits(value: float) -> int:
-    return int(struct.unpack("<q", struct.pack("<d", value))[0])
+    return int(np.float64(value).view(np.int64))
 
 
 def _live(table: Table) -> int:

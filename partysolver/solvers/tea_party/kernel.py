@@ -1610,7 +1610,8 @@ class CompiledExpectimax(Expectimax):
                 # storing, and stops), so that together they never fill the table; between
                 # rounds the table grows or is purged.
                 room = (table.grow_at - table.entries) // len(lanes)
-                if room < self.CHUNK // 16 and self._make_room(lanes):
+                if room < self.CHUNK // 16:
+                    self._make_room(lanes)
                     continue
                 chunk = min(max(left // len(lanes), 1), self.CHUNK, room)
                 grow_at = table.entries + room
@@ -1654,8 +1655,7 @@ class CompiledExpectimax(Expectimax):
                     cleared = True
                     resume = False
                 elif not table.capped:  # (a capped one is purged as it stores instead)
-                    table.grow()
-                    self.counters[_GEN] += 1  # every slot moved: the stack's frames look again
+                    self._make_room(lanes)
 
     def _lanes(self) -> list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]]:
         """The searches to run at once, each its counters, its stack and the size classes it
@@ -1705,10 +1705,11 @@ class CompiledExpectimax(Expectimax):
         return [first] + [f.result() for f in others]
 
     def _make_room(self, lanes: list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]]
-                   ) -> bool:
-        """Between two rounds of several lanes, a table without room for another: grown, or
-        purged once it may grow no more (every lane's frames then look their slots up again).
-        True: the round is to be planned again."""
+                   ) -> None:
+        """Between two calls of the kernel, a table without room for another: grown, or (with
+        several lanes) purged once it may grow no more; every slot may have moved, so every
+        lane's frames look their slots up again.  (One lane on a capped table purges it
+        itself, as it stores.)"""
         table = self.kernel_table
         if table.capped:
             table.entries = _purge(table.rows, table.used, table.sizes, table.grow_at)
@@ -1717,7 +1718,6 @@ class CompiledExpectimax(Expectimax):
             table.grow()
         for lane in lanes:
             lane[0][_GEN] += 1
-        return True
 
 
 @_jit
